@@ -1,0 +1,141 @@
+//! The C ABI: FFTW3's entry points, `fftw_` (f64) and `fftwf_` (f32).
+//!
+//! Every family file has one generic body per call and a macro that stamps out both precisions.
+//! Every entry point runs inside [`guard`]: a failure becomes FFTW's failure value (a NULL plan,
+//! 0, nothing done) plus a message under `FFTX_LOG=warn`, and a panic never crosses the boundary.
+
+pub mod advanced;
+pub mod basic;
+pub mod execute;
+pub mod guru;
+pub mod info;
+pub mod memory;
+pub mod split;
+pub mod threads;
+pub mod wisdom;
+
+use crate::exec::cpu::layout::ArrayPtr;
+use crate::plan::Plan;
+use crate::planner;
+use crate::problem::{IoDim, Kind, Problem};
+use crate::real::Real;
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The opaque type behind `fftw_plan` and `fftwf_plan`.
+pub type fftw_plan = *mut Plan;
+pub type fftwf_plan = *mut Plan;
+
+/// Runs an entry point's body: `Err` and panics become `fail`, with a message.
+pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(msg)) => {
+            crate::log_warn!("{what}: {msg}");
+            fail
+        }
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            crate::log::emit(crate::log::Level::Error, format_args!("{what}: internal error: {msg}"));
+            fail
+        }
+    }
+}
+
+/// Addresses of the plans alive now, so that execute/destroy can refuse pointers that are not
+/// plans (NULL, freed, foreign) instead of crashing.
+static LIVE_PLANS: Lazy<Mutex<HashSet<usize>>> = Lazy::new(|| Mutex::new(HashSet::new()));
+
+fn register(plan: Plan) -> *mut Plan {
+    let p = Box::into_raw(Box::new(plan));
+    LIVE_PLANS.lock().insert(p as usize);
+    p
+}
+
+/// The plan behind a caller's pointer, if it is one of ours and alive, in precision `T`.
+pub(crate) fn live_plan<'a, T: Real>(p: *const Plan) -> Result<&'a Plan, String> {
+    if p.is_null() {
+        return Err("NULL plan".into());
+    }
+    if !LIVE_PLANS.lock().contains(&(p as usize)) {
+        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)"));
+    }
+    // SAFETY: registered plans stay allocated until fftw_destroy_plan removes them.
+    let plan = unsafe { &*p };
+    if plan.problem.precision != T::PRECISION {
+        return Err(format!("a {} plan passed to the {} API", plan.problem.precision.name(), T::PRECISION.name()));
+    }
+    Ok(plan)
+}
+
+pub(crate) fn destroy(p: *mut Plan) -> Result<(), String> {
+    if p.is_null() {
+        return Ok(()); // FFTW ignores NULL
+    }
+    if !LIVE_PLANS.lock().remove(&(p as usize)) {
+        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)"));
+    }
+    // SAFETY: it was made by `register` and is removed from the registry exactly once.
+    drop(unsafe { Box::from_raw(p) });
+    Ok(())
+}
+
+/// A complex array given as FFTW's interleaved `fftw_complex *`.
+pub(crate) fn interleaved<T>(p: *mut [T; 2]) -> ArrayPtr {
+    ArrayPtr::Complex { re: p as usize, im: p as usize + std::mem::size_of::<T>() }
+}
+
+pub(crate) fn split_array<T>(re: *mut T, im: *mut T) -> ArrayPtr {
+    ArrayPtr::Complex { re: re as usize, im: im as usize }
+}
+
+pub(crate) fn real_array<T>(p: *mut T) -> ArrayPtr {
+    ArrayPtr::Real(p as usize)
+}
+
+/// Makes a plan; the common end of every planning entry point.
+pub(crate) fn make_plan<T: Real>(
+    kind: Kind,
+    dims: Vec<IoDim>,
+    loops: Vec<IoDim>,
+    input: ArrayPtr,
+    output: ArrayPtr,
+    flags: u32,
+) -> Result<*mut Plan, String> {
+    let problem = Problem { kind, dims, loops, precision: T::PRECISION, in_place: !input.is_null() && input.base() == output.base() };
+    planner::plan::<T>(problem, input, output, flags).map(register)
+}
+
+/// Reads `rank` ints from a C array, checking rank and pointer first.
+pub(crate) unsafe fn read_ints(rank: i32, p: *const i32, what: &str) -> Result<Vec<isize>, String> {
+    if rank < 0 {
+        return Err(format!("negative rank {rank}"));
+    }
+    if rank > 0 && p.is_null() {
+        return Err(format!("{what} is NULL with rank {rank}"));
+    }
+    Ok((0..rank as usize).map(|i| *p.add(i) as isize).collect())
+}
+
+/// Reads an optional embed array (NULL means "the default").
+pub(crate) unsafe fn read_embed(rank: i32, p: *const i32) -> Option<Vec<isize>> {
+    (!p.is_null()).then(|| (0..rank.max(0) as usize).map(|i| *p.add(i) as isize).collect())
+}
+
+/// FFTW's row-major strides for an array of logical `shape` stored in an `embed`-sized array:
+/// dimension i advances by `stride * prod(embed[i+1..])` elements.
+pub(crate) fn row_major(embed: &[isize], stride: isize) -> Result<Vec<isize>, String> {
+    let mut out = vec![0isize; embed.len()];
+    let mut s = stride;
+    for i in (0..embed.len()).rev() {
+        out[i] = s;
+        s = s.checked_mul(embed[i]).ok_or("embedded array size overflows")?;
+    }
+    Ok(out)
+}

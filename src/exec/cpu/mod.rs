@@ -1,0 +1,252 @@
+//! The CPU executor: runs a transform step of a program on the host.
+//!
+//! Each batch of transforms is gathered from the caller's strided input into a contiguous
+//! row-major work buffer, transformed one axis at a time with 1-D algorithms (rustfft, realfft,
+//! rustdct), and scattered to the caller's output. Gathering first makes every layout FFTW allows
+//! one case: any strides (negative too), in-place and out-of-place, split or interleaved arrays;
+//! the caller's input is only read, so out-of-place plans preserve their input whatever the kind.
+
+pub mod layout;
+pub mod r2r;
+
+use crate::exec::parallel::parallel_for;
+use crate::problem::{IoDim, Kind, Problem};
+use crate::real::Real;
+use layout::{apply_lines, gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
+use num_complex::Complex;
+use r2r::{R2rOp, R2rScratch};
+use realfft::{ComplexToReal, RealToComplex};
+use rustfft::{Fft, FftDirection};
+use std::sync::Arc;
+
+/// Work-buffer size (elements) a batch of small transforms aims for: big enough to amortize the
+/// per-batch overhead, small enough to stay in cache.
+const BATCH_ELEMENTS: usize = 1 << 15;
+
+/// A transform step, ready to run on the CPU.
+pub struct CpuTransform<T: Real> {
+    kind: Kind,
+    /// Logical lengths of the transform dimensions.
+    shape: Vec<usize>,
+    in_dims: Vec<Strided>,
+    out_dims: Vec<Strided>,
+    loops: Vec<IoDim>,
+    /// One c2c algorithm per dimension that takes one (all for dft; all but the last for r2c/c2r).
+    c2c: Vec<Arc<dyn Fft<T>>>,
+    r2c: Option<Arc<dyn RealToComplex<T>>>,
+    c2r: Option<Arc<dyn ComplexToReal<T>>>,
+    r2r: Vec<R2rOp<T>>,
+    threads: usize,
+    batch: usize,
+}
+
+/// Per-worker buffers.
+struct Work<T> {
+    complex: Vec<Complex<T>>,
+    real: Vec<T>,
+    scratch: Vec<Complex<T>>,
+}
+
+impl<T: Real> CpuTransform<T> {
+    pub fn new(p: &Problem, threads: usize) -> Self {
+        let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
+        let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
+            shape.iter().zip(&p.dims).map(|(&n, d)| Strided { n: n as usize, s: stride(d) }).collect()
+        };
+        let in_dims = strided(p.input_shape(), |d| d.is);
+        let out_dims = strided(p.output_shape(), |d| d.os);
+        let rank = shape.len();
+        let planners = T::planners();
+        let mut c2c = Vec::new();
+        let (mut r2c, mut c2r, mut r2r) = (None, None, Vec::new());
+        let c2c_dims = |direction| -> Vec<Arc<dyn Fft<T>>> {
+            let mut fft = planners.fft.lock();
+            let count = if matches!(p.kind, Kind::Dft { .. }) { rank } else { rank.saturating_sub(1) };
+            shape[..count].iter().map(|&n| fft.plan_fft(n, direction)).collect()
+        };
+        match &p.kind {
+            Kind::Dft { sign } => {
+                c2c = c2c_dims(if *sign < 0 { FftDirection::Forward } else { FftDirection::Inverse })
+            }
+            Kind::R2c => {
+                c2c = c2c_dims(FftDirection::Forward);
+                r2c = shape.last().map(|&n| planners.real.lock().plan_fft_forward(n));
+            }
+            Kind::C2r => {
+                c2c = c2c_dims(FftDirection::Inverse);
+                c2r = shape.last().map(|&n| planners.real.lock().plan_fft_inverse(n));
+            }
+            Kind::R2r(kinds) => r2r = kinds.iter().zip(&shape).map(|(&k, &n)| R2rOp::new(k, n)).collect(),
+        }
+        let elements = shape.iter().product::<usize>().max(1);
+        let howmany = p.howmany();
+        let batch = (BATCH_ELEMENTS / elements).clamp(1, howmany.max(1));
+        CpuTransform { kind: p.kind.clone(), shape, in_dims, out_dims, loops: p.loops.clone(), c2c, r2c, c2r, r2r, threads: threads.max(1), batch }
+    }
+
+    fn howmany(&self) -> usize {
+        self.loops.iter().map(|d| d.n as usize).product()
+    }
+
+    /// Offsets (input, output) of transform number `index` of the loop dimensions, row-major.
+    fn instance_offsets(&self, mut index: usize) -> (isize, isize) {
+        let (mut io, mut oo) = (0isize, 0isize);
+        for d in self.loops.iter().rev() {
+            let n = d.n as usize;
+            let i = (index % n) as isize;
+            index /= n;
+            io += i * d.is;
+            oo += i * d.os;
+        }
+        (io, oo)
+    }
+
+    /// Runs every transform of the step on the given arrays.
+    ///
+    /// # Safety
+    /// The arrays must hold every element the problem's dims and loops address.
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) {
+        let howmany = self.howmany();
+        if howmany == 0 {
+            return;
+        }
+        let batches = howmany.div_ceil(self.batch);
+        // Threads go where the parallelism is: across batches when there are enough of them,
+        // inside each transform's axis passes otherwise.
+        let (outer_threads, inner_threads) = if batches >= self.threads { (self.threads, 1) } else { (1, self.threads) };
+        let run = |range: std::ops::Range<usize>| {
+            let mut work = Work { complex: Vec::new(), real: Vec::new(), scratch: Vec::new() };
+            for b in range {
+                let first = b * self.batch;
+                let count = self.batch.min(howmany - first);
+                // SAFETY: forwarded from the caller; batches cover disjoint transforms.
+                unsafe { self.run_batch(input, output, first, count, inner_threads, &mut work) };
+            }
+        };
+        parallel_for(outer_threads, batches, &run);
+    }
+
+    unsafe fn run_batch(&self, input: ArrayPtr, output: ArrayPtr, first: usize, count: usize, threads: usize, w: &mut Work<T>) {
+        let offsets: Vec<(isize, isize)> = (first..first + count).map(|i| self.instance_offsets(i)).collect();
+        let in_len: usize = self.in_dims.iter().map(|d| d.n).product();
+        let out_len: usize = self.out_dims.iter().map(|d| d.n).product();
+        match &self.kind {
+            Kind::Dft { .. } => {
+                w.complex.resize(count * in_len, Complex::default());
+                self.gather_c(input, &offsets, in_len, &mut w.complex);
+                self.c2c_axes(&mut w.complex, count, self.shape.len(), &self.shape, threads);
+                self.scatter_c(&w.complex, output, &offsets, out_len);
+            }
+            Kind::R2c => {
+                w.real.resize(count * in_len, T::zero());
+                w.complex.resize(count * out_len, Complex::default());
+                self.gather_r(input, &offsets, in_len, &mut w.real);
+                match &self.r2c {
+                    None => w.complex.iter_mut().zip(&w.real).for_each(|(c, &r)| *c = Complex::new(r, T::zero())),
+                    Some(fft) => {
+                        let (n, h) = (fft.len(), fft.len() / 2 + 1);
+                        w.scratch.resize(fft.get_scratch_len(), Complex::default());
+                        for (row, spec) in w.real.chunks_exact_mut(n).zip(w.complex.chunks_exact_mut(h)) {
+                            fft.process_with_scratch(row, spec, &mut w.scratch).expect("lengths set by plan");
+                        }
+                    }
+                }
+                let rank = self.shape.len();
+                let cshape = self.complex_shape();
+                self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
+                self.scatter_c(&w.complex, output, &offsets, out_len);
+            }
+            Kind::C2r => {
+                w.complex.resize(count * in_len, Complex::default());
+                w.real.resize(count * out_len, T::zero());
+                self.gather_c(input, &offsets, in_len, &mut w.complex);
+                let rank = self.shape.len();
+                let cshape = self.complex_shape();
+                self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
+                match &self.c2r {
+                    None => w.real.iter_mut().zip(&w.complex).for_each(|(r, c)| *r = c.re),
+                    Some(fft) => {
+                        let (n, h) = (fft.len(), fft.len() / 2 + 1);
+                        w.scratch.resize(fft.get_scratch_len(), Complex::default());
+                        for (spec, row) in w.complex.chunks_exact_mut(h).zip(w.real.chunks_exact_mut(n)) {
+                            // FFTW ignores the imaginary parts that a real signal's spectrum
+                            // cannot have (DC, and Nyquist for even n).
+                            spec[0].im = T::zero();
+                            if n % 2 == 0 {
+                                spec[h - 1].im = T::zero();
+                            }
+                            fft.process_with_scratch(spec, row, &mut w.scratch).expect("lengths set by plan");
+                        }
+                    }
+                }
+                self.scatter_r(&w.real, output, &offsets, out_len);
+            }
+            Kind::R2r(_) => {
+                w.real.resize(count * in_len, T::zero());
+                self.gather_r(input, &offsets, in_len, &mut w.real);
+                for (d, op) in self.r2r.iter().enumerate() {
+                    let (outer, n, inner) = axis_split(count, &self.shape, d);
+                    apply_lines(&mut w.real, outer, n, inner, threads, &|lines: &mut [T], c, s: &mut R2rScratch<T>| {
+                        op.apply(lines, c, s)
+                    });
+                }
+                self.scatter_r(&w.real, output, &offsets, out_len);
+            }
+        }
+    }
+
+    /// Shape of the complex work buffer of r2c/c2r: the last dimension halved.
+    fn complex_shape(&self) -> Vec<usize> {
+        let mut s = self.shape.clone();
+        if let Some(l) = s.last_mut() {
+            *l = *l / 2 + 1;
+        }
+        s
+    }
+
+    /// The c2c passes over the first `axes` dimensions of a `[count, shape...]` buffer.
+    fn c2c_axes(&self, buf: &mut [Complex<T>], count: usize, axes: usize, shape: &[usize], threads: usize) {
+        for (d, fft) in self.c2c.iter().enumerate().take(axes) {
+            let (outer, n, inner) = axis_split(count, shape, d);
+            apply_lines(buf, outer, n, inner, threads, &|lines: &mut [Complex<T>], _, s: &mut Vec<Complex<T>>| {
+                s.resize(fft.get_inplace_scratch_len(), Complex::default());
+                fft.process_with_scratch(lines, s);
+            });
+        }
+    }
+
+    unsafe fn gather_c(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [Complex<T>]) {
+        let ArrayPtr::Complex { re, im } = a else { unreachable!("complex input checked at plan time") };
+        for (i, &(io, _)) in offsets.iter().enumerate() {
+            gather_complex(re as *const T, im as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len]);
+        }
+    }
+
+    unsafe fn scatter_c(&self, src: &[Complex<T>], a: ArrayPtr, offsets: &[(isize, isize)], len: usize) {
+        let ArrayPtr::Complex { re, im } = a else { unreachable!("complex output checked at plan time") };
+        for (i, &(_, oo)) in offsets.iter().enumerate() {
+            scatter_complex(&src[i * len..(i + 1) * len], re as *mut T, im as *mut T, oo, &self.out_dims);
+        }
+    }
+
+    unsafe fn gather_r(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [T]) {
+        let ArrayPtr::Real(p) = a else { unreachable!("real input checked at plan time") };
+        for (i, &(io, _)) in offsets.iter().enumerate() {
+            gather_real(p as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len]);
+        }
+    }
+
+    unsafe fn scatter_r(&self, src: &[T], a: ArrayPtr, offsets: &[(isize, isize)], len: usize) {
+        let ArrayPtr::Real(p) = a else { unreachable!("real output checked at plan time") };
+        for (i, &(_, oo)) in offsets.iter().enumerate() {
+            scatter_real(&src[i * len..(i + 1) * len], p as *mut T, oo, &self.out_dims);
+        }
+    }
+}
+
+/// `[count, shape...]` seen as `[outer, shape[d], inner]` around axis `d`.
+fn axis_split(count: usize, shape: &[usize], d: usize) -> (usize, usize, usize) {
+    let outer = count * shape[..d].iter().product::<usize>();
+    let inner = shape[d + 1..].iter().product::<usize>();
+    (outer, shape[d], inner)
+}

@@ -1,0 +1,63 @@
+//! Diagnostics on stderr, gated by `FFTX_LOG` = off | error | warn | info | debug (default: off).
+//!
+//! The C boundary never panics; it returns FFTW's failure value and, when the level asks for it,
+//! says why here.
+
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Level {
+    Off = 0,
+    Error = 1,
+    Warn = 2,
+    Info = 3,
+    Debug = 4,
+}
+
+impl Level {
+    pub fn parse(s: &str) -> Level {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "error" => Level::Error,
+            "warn" | "warning" => Level::Warn,
+            "info" => Level::Info,
+            "debug" | "trace" => Level::Debug,
+            _ => Level::Off,
+        }
+    }
+}
+
+static LEVEL: Lazy<AtomicU8> = Lazy::new(|| {
+    let l = std::env::var("FFTX_LOG").map(|s| Level::parse(&s)).unwrap_or(Level::Off);
+    AtomicU8::new(l as u8)
+});
+
+pub fn enabled(l: Level) -> bool {
+    l as u8 <= LEVEL.load(Ordering::Relaxed)
+}
+
+/// Overrides `FFTX_LOG` (tests use it).
+pub fn set_level(l: Level) {
+    LEVEL.store(l as u8, Ordering::Relaxed);
+}
+
+pub fn emit(l: Level, msg: std::fmt::Arguments<'_>) {
+    if enabled(l) {
+        let tag = match l {
+            Level::Error => "error",
+            Level::Warn => "warn",
+            Level::Info => "info",
+            Level::Debug => "debug",
+            Level::Off => return,
+        };
+        eprintln!("fftx[{tag}]: {msg}");
+    }
+}
+
+#[macro_export]
+macro_rules! log_warn { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Warn, format_args!($($t)*)) } }
+#[macro_export]
+macro_rules! log_info { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Info, format_args!($($t)*)) } }
+#[macro_export]
+macro_rules! log_debug { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Debug, format_args!($($t)*)) } }

@@ -1,0 +1,3 @@
+//! Pure functions over problems (and, with FFTX, plan graphs): each unit-tested on its own.
+
+pub mod normalize;

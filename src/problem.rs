@@ -1,0 +1,341 @@
+//! A transform problem in FFTW's guru form: what to compute, independent of how.
+//!
+//! Every FFTW entry point (basic, advanced, guru, guru64, split) normalizes to a [`Problem`].
+//! Arrays are described as FFTW does internally: a real array is one pointer; a complex array is a
+//! pair of pointers (real parts, imaginary parts) with strides counted in real scalars, so that
+//! interleaved `fftw_complex` arrays (`im = re + 1`, strides doubled) and split arrays are one case.
+
+use std::fmt;
+
+/// One dimension: length and the input/output strides, in real scalars of the array it indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IoDim {
+    pub n: isize,
+    pub is: isize,
+    pub os: isize,
+}
+
+impl IoDim {
+    pub fn new(n: isize, is: isize, os: isize) -> Self {
+        IoDim { n, is, os }
+    }
+}
+
+/// FFTW's eleven real-to-real kinds, with FFTW's enum values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum R2rKind {
+    R2hc = 0,
+    Hc2r = 1,
+    Dht = 2,
+    Redft00 = 3,
+    Redft01 = 4,
+    Redft10 = 5,
+    Redft11 = 6,
+    Rodft00 = 7,
+    Rodft01 = 8,
+    Rodft10 = 9,
+    Rodft11 = 10,
+}
+
+impl R2rKind {
+    pub const ALL: [R2rKind; 11] = [
+        R2rKind::R2hc,
+        R2rKind::Hc2r,
+        R2rKind::Dht,
+        R2rKind::Redft00,
+        R2rKind::Redft01,
+        R2rKind::Redft10,
+        R2rKind::Redft11,
+        R2rKind::Rodft00,
+        R2rKind::Rodft01,
+        R2rKind::Rodft10,
+        R2rKind::Rodft11,
+    ];
+
+    pub fn from_c(k: i32) -> Option<R2rKind> {
+        R2rKind::ALL.get(usize::try_from(k).ok()?).copied()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            R2rKind::R2hc => "r2hc",
+            R2rKind::Hc2r => "hc2r",
+            R2rKind::Dht => "dht",
+            R2rKind::Redft00 => "redft00",
+            R2rKind::Redft01 => "redft01",
+            R2rKind::Redft10 => "redft10",
+            R2rKind::Redft11 => "redft11",
+            R2rKind::Rodft00 => "rodft00",
+            R2rKind::Rodft01 => "rodft01",
+            R2rKind::Rodft10 => "rodft10",
+            R2rKind::Rodft11 => "rodft11",
+        }
+    }
+
+    /// FFTW's logical transform size N for a dimension of length n (FFTW manual §4.8.3); used for
+    /// flop counts and by callers that normalize.
+    pub fn logical_size(self, n: isize) -> isize {
+        match self {
+            R2rKind::R2hc | R2rKind::Hc2r | R2rKind::Dht => n,
+            R2rKind::Redft00 => 2 * (n - 1),
+            R2rKind::Rodft00 => 2 * (n + 1),
+            _ => 2 * n,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Complex to complex, `sign` = FFTW_FORWARD (-1) or FFTW_BACKWARD (+1).
+    Dft { sign: i32 },
+    /// Real input, complex half-spectrum output (last dimension n/2+1).
+    R2c,
+    /// Complex half-spectrum input, real output; the dims' `n` are the logical (real) sizes.
+    C2r,
+    /// Real to real, one kind per transform dimension.
+    R2r(Vec<R2rKind>),
+}
+
+impl Kind {
+    pub fn input_is_complex(&self) -> bool {
+        matches!(self, Kind::Dft { .. } | Kind::C2r)
+    }
+    pub fn output_is_complex(&self) -> bool {
+        matches!(self, Kind::Dft { .. } | Kind::R2c)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl Precision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::F64 => "f64",
+        }
+    }
+    pub fn bytes(self) -> usize {
+        match self {
+            Precision::F32 => 4,
+            Precision::F64 => 8,
+        }
+    }
+}
+
+/// What to compute: FFTW's guru problem.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Problem {
+    pub kind: Kind,
+    /// Transform dimensions, row-major (the last varies fastest in the logical array).
+    pub dims: Vec<IoDim>,
+    /// Loop ("howmany") dimensions: independent transforms.
+    pub loops: Vec<IoDim>,
+    pub precision: Precision,
+    /// Input and output are the same memory.
+    pub in_place: bool,
+}
+
+/// Why a problem is not a valid FFTW problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProblemError(pub String);
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ProblemError> {
+    Err(ProblemError(msg.into()))
+}
+
+impl Problem {
+    /// Number of elements of one transform's complex output (r2c) or input (c2r) along the last
+    /// dimension; the real length for everything else.
+    pub fn last_complex_len(&self) -> Option<isize> {
+        self.dims.last().map(|d| d.n / 2 + 1)
+    }
+
+    /// Lengths of the transform's input array along each dim (complex half-length for c2r's last).
+    pub fn input_shape(&self) -> Vec<isize> {
+        self.shape(matches!(self.kind, Kind::C2r))
+    }
+
+    /// Lengths of the transform's output array along each dim (complex half-length for r2c's last).
+    pub fn output_shape(&self) -> Vec<isize> {
+        self.shape(matches!(self.kind, Kind::R2c))
+    }
+
+    fn shape(&self, halved_last: bool) -> Vec<isize> {
+        let mut s: Vec<isize> = self.dims.iter().map(|d| d.n).collect();
+        if halved_last {
+            if let Some(l) = s.last_mut() {
+                *l = *l / 2 + 1;
+            }
+        }
+        s
+    }
+
+    /// Product of transform lengths (logical size of one transform).
+    pub fn transform_size(&self) -> usize {
+        self.dims.iter().map(|d| d.n as usize).product()
+    }
+
+    /// Number of independent transforms.
+    pub fn howmany(&self) -> usize {
+        self.loops.iter().map(|d| d.n as usize).product()
+    }
+
+    /// Checks what FFTW's planner checks before planning: sizes, overflow, kinds, in-place layout.
+    pub fn validate(&self) -> Result<(), ProblemError> {
+        for (i, d) in self.dims.iter().enumerate() {
+            if d.n <= 0 {
+                return err(format!("transform dimension {i} has n = {} (must be >= 1)", d.n));
+            }
+        }
+        for (i, d) in self.loops.iter().enumerate() {
+            if d.n < 0 {
+                return err(format!("howmany dimension {i} has n = {} (must be >= 0)", d.n));
+            }
+        }
+        if let Kind::Dft { sign } = self.kind {
+            if sign != -1 && sign != 1 {
+                return err(format!("sign {sign} is neither FFTW_FORWARD (-1) nor FFTW_BACKWARD (+1)"));
+            }
+        }
+        if let Kind::R2r(kinds) = &self.kind {
+            if kinds.len() != self.dims.len() {
+                return err("r2r needs one kind per transform dimension");
+            }
+            for (k, d) in kinds.iter().zip(&self.dims) {
+                if *k == R2rKind::Redft00 && d.n < 2 {
+                    return err("FFTW_REDFT00 needs n >= 2 (its logical size is 2(n-1))");
+                }
+            }
+        }
+        // Every count and every extent must fit in isize, so the executor's offset arithmetic
+        // cannot overflow.
+        let mut count: isize = 1;
+        for d in self.dims.iter().chain(&self.loops) {
+            count = count
+                .checked_mul(d.n.max(1))
+                .ok_or_else(|| ProblemError("total size overflows".into()))?;
+        }
+        let bytes = (count as i128) * 2 * self.precision.bytes() as i128;
+        if bytes > isize::MAX as i128 {
+            return err("total size in bytes overflows");
+        }
+        for d in self.dims.iter().chain(&self.loops) {
+            for s in [d.is, d.os] {
+                if (d.n as i128 - 1).max(0) * (s as i128).abs() * 2 > isize::MAX as i128 {
+                    return err(format!("dimension n = {} with stride {} overflows", d.n, s));
+                }
+            }
+        }
+        if self.in_place {
+            self.validate_in_place()?;
+        }
+        Ok(())
+    }
+
+    /// FFTW accepts an in-place problem only if each transform reads and writes the same
+    /// locations: equal strides for c2c and r2r; for r2c/c2r, equal strides on every loop and on
+    /// every transform dimension but the last, measured in the same units.
+    fn validate_in_place(&self) -> Result<(), ProblemError> {
+        let mixed = matches!(self.kind, Kind::R2c | Kind::C2r);
+        let rank = self.dims.len();
+        for (i, d) in self.dims.iter().enumerate() {
+            let last = i + 1 == rank;
+            if mixed && last {
+                continue;
+            }
+            if d.is != d.os {
+                return err(format!(
+                    "in-place transform has different input and output strides on dimension {i} ({} vs {})",
+                    d.is, d.os
+                ));
+            }
+        }
+        for (i, d) in self.loops.iter().enumerate() {
+            if d.is != d.os && d.n > 1 {
+                return err(format!(
+                    "in-place transform has different input and output strides on howmany dimension {i}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A short canonical text of the problem (no pointers): the wisdom key and the plan printout.
+    pub fn key(&self) -> String {
+        let kind = match &self.kind {
+            Kind::Dft { sign } => format!("dft{}", if *sign < 0 { "-fwd" } else { "-bwd" }),
+            Kind::R2c => "r2c".into(),
+            Kind::C2r => "c2r".into(),
+            Kind::R2r(k) => format!("r2r-{}", k.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")),
+        };
+        let dims = |v: &[IoDim]| {
+            v.iter().map(|d| format!("{}:{}:{}", d.n, d.is, d.os)).collect::<Vec<_>>().join(",")
+        };
+        format!(
+            "{}/{}/[{}]x[{}]{}",
+            self.precision.name(),
+            kind,
+            dims(&self.dims),
+            dims(&self.loops),
+            if self.in_place { "/ip" } else { "" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dft(dims: Vec<IoDim>, loops: Vec<IoDim>) -> Problem {
+        Problem { kind: Kind::Dft { sign: -1 }, dims, loops, precision: Precision::F64, in_place: false }
+    }
+
+    #[test]
+    fn rejects_bad_sizes_and_signs() {
+        assert!(dft(vec![IoDim::new(0, 2, 2)], vec![]).validate().is_err());
+        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(-1, 8, 8)]).validate().is_err());
+        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(0, 8, 8)]).validate().is_ok());
+        let mut p = dft(vec![IoDim::new(4, 2, 2)], vec![]);
+        p.kind = Kind::Dft { sign: 2 };
+        assert!(p.validate().is_err());
+    }
+
+    #[test]
+    fn rejects_overflow() {
+        let big = isize::MAX / 4;
+        assert!(dft(vec![IoDim::new(big, 2, 2), IoDim::new(big, 2, 2)], vec![]).validate().is_err());
+        assert!(dft(vec![IoDim::new(3, big, 2)], vec![]).validate().is_err());
+    }
+
+    #[test]
+    fn in_place_needs_matching_strides() {
+        let mut p = dft(vec![IoDim::new(8, 2, 4)], vec![]);
+        p.in_place = true;
+        assert!(p.validate().is_err());
+        p.dims[0].os = 2;
+        assert!(p.validate().is_ok());
+    }
+
+    #[test]
+    fn redft00_needs_two_points() {
+        let p = Problem {
+            kind: Kind::R2r(vec![R2rKind::Redft00]),
+            dims: vec![IoDim::new(1, 1, 1)],
+            loops: vec![],
+            precision: Precision::F64,
+            in_place: false,
+        };
+        assert!(p.validate().is_err());
+    }
+}

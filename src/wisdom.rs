@@ -1,0 +1,290 @@
+//! Wisdom: the planner's choices, keyed by problem, kept across plans and exportable as text.
+//!
+//! The text is an s-expression like FFTW's, headed `(fftw-3.3.10 fftx_wisdom` (or
+//! `fftxf_wisdom` for single precision), one `(choice "KEY" LEVEL THREADS COST)` per problem.
+//! Wisdom written by FFTW itself is accepted (it is well-formed wisdom) but holds nothing fftx can
+//! use, so importing it changes nothing.
+
+use crate::problem::Precision;
+use parking_lot::Mutex;
+use std::collections::BTreeMap;
+
+/// FFTW's planning rigor, in order: wisdom from a higher level serves a lower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rigor {
+    Estimate = 0,
+    Measure = 1,
+    Patient = 2,
+    Exhaustive = 3,
+}
+
+impl Rigor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Rigor::Estimate => "estimate",
+            Rigor::Measure => "measure",
+            Rigor::Patient => "patient",
+            Rigor::Exhaustive => "exhaustive",
+        }
+    }
+    fn parse(s: &str) -> Option<Rigor> {
+        [Rigor::Estimate, Rigor::Measure, Rigor::Patient, Rigor::Exhaustive].into_iter().find(|r| r.name() == s)
+    }
+}
+
+/// What the planner chose for a problem.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    pub rigor: Rigor,
+    pub threads: usize,
+    /// Measured nanoseconds per execute; 0 when estimated.
+    pub cost_ns: f64,
+}
+
+pub struct Wisdom {
+    entries: Mutex<BTreeMap<String, Choice>>,
+    precision: Precision,
+}
+
+static WISDOM_F32: Wisdom = Wisdom::new(Precision::F32);
+static WISDOM_F64: Wisdom = Wisdom::new(Precision::F64);
+
+pub fn of(p: Precision) -> &'static Wisdom {
+    match p {
+        Precision::F32 => &WISDOM_F32,
+        Precision::F64 => &WISDOM_F64,
+    }
+}
+
+impl Wisdom {
+    const fn new(precision: Precision) -> Self {
+        Wisdom { entries: Mutex::new(BTreeMap::new()), precision }
+    }
+
+    fn tag(&self) -> &'static str {
+        match self.precision {
+            Precision::F32 => "fftxf_wisdom",
+            Precision::F64 => "fftx_wisdom",
+        }
+    }
+
+    /// The choice for `key` if it was made with at least `rigor`.
+    pub fn lookup(&self, key: &str, rigor: Rigor) -> Option<Choice> {
+        self.entries.lock().get(key).copied().filter(|c| c.rigor >= rigor)
+    }
+
+    /// Records a choice, keeping an existing one made with more rigor.
+    pub fn remember(&self, key: &str, choice: Choice) {
+        let mut e = self.entries.lock();
+        match e.get(key) {
+            Some(old) if old.rigor > choice.rigor => {}
+            _ => {
+                e.insert(key.to_string(), choice);
+            }
+        }
+    }
+
+    pub fn forget(&self) {
+        self.entries.lock().clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn export(&self) -> String {
+        let mut s = format!("(fftw-3.3.10 {}\n", self.tag());
+        for (k, c) in self.entries.lock().iter() {
+            s.push_str(&format!("  (choice \"{}\" {} {} {:.1})\n", k, c.rigor.name(), c.threads, c.cost_ns));
+        }
+        s.push_str(")\n");
+        s
+    }
+
+    /// Imports wisdom text; returns false (and imports nothing) if it is malformed or is wisdom
+    /// of the other precision.
+    pub fn import(&self, text: &str) -> bool {
+        match parse(text) {
+            Some((tag, entries)) => {
+                let (ours, fftws) = match self.precision {
+                    Precision::F64 => ("fftx_wisdom", "fftw_wisdom"),
+                    Precision::F32 => ("fftxf_wisdom", "fftwf_wisdom"),
+                };
+                if tag == fftws {
+                    crate::log_info!("imported FFTW's own wisdom: well-formed, nothing in it applies to fftx");
+                    return true;
+                }
+                if tag != ours {
+                    return false;
+                }
+                for (k, c) in entries {
+                    self.remember(&k, c);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Tokens of the wisdom s-expression.
+#[derive(Debug, PartialEq)]
+enum Tok {
+    Open,
+    Close,
+    Atom(String),
+    Str(String),
+}
+
+fn tokenize(text: &str) -> Option<Vec<Tok>> {
+    let mut toks = Vec::new();
+    let mut it = text.chars().peekable();
+    while let Some(&c) = it.peek() {
+        match c {
+            '(' => {
+                it.next();
+                toks.push(Tok::Open)
+            }
+            ')' => {
+                it.next();
+                toks.push(Tok::Close)
+            }
+            '"' => {
+                it.next();
+                let mut s = String::new();
+                loop {
+                    match it.next()? {
+                        '"' => break,
+                        ch => s.push(ch),
+                    }
+                }
+                toks.push(Tok::Str(s));
+            }
+            c if c.is_whitespace() => {
+                it.next();
+            }
+            _ => {
+                let mut s = String::new();
+                while let Some(&ch) = it.peek() {
+                    if ch.is_whitespace() || ch == '(' || ch == ')' || ch == '"' {
+                        break;
+                    }
+                    s.push(ch);
+                    it.next();
+                }
+                toks.push(Tok::Atom(s));
+            }
+        }
+    }
+    Some(toks)
+}
+
+type Parsed = (String, Vec<(String, Choice)>);
+
+fn parse(text: &str) -> Option<Parsed> {
+    let toks = tokenize(text)?;
+    let mut it = toks.into_iter();
+    if it.next()? != Tok::Open {
+        return None;
+    }
+    match it.next()? {
+        Tok::Atom(v) if v.starts_with("fftw-") => {}
+        _ => return None,
+    }
+    let Tok::Atom(tag) = it.next()? else { return None };
+    let mut entries = Vec::new();
+    loop {
+        match it.next()? {
+            Tok::Close => break,
+            Tok::Open => {
+                let mut items = Vec::new();
+                loop {
+                    match it.next()? {
+                        Tok::Close => break,
+                        Tok::Open => return None,
+                        t => items.push(t),
+                    }
+                }
+                if let [Tok::Atom(head), Tok::Str(key), Tok::Atom(rigor), Tok::Atom(threads), Tok::Atom(cost)] = &items[..] {
+                    if head == "choice" {
+                        let choice = Choice {
+                            rigor: Rigor::parse(rigor)?,
+                            threads: threads.parse().ok().filter(|&t| t >= 1)?,
+                            cost_ns: cost.parse().ok()?,
+                        };
+                        entries.push((key.clone(), choice));
+                    }
+                }
+            }
+            _ => {} // FFTW's header hashes (#x...) and anything else at top level
+        }
+    }
+    // Nothing but white space may follow the closing parenthesis.
+    if it.next().is_some() {
+        return None;
+    }
+    Some((tag, entries))
+}
+
+/// Reads one balanced s-expression from a character source (FFTW's import reads exactly one).
+pub fn read_sexpr(mut next: impl FnMut() -> Option<char>) -> Option<String> {
+    let mut s = String::new();
+    let mut depth = 0usize;
+    let mut in_str = false;
+    loop {
+        let c = next()?;
+        s.push(c);
+        match c {
+            '"' => in_str = !in_str,
+            '(' if !in_str => depth += 1,
+            ')' if !in_str => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(s);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rigor() {
+        let w = Wisdom::new(Precision::F64);
+        w.remember("a", Choice { rigor: Rigor::Patient, threads: 2, cost_ns: 10.0 });
+        w.remember("a", Choice { rigor: Rigor::Estimate, threads: 1, cost_ns: 0.0 });
+        assert_eq!(w.lookup("a", Rigor::Measure).unwrap().threads, 2);
+        assert!(w.lookup("a", Rigor::Exhaustive).is_none());
+        let text = w.export();
+        let v = Wisdom::new(Precision::F64);
+        assert!(v.import(&text));
+        assert_eq!(v.lookup("a", Rigor::Patient), w.lookup("a", Rigor::Patient));
+        let f = Wisdom::new(Precision::F32);
+        assert!(!f.import(&text), "double wisdom is not single wisdom");
+    }
+
+    #[test]
+    fn rejects_malformed_and_accepts_fftws_own() {
+        let w = Wisdom::new(Precision::F64);
+        assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" measure 1 1.0)"));
+        assert!(!w.import("garbage"));
+        assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" bogus 1 1.0)) trailing"));
+        assert!(w.import("(fftw-3.3.10 fftw_wisdom #x458a31c8 #x92381c4c\n  (fftw_codelet_n1fv_4_avx 0 #x31bff #x31bff #x0 #x9dc9a52b)\n)"));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn reads_one_sexpr() {
+        let src = "(a (b \")\") c) (next)";
+        let mut it = src.chars();
+        assert_eq!(read_sexpr(|| it.next()).as_deref(), Some("(a (b \")\") c)"));
+    }
+}
