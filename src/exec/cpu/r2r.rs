@@ -97,17 +97,17 @@ impl<T: Real> R2rOp<T> {
                 x.copy_from_slice(&s.real);
             }
             R2rOp::Redft00(t) => {
-                s.real.resize(t.get_scratch_len(), T::zero());
+                fresh(&mut s.real, t.get_scratch_len());
                 t.process_dct1_with_scratch(x, &mut s.real);
                 scale(x, two);
             }
             R2rOp::Rodft00(t) => {
-                s.real.resize(t.get_scratch_len(), T::zero());
+                fresh(&mut s.real, t.get_scratch_len());
                 t.process_dst1_with_scratch(x, &mut s.real);
                 scale(x, two);
             }
             R2rOp::Type23(kind, t) => {
-                s.real.resize(t.get_scratch_len(), T::zero());
+                fresh(&mut s.real, t.get_scratch_len());
                 match kind {
                     R2rKind::Redft10 => t.process_dct2_with_scratch(x, &mut s.real),
                     R2rKind::Redft01 => t.process_dct3_with_scratch(x, &mut s.real),
@@ -117,7 +117,7 @@ impl<T: Real> R2rOp<T> {
                 scale(x, two);
             }
             R2rOp::Type4(kind, t) => {
-                s.real.resize(t.get_scratch_len(), T::zero());
+                fresh(&mut s.real, t.get_scratch_len());
                 match kind {
                     R2rKind::Redft11 => t.process_dct4_with_scratch(x, &mut s.real),
                     _ => t.process_dst4_with_scratch(x, &mut s.real),
@@ -126,6 +126,13 @@ impl<T: Real> R2rOp<T> {
             }
         }
     }
+}
+
+/// rustdct 0.7's DST-I (and possibly others) read scratch they expect to be zero, so scratch
+/// reused from the previous line must be cleared.
+fn fresh<T: Real>(scratch: &mut Vec<T>, len: usize) {
+    scratch.clear();
+    scratch.resize(len, T::zero());
 }
 
 fn scale<T: Real>(x: &mut [T], f: T) {

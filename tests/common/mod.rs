@@ -1,0 +1,402 @@
+//! Test support: the system FFTW 3.3.10 as the reference (loaded with dlopen + RTLD_DEEPBIND so
+//! its symbols never mix with ours), the same untyped call table over fftx, and random problems.
+#![allow(dead_code)]
+
+use fftx::fftw_iodim64 as Dim;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::ffi::{c_void, CString};
+use std::os::raw::{c_int, c_uint};
+
+pub type P = *mut c_void;
+type Dp = *const Dim;
+
+/// The guru64 entry points of one precision, untyped, from either library.
+pub struct Api {
+    pub dft: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, c_int, c_uint) -> P,
+    pub r2c: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, c_uint) -> P,
+    pub c2r: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, c_uint) -> P,
+    pub r2r: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, *const c_int, c_uint) -> P,
+    pub split_dft: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, P, P, c_uint) -> P,
+    pub split_r2c: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, P, c_uint) -> P,
+    pub split_c2r: unsafe extern "C" fn(c_int, Dp, c_int, Dp, P, P, P, c_uint) -> P,
+    pub execute: unsafe extern "C" fn(P),
+    pub destroy: unsafe extern "C" fn(P),
+}
+
+macro_rules! ours {
+    ($p:ident) => { paste::paste! {
+        // SAFETY: same C ABI; array pointer types differ only in pointee.
+        unsafe {
+            Api {
+                dft: std::mem::transmute(fftx::[<$p plan_guru64_dft>] as *const ()),
+                r2c: std::mem::transmute(fftx::[<$p plan_guru64_dft_r2c>] as *const ()),
+                c2r: std::mem::transmute(fftx::[<$p plan_guru64_dft_c2r>] as *const ()),
+                r2r: std::mem::transmute(fftx::[<$p plan_guru64_r2r>] as *const ()),
+                split_dft: std::mem::transmute(fftx::[<$p plan_guru64_split_dft>] as *const ()),
+                split_r2c: std::mem::transmute(fftx::[<$p plan_guru64_split_dft_r2c>] as *const ()),
+                split_c2r: std::mem::transmute(fftx::[<$p plan_guru64_split_dft_c2r>] as *const ()),
+                execute: std::mem::transmute(fftx::[<$p execute>] as *const ()),
+                destroy: std::mem::transmute(fftx::[<$p destroy_plan>] as *const ()),
+            }
+        }
+    }};
+}
+
+pub fn ours_f64() -> Api {
+    ours!(fftw_)
+}
+pub fn ours_f32() -> Api {
+    ours!(fftwf_)
+}
+
+/// Opens a system library privately; its own symbols bind before any of the process's.
+pub fn dlopen(name: &str) -> *mut c_void {
+    let c = CString::new(name).unwrap();
+    let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND) };
+    assert!(!h.is_null(), "cannot dlopen {name}: install libfftw3-dev (FFTW 3.3.10), the reference");
+    h
+}
+
+pub fn dlsym<F: Copy>(h: *mut c_void, name: &str) -> F {
+    let c = CString::new(name).unwrap();
+    let f = unsafe { libc::dlsym(h, c.as_ptr()) };
+    assert!(!f.is_null(), "{name} missing from the reference FFTW");
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
+    unsafe { std::mem::transmute_copy(&f) }
+}
+
+pub fn reference(prefix: &str) -> Api {
+    let lib = if prefix == "fftw_" { "libfftw3.so.3" } else { "libfftw3f.so.3" };
+    let h = dlopen(lib);
+    let s = |n: &str| format!("{prefix}{n}");
+    Api {
+        dft: dlsym(h, &s("plan_guru64_dft")),
+        r2c: dlsym(h, &s("plan_guru64_dft_r2c")),
+        c2r: dlsym(h, &s("plan_guru64_dft_c2r")),
+        r2r: dlsym(h, &s("plan_guru64_r2r")),
+        split_dft: dlsym(h, &s("plan_guru64_split_dft")),
+        split_r2c: dlsym(h, &s("plan_guru64_split_dft_r2c")),
+        split_c2r: dlsym(h, &s("plan_guru64_split_dft_c2r")),
+        execute: dlsym(h, &s("execute")),
+        destroy: dlsym(h, &s("destroy_plan")),
+    }
+}
+
+/// f32 or f64 test data.
+pub trait Float: Copy + PartialEq + std::fmt::Debug + Default + 'static {
+    const PREFIX: &'static str;
+    /// Tolerance factor: relative L2 error allowed per log2(N).
+    const TOL: f64;
+    fn of(x: f64) -> Self;
+    fn f(self) -> f64;
+}
+impl Float for f64 {
+    const PREFIX: &'static str = "fftw_";
+    const TOL: f64 = 1e-12;
+    fn of(x: f64) -> Self {
+        x
+    }
+    fn f(self) -> f64 {
+        self
+    }
+}
+impl Float for f32 {
+    const PREFIX: &'static str = "fftwf_";
+    const TOL: f64 = 2e-6;
+    fn of(x: f64) -> Self {
+        x as f32
+    }
+    fn f(self) -> f64 {
+        self as f64
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Family {
+    Dft(i32),
+    R2c,
+    C2r,
+    R2r(Vec<c_int>),
+}
+
+/// A guru64 problem over real-scalar arrays; complex arrays are interleaved (strides below in
+/// complex elements) or split (strides in reals, `im` = `re` + `split_gap`).
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub family: Family,
+    pub dims: Vec<Dim>,
+    pub loops: Vec<Dim>,
+    pub split: bool,
+    pub in_place: bool,
+}
+
+/// One side's array: reals, with `base` the index the plan's pointer points at.
+pub struct Side {
+    pub data: Vec<f64>,
+    pub base: usize,
+    /// Indices (into `data`) the problem addresses.
+    pub addressed: Vec<usize>,
+    /// Offset of imaginary parts from real parts, in reals (1 interleaved; the gap when split).
+    pub im: isize,
+    /// Reals per element offset (2 interleaved complex, else 1).
+    pub scale: isize,
+    pub complex: bool,
+    /// Element offsets in logical order (dims then loops, row-major).
+    pub offsets: Vec<isize>,
+}
+
+impl Side {
+    /// Index into `data` of logical element `i`, real (0) or imaginary (1) part.
+    pub fn index(&self, i: usize, part: usize) -> usize {
+        (self.base as isize + self.offsets[i] * self.scale + part as isize * self.im) as usize
+    }
+    pub fn parts(&self) -> usize {
+        if self.complex { 2 } else { 1 }
+    }
+}
+
+pub const SENTINEL: f64 = 1234.5;
+
+impl Case {
+    pub fn n_total(&self) -> f64 {
+        self.dims.iter().map(|d| d.n as f64).product::<f64>().max(2.0)
+    }
+
+    fn in_complex(&self) -> bool {
+        matches!(self.family, Family::Dft(_) | Family::C2r)
+    }
+    fn out_complex(&self) -> bool {
+        matches!(self.family, Family::Dft(_) | Family::R2c)
+    }
+
+    /// Logical lengths of the input (true) or output (false) array per transform dim.
+    pub fn shape(&self, input: bool) -> Vec<isize> {
+        let halve = match self.family {
+            Family::R2c => !input,
+            Family::C2r => input,
+            _ => false,
+        };
+        let mut s: Vec<isize> = self.dims.iter().map(|d| d.n).collect();
+        if halve {
+            if let Some(l) = s.last_mut() {
+                *l = *l / 2 + 1;
+            }
+        }
+        s
+    }
+
+    /// Element offsets (in the array's elements) that one side addresses.
+    pub fn offsets(&self, input: bool) -> Vec<isize> {
+        let shape = self.shape(input);
+        let mut dims: Vec<(isize, isize)> =
+            shape.iter().zip(&self.dims).map(|(&n, d)| (n, if input { d.is } else { d.os })).collect();
+        dims.extend(self.loops.iter().map(|d| (d.n, if input { d.is } else { d.os })));
+        let mut offs = vec![0isize];
+        for (n, s) in dims {
+            offs = offs.iter().flat_map(|&o| (0..n).map(move |i| o + i * s)).collect();
+        }
+        offs
+    }
+
+    /// Allocates one side with random addressed values and sentinels elsewhere.
+    pub fn side(&self, input: bool, rng: &mut SmallRng) -> Side {
+        let complex = if input { self.in_complex() } else { self.out_complex() };
+        let offs = self.offsets(input);
+        let offs = offs.clone();
+        let (lo, hi) = (*offs.iter().min().unwrap(), *offs.iter().max().unwrap());
+        // Real-scalar index of element offset o: interleaved 2o (+1 for im); split o (+gap).
+        let (scale, im) = if !complex {
+            (1, 0)
+        } else if self.split {
+            (1, (hi - lo + 1) + 3)
+        } else {
+            (2, 1)
+        };
+        let base = (-lo * scale + 2) as usize;
+        let len = base as isize + hi * scale + im + 3;
+        let mut data = vec![SENTINEL; len as usize];
+        let mut addressed = Vec::new();
+        for o in offs {
+            let i = (base as isize + o * scale) as usize;
+            addressed.push(i);
+            if complex {
+                addressed.push((i as isize + im) as usize);
+            }
+        }
+        addressed.sort_unstable();
+        addressed.dedup();
+        if input {
+            for &i in &addressed {
+                data[i] = rng.gen_range(-1.0..1.0);
+            }
+        }
+        let offsets = self.offsets(input);
+        Side { data, base, addressed, im, scale, complex, offsets }
+    }
+}
+
+impl Case {
+    /// The same transforms on contiguous row-major arrays (dims then loops), out of place: what
+    /// the reference runs, so that FFTW's own limits on exotic layouts never decide a test.
+    pub fn canonical(&self) -> Case {
+        let mut c = self.clone();
+        c.in_place = false;
+        let strides = |shape: Vec<isize>| {
+            let mut all = shape;
+            all.extend(self.loops.iter().map(|d| d.n));
+            let mut st = vec![0isize; all.len()];
+            let mut s = 1;
+            for i in (0..all.len()).rev() {
+                st[i] = s;
+                s *= all[i];
+            }
+            st
+        };
+        let (is, os) = (strides(self.shape(true)), strides(self.shape(false)));
+        let rank = self.dims.len();
+        c.dims = (0..rank).map(|i| Dim { n: self.dims[i].n, is: is[i], os: os[i] }).collect();
+        c.loops = (0..self.loops.len()).map(|i| Dim { n: self.loops[i].n, is: is[rank + i], os: os[rank + i] }).collect();
+        c
+    }
+}
+
+/// Copies the logical elements of `from` into `to` (same logical shape, other layout).
+pub fn copy_logical(from: &Side, to: &mut Side) {
+    for i in 0..from.offsets.len() {
+        for part in 0..from.parts() {
+            let j = to.index(i, part);
+            to.data[j] = from.data[from.index(i, part)];
+        }
+    }
+}
+
+/// Runs a case through an API on the given sides (T-typed copies); returns the output side's
+/// data and whether a plan was made.
+pub fn run<T: Float>(api: &Api, case: &Case, input: &Side, output: &Side, flags: c_uint) -> Option<(Vec<T>, Vec<T>)> {
+    let mut i: Vec<T> = input.data.iter().map(|&x| T::of(x)).collect();
+    let mut o: Vec<T> = output.data.iter().map(|&x| T::of(x)).collect();
+    let ip = unsafe { i.as_mut_ptr().add(input.base) } as P;
+    let (op, op_im) = if case.in_place {
+        (ip, unsafe { (ip as *mut T).offset(input.im) } as P)
+    } else {
+        let p = unsafe { o.as_mut_ptr().add(output.base) };
+        (p as P, unsafe { p.offset(output.im) } as P)
+    };
+    let ip_im = unsafe { (ip as *mut T).offset(input.im) } as P;
+    let (r, d, hr, hd) = (case.dims.len() as c_int, case.dims.as_ptr(), case.loops.len() as c_int, case.loops.as_ptr());
+    let plan = unsafe {
+        match (&case.family, case.split) {
+            (Family::Dft(sign), false) => (api.dft)(r, d, hr, hd, ip, op, *sign, flags),
+            (Family::Dft(sign), true) => {
+                // Split plans are forward; backward swaps real and imaginary parts.
+                if *sign < 0 {
+                    (api.split_dft)(r, d, hr, hd, ip, ip_im, op, op_im, flags)
+                } else {
+                    (api.split_dft)(r, d, hr, hd, ip_im, ip, op_im, op, flags)
+                }
+            }
+            (Family::R2c, false) => (api.r2c)(r, d, hr, hd, ip, op, flags),
+            (Family::R2c, true) => (api.split_r2c)(r, d, hr, hd, ip, op, op_im, flags),
+            (Family::C2r, false) => (api.c2r)(r, d, hr, hd, ip, op, flags),
+            (Family::C2r, true) => (api.split_c2r)(r, d, hr, hd, ip, ip_im, op, flags),
+            (Family::R2r(k), _) => (api.r2r)(r, d, hr, hd, ip, op, k.as_ptr(), flags),
+        }
+    };
+    if plan.is_null() {
+        return None;
+    }
+    unsafe {
+        (api.execute)(plan);
+        (api.destroy)(plan);
+    }
+    Some((i, o))
+}
+
+/// Relative L2 distance of `a` from `b` over `idx`.
+pub fn rel_err<T: Float>(a: &[T], b: &[T], idx: &[usize]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for &i in idx {
+        num += (a[i].f() - b[i].f()).powi(2);
+        den += b[i].f().powi(2);
+    }
+    if den == 0.0 {
+        num.sqrt()
+    } else {
+        (num / den).sqrt()
+    }
+}
+
+/// FFTW's planner is not thread-safe; tests run in parallel, so reference calls take this.
+pub static REFERENCE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+pub fn rng(seed: u64) -> SmallRng {
+    SmallRng::seed_from_u64(seed)
+}
+
+pub const SIZES: &[isize] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 24, 25, 27, 30, 31, 32, 36, 49, 64, 97, 100, 101, 128];
+
+/// A random injective layout of the given (n) dims in a random order, with padding and random
+/// stride signs; returns strides (elements) per dim.
+pub fn random_layout(ns: &[isize], rng: &mut SmallRng) -> Vec<isize> {
+    let mut order: Vec<usize> = (0..ns.len()).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.gen_range(0..=i);
+        order.swap(i, j);
+    }
+    let mut strides = vec![0isize; ns.len()];
+    let mut s = if rng.gen_bool(0.3) { rng.gen_range(2..4) } else { 1 };
+    for &d in order.iter().rev() {
+        strides[d] = if rng.gen_bool(0.2) { -s } else { s };
+        s *= ns[d] + if rng.gen_bool(0.3) { rng.gen_range(1..3) } else { 0 };
+    }
+    strides
+}
+
+/// A random guru problem of `family`'s type.
+pub fn random_case(rng: &mut SmallRng, family: &Family, split: bool) -> Case {
+    let rank = rng.gen_range(0..=3usize);
+    let hrank = rng.gen_range(0..=2usize);
+    let big = rank <= 1 && rng.gen_bool(0.3);
+    let mut ns: Vec<isize> = (0..rank)
+        .map(|_| if big { [256, 1000, 1024, 4096, 1009, 4099, 65536][rng.gen_range(0..7)] } else { SIZES[rng.gen_range(0..SIZES.len())] })
+        .collect();
+    if rank >= 3 {
+        for n in &mut ns {
+            *n = (*n).min(17);
+        }
+    }
+    let mut kinds = Vec::new();
+    if let Family::R2r(_) = family {
+        kinds = (0..rank).map(|_| rng.gen_range(0..11)).collect();
+        for (k, n) in kinds.iter().zip(ns.iter_mut()) {
+            if *k == 3 && *n < 2 {
+                *n = 2; // REDFT00 needs n >= 2
+            }
+        }
+    }
+    let hs: Vec<isize> = (0..hrank).map(|_| rng.gen_range(1..5)).collect();
+    let family = match family {
+        Family::R2r(_) => Family::R2r(kinds),
+        f => f.clone(),
+    };
+    let mut case = Case { family, dims: vec![], loops: vec![], split, in_place: false };
+    // Layout over the input's and output's shapes, dims then loops.
+    case.dims = ns.iter().map(|&n| Dim { n, is: 0, os: 0 }).collect();
+    let mut ish = case.shape(true);
+    ish.extend(&hs);
+    let mut osh = case.shape(false);
+    osh.extend(&hs);
+    let in_place = rng.gen_bool(0.25) && matches!(case.family, Family::Dft(_) | Family::R2r(_));
+    let mut is = random_layout(&ish, rng);
+    if in_place {
+        // FFTW 3.3.10's planner recurses without end on in-place problems with negative
+        // strides, so the reference cannot judge them.
+        is.iter_mut().for_each(|s| *s = s.abs());
+    }
+    let os = if in_place { is.clone() } else { random_layout(&osh, rng) };
+    case.in_place = in_place;
+    case.dims = (0..rank).map(|i| Dim { n: ns[i], is: is[i], os: os[i] }).collect();
+    case.loops = (0..hrank).map(|i| Dim { n: hs[i], is: is[rank + i], os: os[rank + i] }).collect();
+    case
+}
