@@ -67,7 +67,7 @@ pub(crate) unsafe fn many_dft_r2c<T: Real>(
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
-    let in_place = input as usize == output as usize;
+    let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
     let (dims, loops) = many_dims(
         &n, howmany,
         Layout { embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, false), stride: istride as isize, dist: idist as isize, scale: 1 },
@@ -84,7 +84,7 @@ pub(crate) unsafe fn many_dft_c2r<T: Real>(
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
-    let in_place = input as usize == output as usize;
+    let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
     let (dims, loops) = many_dims(
         &n, howmany,
         Layout { embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, true), stride: istride as isize, dist: idist as isize, scale: 2 },

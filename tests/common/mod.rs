@@ -1,3 +1,4 @@
+#![allow(clippy::missing_transmute_annotations)]
 //! Test support: the system FFTW 3.3.10 as the reference (loaded with dlopen + RTLD_DEEPBIND so
 //! its symbols never mix with ours), the same untyped call table over fftx, and random problems.
 #![allow(dead_code)]

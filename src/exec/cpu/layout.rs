@@ -136,6 +136,7 @@ where
         let per_job = (outer.div_ceil(threads.max(1) * 4)).max(1);
         let jobs = outer.div_ceil(per_job);
         parallel_for(threads, jobs, &|range| {
+            #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its raw pointer field
             let base = base;
             let mut scratch = S::default();
             for job in range {
@@ -151,6 +152,7 @@ where
     let blocks_per_outer = inner.div_ceil(LINE_BLOCK);
     let jobs = outer * blocks_per_outer;
     parallel_for(threads, jobs, &|range| {
+        #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its raw pointer field
         let base = base;
         let mut scratch = S::default();
         let mut block = vec![E::default(); LINE_BLOCK * n];

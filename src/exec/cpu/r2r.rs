@@ -70,7 +70,7 @@ impl<T: Real> R2rOp<T> {
                     for k in 0..h {
                         x[k] = c[k].re;
                     }
-                    for k in 1..(n + 1) / 2 {
+                    for k in 1..n.div_ceil(2) {
                         x[n - k] = c[k].im;
                     }
                 } else {
