@@ -110,6 +110,9 @@ impl<T: Real> CpuTransform<T> {
         if howmany == 0 {
             return;
         }
+        if self.is_contiguous_dft(input, output) {
+            return self.execute_direct(input, output, howmany);
+        }
         let batches = howmany.div_ceil(self.batch);
         // Threads go where the parallelism is: across batches when there are enough of them,
         // inside each transform's axis passes otherwise.
@@ -124,6 +127,45 @@ impl<T: Real> CpuTransform<T> {
             }
         };
         parallel_for(outer_threads, batches, &run);
+    }
+
+    /// A 1-D c2c over interleaved arrays with unit stride is transformed in the caller's memory
+    /// (out of place: copied to the output first), skipping the work buffer.
+    fn is_contiguous_dft(&self, input: ArrayPtr, output: ArrayPtr) -> bool {
+        let unit = std::mem::size_of::<T>();
+        let interleaved = |a: ArrayPtr| matches!(a, ArrayPtr::Complex { re, im } if im == re + unit && re % std::mem::align_of::<Complex<T>>() == 0);
+        matches!(self.kind, Kind::Dft { .. })
+            && self.shape.len() == 1
+            && self.in_dims[0].s == 2
+            && self.out_dims[0].s == 2
+            && interleaved(input)
+            && interleaved(output)
+    }
+
+    unsafe fn execute_direct(&self, input: ArrayPtr, output: ArrayPtr, howmany: usize) {
+        let (ArrayPtr::Complex { re: ip, .. }, ArrayPtr::Complex { re: op, .. }) = (input, output) else { return };
+        let n = self.shape[0];
+        let fft = &self.c2c[0];
+        let per_job = howmany.div_ceil(self.threads * 4).max(1);
+        let jobs = howmany.div_ceil(per_job);
+        parallel_for(self.threads.min(jobs), jobs, &|range| {
+            let mut scratch = vec![Complex::<T>::default(); fft.get_inplace_scratch_len()];
+            for job in range {
+                for i in job * per_job..((job + 1) * per_job).min(howmany) {
+                    let (io, oo) = self.instance_offsets(i);
+                    // SAFETY: the plan's layout: n unit-stride complex elements at each offset,
+                    // distinct transforms disjoint; in place, input and output coincide.
+                    unsafe {
+                        let src = (ip as *const T).offset(io) as *const Complex<T>;
+                        let dst = (op as *mut T).offset(oo) as *mut Complex<T>;
+                        if src != dst as *const _ {
+                            std::ptr::copy_nonoverlapping(src, dst, n);
+                        }
+                        fft.process_with_scratch(std::slice::from_raw_parts_mut(dst, n), &mut scratch);
+                    }
+                }
+            }
+        });
     }
 
     unsafe fn run_batch(&self, input: ArrayPtr, output: ArrayPtr, first: usize, count: usize, threads: usize, w: &mut Work<T>) {
