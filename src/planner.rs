@@ -122,11 +122,11 @@ fn lower(problem: &Problem, threads: usize) -> Program {
     Program { steps: vec![Step::Transform { problem: problem.clone(), backend: Backend::Cpu, threads }] }
 }
 
-/// The cost model: threads pay off once a step has enough work to hide their start-up
-/// (about 20 µs each, or some 64 Ki points of FFT work).
+/// The cost model: a thread pays off once it gets enough work to hide its start-up (about
+/// 20 µs, some 32 Ki points of FFT work).
 fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     let points = problem.transform_size().max(1) * problem.howmany();
-    let threads = (points / (1 << 16)).clamp(1, max_threads.max(1));
+    let threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
     Choice { rigor: Rigor::Estimate, threads, cost_ns: 0.0 }
 }
 

@@ -12,7 +12,7 @@ pub mod r2r;
 use crate::exec::parallel::parallel_for;
 use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
-use layout::{apply_lines, gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
+use layout::{apply_lines, par_gather_complex, par_gather_real, par_scatter_complex, par_scatter_real, ArrayPtr, SharedMut, Strided};
 use num_complex::Complex;
 use r2r::{R2rOp, R2rScratch};
 use realfft::{ComplexToReal, RealToComplex};
@@ -44,7 +44,6 @@ pub struct CpuTransform<T: Real> {
 struct Work<T> {
     complex: Vec<Complex<T>>,
     real: Vec<T>,
-    scratch: Vec<Complex<T>>,
 }
 
 impl<T: Real> CpuTransform<T> {
@@ -118,7 +117,7 @@ impl<T: Real> CpuTransform<T> {
         // inside each transform's axis passes otherwise.
         let (outer_threads, inner_threads) = if batches >= self.threads { (self.threads, 1) } else { (1, self.threads) };
         let run = |range: std::ops::Range<usize>| {
-            let mut work = Work { complex: Vec::new(), real: Vec::new(), scratch: Vec::new() };
+            let mut work = Work { complex: Vec::new(), real: Vec::new() };
             for b in range {
                 let first = b * self.batch;
                 let count = self.batch.min(howmany - first);
@@ -158,7 +157,7 @@ impl<T: Real> CpuTransform<T> {
                     unsafe {
                         let src = (ip as *const T).offset(io) as *const Complex<T>;
                         let dst = (op as *mut T).offset(oo) as *mut Complex<T>;
-                        if src != dst as *const _ {
+                        if !std::ptr::eq(src, dst) {
                             std::ptr::copy_nonoverlapping(src, dst, n);
                         }
                         fft.process_with_scratch(std::slice::from_raw_parts_mut(dst, n), &mut scratch);
@@ -175,33 +174,33 @@ impl<T: Real> CpuTransform<T> {
         match &self.kind {
             Kind::Dft { .. } => {
                 w.complex.resize(count * in_len, Complex::default());
-                self.gather_c(input, &offsets, in_len, &mut w.complex);
+                self.gather_c(input, &offsets, in_len, &mut w.complex, threads);
                 self.c2c_axes(&mut w.complex, count, self.shape.len(), &self.shape, threads);
-                self.scatter_c(&w.complex, output, &offsets, out_len);
+                self.scatter_c(&w.complex, output, &offsets, out_len, threads);
             }
             Kind::R2c => {
                 w.real.resize(count * in_len, T::zero());
                 w.complex.resize(count * out_len, Complex::default());
-                self.gather_r(input, &offsets, in_len, &mut w.real);
+                self.gather_r(input, &offsets, in_len, &mut w.real, threads);
                 match &self.r2c {
                     None => w.complex.iter_mut().zip(&w.real).for_each(|(c, &r)| *c = Complex::new(r, T::zero())),
                     Some(fft) => {
                         let (n, h) = (fft.len(), fft.len() / 2 + 1);
-                        w.scratch.resize(fft.get_scratch_len(), Complex::default());
-                        for (row, spec) in w.real.chunks_exact_mut(n).zip(w.complex.chunks_exact_mut(h)) {
-                            fft.process_with_scratch(row, spec, &mut w.scratch).expect("lengths set by plan");
-                        }
+                        par_rows(&mut w.real, n, &mut w.complex, h, threads, &|row: &mut [T], spec: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>| {
+                            scratch.resize(fft.get_scratch_len(), Complex::default());
+                            fft.process_with_scratch(row, spec, scratch).expect("lengths set by plan");
+                        });
                     }
                 }
                 let rank = self.shape.len();
                 let cshape = self.complex_shape();
                 self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
-                self.scatter_c(&w.complex, output, &offsets, out_len);
+                self.scatter_c(&w.complex, output, &offsets, out_len, threads);
             }
             Kind::C2r => {
                 w.complex.resize(count * in_len, Complex::default());
                 w.real.resize(count * out_len, T::zero());
-                self.gather_c(input, &offsets, in_len, &mut w.complex);
+                self.gather_c(input, &offsets, in_len, &mut w.complex, threads);
                 let rank = self.shape.len();
                 let cshape = self.complex_shape();
                 self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
@@ -209,30 +208,30 @@ impl<T: Real> CpuTransform<T> {
                     None => w.real.iter_mut().zip(&w.complex).for_each(|(r, c)| *r = c.re),
                     Some(fft) => {
                         let (n, h) = (fft.len(), fft.len() / 2 + 1);
-                        w.scratch.resize(fft.get_scratch_len(), Complex::default());
-                        for (spec, row) in w.complex.chunks_exact_mut(h).zip(w.real.chunks_exact_mut(n)) {
+                        par_rows(&mut w.real, n, &mut w.complex, h, threads, &|row: &mut [T], spec: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>| {
                             // FFTW ignores the imaginary parts that a real signal's spectrum
                             // cannot have (DC, and Nyquist for even n).
                             spec[0].im = T::zero();
                             if n % 2 == 0 {
                                 spec[h - 1].im = T::zero();
                             }
-                            fft.process_with_scratch(spec, row, &mut w.scratch).expect("lengths set by plan");
-                        }
+                            scratch.resize(fft.get_scratch_len(), Complex::default());
+                            fft.process_with_scratch(spec, row, scratch).expect("lengths set by plan");
+                        });
                     }
                 }
-                self.scatter_r(&w.real, output, &offsets, out_len);
+                self.scatter_r(&w.real, output, &offsets, out_len, threads);
             }
             Kind::R2r(_) => {
                 w.real.resize(count * in_len, T::zero());
-                self.gather_r(input, &offsets, in_len, &mut w.real);
+                self.gather_r(input, &offsets, in_len, &mut w.real, threads);
                 for (d, op) in self.r2r.iter().enumerate() {
                     let (outer, n, inner) = axis_split(count, &self.shape, d);
                     apply_lines(&mut w.real, outer, n, inner, threads, &|lines: &mut [T], c, s: &mut R2rScratch<T>| {
                         op.apply(lines, c, s)
                     });
                 }
-                self.scatter_r(&w.real, output, &offsets, out_len);
+                self.scatter_r(&w.real, output, &offsets, out_len, threads);
             }
         }
     }
@@ -257,33 +256,61 @@ impl<T: Real> CpuTransform<T> {
         }
     }
 
-    unsafe fn gather_c(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [Complex<T>]) {
+    unsafe fn gather_c(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [Complex<T>], threads: usize) {
         let ArrayPtr::Complex { re, im } = a else { unreachable!("complex input checked at plan time") };
         for (i, &(io, _)) in offsets.iter().enumerate() {
-            gather_complex(re as *const T, im as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len]);
+            par_gather_complex(re as *const T, im as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len], threads);
         }
     }
 
-    unsafe fn scatter_c(&self, src: &[Complex<T>], a: ArrayPtr, offsets: &[(isize, isize)], len: usize) {
+    unsafe fn scatter_c(&self, src: &[Complex<T>], a: ArrayPtr, offsets: &[(isize, isize)], len: usize, threads: usize) {
         let ArrayPtr::Complex { re, im } = a else { unreachable!("complex output checked at plan time") };
         for (i, &(_, oo)) in offsets.iter().enumerate() {
-            scatter_complex(&src[i * len..(i + 1) * len], re as *mut T, im as *mut T, oo, &self.out_dims);
+            par_scatter_complex(&src[i * len..(i + 1) * len], re as *mut T, im as *mut T, oo, &self.out_dims, threads);
         }
     }
 
-    unsafe fn gather_r(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [T]) {
+    unsafe fn gather_r(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [T], threads: usize) {
         let ArrayPtr::Real(p) = a else { unreachable!("real input checked at plan time") };
         for (i, &(io, _)) in offsets.iter().enumerate() {
-            gather_real(p as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len]);
+            par_gather_real(p as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len], threads);
         }
     }
 
-    unsafe fn scatter_r(&self, src: &[T], a: ArrayPtr, offsets: &[(isize, isize)], len: usize) {
+    unsafe fn scatter_r(&self, src: &[T], a: ArrayPtr, offsets: &[(isize, isize)], len: usize, threads: usize) {
         let ArrayPtr::Real(p) = a else { unreachable!("real output checked at plan time") };
         for (i, &(_, oo)) in offsets.iter().enumerate() {
-            scatter_real(&src[i * len..(i + 1) * len], p as *mut T, oo, &self.out_dims);
+            par_scatter_real(&src[i * len..(i + 1) * len], p as *mut T, oo, &self.out_dims, threads);
         }
     }
+}
+
+/// A real-row/complex-row operation with its scratch (the r2c and c2r passes).
+type RowFn<'a, T> = dyn Fn(&mut [T], &mut [Complex<T>], &mut Vec<Complex<T>>) + Sync + 'a;
+
+/// Runs `f(real_row, complex_row, scratch)` on matching rows of a real buffer (rows of `n`) and
+/// a complex one (rows of `h`), the rows shared among threads.
+fn par_rows<T: Real>(
+    real: &mut [T],
+    n: usize,
+    complex: &mut [Complex<T>],
+    h: usize,
+    threads: usize,
+    f: &RowFn<'_, T>,
+) {
+    let rows = real.len() / n;
+    debug_assert_eq!(complex.len(), rows * h);
+    let (r, c) = (SharedMut(real.as_mut_ptr()), SharedMut(complex.as_mut_ptr()));
+    parallel_for(threads, rows, &|range| {
+        #[allow(clippy::redundant_locals)] // capture the Sync wrappers, not their raw pointers
+        let (r, c) = (r, c);
+        let mut scratch = Vec::new();
+        for i in range {
+            // SAFETY: row i of each buffer, disjoint per i.
+            let (row, spec) = unsafe { (std::slice::from_raw_parts_mut(r.0.add(i * n), n), std::slice::from_raw_parts_mut(c.0.add(i * h), h)) };
+            f(row, spec, &mut scratch);
+        }
+    });
 }
 
 /// `[count, shape...]` seen as `[outer, shape[d], inner]` around axis `d`.
