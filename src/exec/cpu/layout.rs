@@ -112,15 +112,23 @@ pub struct SharedMut<E>(pub *mut E);
 unsafe impl<E> Send for SharedMut<E> {}
 unsafe impl<E> Sync for SharedMut<E> {}
 
-/// Runs `f(range)` over the first dimension of a strided box on `threads` threads (the whole
-/// box on the calling thread when `threads` is 1 or the box has no dimension), where `range`
-/// covers slices `dims[0]` of the box: the caller's `f` walks `dims[1..]` for each.
-pub fn par_first_dim(dims: &[Strided], threads: usize, f: &(dyn Fn(std::ops::Range<usize>) + Sync)) {
-    match dims.first() {
-        Some(d) if threads > 1 && d.n > 1 => parallel_for(threads, d.n, f),
-        Some(d) => f(0..d.n),
-        None => f(0..1),
-    }
+type SliceFn<'a> = dyn Fn(usize, isize, &[Strided], usize) + Sync + 'a;
+
+/// Calls `f(i, base_i, rest, inner)` for every slice `i` of a strided box's first dimension,
+/// the slices shared among `threads` threads: `base_i` is the slice's offset, `rest` the
+/// remaining dimensions, `inner` the slice's element count (so slice i is elements
+/// `i*inner..(i+1)*inner` of the box in row-major order). A rank-0 box is one slice.
+fn par_slices(dims: &[Strided], base: isize, threads: usize, f: &SliceFn<'_>) {
+    let (n0, s0, rest) = match dims.split_first() {
+        Some((d, rest)) => (d.n, d.s, rest),
+        None => (1, 0, dims),
+    };
+    let inner: usize = rest.iter().map(|d| d.n).product();
+    parallel_for(threads, n0, &|range| {
+        for i in range {
+            f(i, base + i as isize * s0, rest, inner);
+        }
+    });
 }
 
 /// [`gather_complex`] with the first dimension shared among threads.
@@ -129,18 +137,11 @@ pub fn par_first_dim(dims: &[Strided], threads: usize, f: &(dyn Fn(std::ops::Ran
 /// As [`gather_complex`].
 pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(re: *const T, im: *const T, base: isize, dims: &[Strided], dst: &mut [Complex<T>], threads: usize) {
     let (re, im, out) = (SharedMut(re as *mut T), SharedMut(im as *mut T), SharedMut(dst.as_mut_ptr()));
-    let (rest, s0) = split_dims(dims);
-    let inner: usize = rest.iter().map(|d| d.n).product();
-    par_first_dim(dims, threads, &|range| {
+    par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)] // capture the Sync wrappers, not their raw pointers
         let (re, im, out) = (re, im, out);
-        for i in range {
-            // SAFETY: slice i of the box goes to dst[i*inner..][..inner], disjoint per i.
-            unsafe {
-                let d = std::slice::from_raw_parts_mut(out.0.add(i * inner), inner);
-                gather_complex(re.0, im.0, base + i as isize * s0, rest, d);
-            }
-        }
+        // SAFETY: slice i goes to its own part of dst.
+        unsafe { gather_complex(re.0, im.0, b, rest, std::slice::from_raw_parts_mut(out.0.add(i * inner), inner)) }
     });
 }
 
@@ -150,14 +151,10 @@ pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(re: *const T, im: *const
 /// As [`scatter_complex`]; distinct slices of the first dimension must not overlap.
 pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(src: &[Complex<T>], re: *mut T, im: *mut T, base: isize, dims: &[Strided], threads: usize) {
     let (re, im) = (SharedMut(re), SharedMut(im));
-    let (rest, s0) = split_dims(dims);
-    let inner: usize = rest.iter().map(|d| d.n).product();
-    par_first_dim(dims, threads, &|range| {
+    par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
         let (re, im) = (re, im);
-        for i in range {
-            unsafe { scatter_complex(&src[i * inner..(i + 1) * inner], re.0, im.0, base + i as isize * s0, rest) };
-        }
+        unsafe { scatter_complex(&src[i * inner..(i + 1) * inner], re.0, im.0, b, rest) }
     });
 }
 
@@ -167,17 +164,10 @@ pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(src: &[Complex<T>], re:
 /// As [`gather_real`].
 pub unsafe fn par_gather_real<T: Copy + Send + Sync>(p: *const T, base: isize, dims: &[Strided], dst: &mut [T], threads: usize) {
     let (p, out) = (SharedMut(p as *mut T), SharedMut(dst.as_mut_ptr()));
-    let (rest, s0) = split_dims(dims);
-    let inner: usize = rest.iter().map(|d| d.n).product();
-    par_first_dim(dims, threads, &|range| {
+    par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
         let (p, out) = (p, out);
-        for i in range {
-            unsafe {
-                let d = std::slice::from_raw_parts_mut(out.0.add(i * inner), inner);
-                gather_real(p.0, base + i as isize * s0, rest, d);
-            }
-        }
+        unsafe { gather_real(p.0, b, rest, std::slice::from_raw_parts_mut(out.0.add(i * inner), inner)) }
     });
 }
 
@@ -187,24 +177,11 @@ pub unsafe fn par_gather_real<T: Copy + Send + Sync>(p: *const T, base: isize, d
 /// As [`scatter_real`]; distinct slices of the first dimension must not overlap.
 pub unsafe fn par_scatter_real<T: Copy + Send + Sync>(src: &[T], p: *mut T, base: isize, dims: &[Strided], threads: usize) {
     let p = SharedMut(p);
-    let (rest, s0) = split_dims(dims);
-    let inner: usize = rest.iter().map(|d| d.n).product();
-    par_first_dim(dims, threads, &|range| {
+    par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
         let p = p;
-        for i in range {
-            unsafe { scatter_real(&src[i * inner..(i + 1) * inner], p.0, base + i as isize * s0, rest) };
-        }
+        unsafe { scatter_real(&src[i * inner..(i + 1) * inner], p.0, b, rest) }
     });
-}
-
-/// The dimensions after the first, and the first's stride (0 for a rank-0 box, whose single
-/// "slice" is the whole box).
-fn split_dims(dims: &[Strided]) -> (&[Strided], isize) {
-    match dims.split_first() {
-        Some((d, rest)) => (rest, d.s),
-        None => (dims, 0),
-    }
 }
 
 /// How many lines of a strided axis are gathered together into a contiguous block.
