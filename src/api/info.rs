@@ -43,8 +43,12 @@ const fn bytes_of<const N: usize>(s: &[u8]) -> [u8; N] {
     a
 }
 
-/// Begins with FFTW's version, as FFTW's does, so programs that parse it see 3.3.10.
-const VERSION: &[u8] = concat!("fftw-3.3.10-fftx-", env!("CARGO_PKG_VERSION"), "\0").as_bytes();
+/// Begins with FFTW's version, as FFTW's does, so programs that parse it see 3.3.10, then the fftx
+/// tag. Kept at 17 bytes: a program built against FFTW holds its own copy of this array (a copy
+/// relocation) sized by the FFTW it was built with (21 bytes for Debian's "fftw-3.3.10-sse2-avx",
+/// 17 for "-sse2" builds), and the loader copies only that many bytes: a longer string would
+/// lose its terminating NUL there.
+const VERSION: &[u8] = b"fftw-3.3.10-fftx\0";
 const CC: &[u8] = b"rustc (fftx)\0";
 const CODELET_OPTIM: &[u8] = b"\0";
 
