@@ -7,6 +7,7 @@
 pub mod advanced;
 pub mod basic;
 pub mod execute;
+pub mod fortran;
 pub mod guru;
 pub mod info;
 pub mod memory;
