@@ -64,6 +64,15 @@ impl Plan {
         if input.is_null() || output.is_null() {
             return Err("NULL array".into());
         }
+        // A plan made for interleaved complex arrays has its strides doubled: on split arrays it
+        // would step past their ends.
+        let unit = self.problem.precision.bytes();
+        let interleaved = |a: &ArrayPtr| matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit);
+        for (new, old) in [(&input, &self.input), (&output, &self.output)] {
+            if matches!(old, ArrayPtr::Complex { .. }) && interleaved(old) && !interleaved(new) {
+                return Err("split arrays given to a plan made for interleaved complex arrays".into());
+            }
+        }
         if (input.base() == output.base()) != self.problem.in_place {
             return Err(format!(
                 "the plan is {} but the new arrays are {}",

@@ -196,6 +196,11 @@ fn new_array_execute_and_its_checks() {
         let before = c.clone();
         fftw_execute_dft(p, c.as_mut_ptr(), c.as_mut_ptr());
         assert_eq!(c, before);
+        // An interleaved plan refuses split arrays (its strides would step past their ends).
+        let (mut re, mut im) = (vec![1.0; n], vec![2.0; n]);
+        let (mut ro, mut io) = (vec![0.0; n], vec![0.0; n]);
+        fftw_execute_split_dft(p, re.as_mut_ptr(), im.as_mut_ptr(), ro.as_mut_ptr(), io.as_mut_ptr());
+        assert_eq!((ro.clone(), io.clone()), (vec![0.0; n], vec![0.0; n]));
         // A dft plan refuses r2c arrays.
         let mut r = random_real(n, 3);
         fftw_execute_dft_r2c(p, r.as_mut_ptr(), d.as_mut_ptr());
