@@ -59,5 +59,3 @@ pub fn emit(l: Level, msg: std::fmt::Arguments<'_>) {
 macro_rules! log_warn { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Warn, format_args!($($t)*)) } }
 #[macro_export]
 macro_rules! log_info { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Info, format_args!($($t)*)) } }
-#[macro_export]
-macro_rules! log_debug { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Debug, format_args!($($t)*)) } }

@@ -92,7 +92,7 @@ pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags:
     let settings = settings(T::PRECISION);
     let max_threads = settings.nthreads();
     let rigor = rigor_of(flags);
-    let key = format!("{}/t{}", problem.key(), max_threads);
+    let key = format!("{} threads<={}", problem.describe(), max_threads);
     let wisdom = wisdom::of(T::PRECISION);
     let choice = match wisdom.lookup(&key, rigor) {
         Some(c) => {
@@ -149,8 +149,8 @@ fn extent(problem: &Problem, shape: &[isize], input: bool, complex: bool) -> (is
 
 /// Scratch arrays shaped like the problem's, so timing never touches the caller's arrays.
 struct Scratch<T> {
-    input: Vec<T>,
-    output: Vec<T>,
+    /// The memory `in_at` and `out_at` point into, kept alive with them.
+    _memory: (Vec<T>, Vec<T>),
     in_at: ArrayPtr,
     out_at: ArrayPtr,
 }
@@ -183,7 +183,7 @@ fn scratch<T: Real>(p: &Problem) -> Option<Scratch<T>> {
     } else {
         at(&mut output, olo, oc)
     };
-    Some(Scratch { input, output, in_at, out_at })
+    Some(Scratch { _memory: (input, output), in_at, out_at })
 }
 
 /// Times each candidate thread count on scratch arrays and keeps the fastest.
@@ -228,7 +228,5 @@ fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option
             best = Some(Choice { rigor, threads, cost_ns: fastest });
         }
     }
-    drop(s.input);
-    drop(s.output);
     best
 }

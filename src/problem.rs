@@ -98,6 +98,16 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Short name: dft-forward, dft-backward, dft-r2c, dft-c2r, r2r-<kind>-<kind>...
+    pub fn name(&self) -> String {
+        match self {
+            Kind::Dft { sign } => format!("dft-{}", if *sign < 0 { "forward" } else { "backward" }),
+            Kind::R2c => "dft-r2c".into(),
+            Kind::C2r => "dft-c2r".into(),
+            Kind::R2r(kinds) => format!("r2r-{}", kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")),
+        }
+    }
+
     pub fn input_is_complex(&self) -> bool {
         matches!(self, Kind::Dft { .. } | Kind::C2r)
     }
@@ -155,12 +165,6 @@ fn err<T>(msg: impl Into<String>) -> Result<T, ProblemError> {
 }
 
 impl Problem {
-    /// Number of elements of one transform's complex output (r2c) or input (c2r) along the last
-    /// dimension; the real length for everything else.
-    pub fn last_complex_len(&self) -> Option<isize> {
-        self.dims.last().map(|d| d.n / 2 + 1)
-    }
-
     /// Lengths of the transform's input array along each dim (complex half-length for c2r's last).
     pub fn input_shape(&self) -> Vec<isize> {
         self.shape(matches!(self.kind, Kind::C2r))
@@ -271,24 +275,16 @@ impl Problem {
         Ok(())
     }
 
-    /// A short canonical text of the problem (no pointers): the wisdom key and the plan printout.
-    pub fn key(&self) -> String {
-        let kind = match &self.kind {
-            Kind::Dft { sign } => format!("dft{}", if *sign < 0 { "-fwd" } else { "-bwd" }),
-            Kind::R2c => "r2c".into(),
-            Kind::C2r => "c2r".into(),
-            Kind::R2r(k) => format!("r2r-{}", k.iter().map(|k| k.name()).collect::<Vec<_>>().join(",")),
-        };
-        let dims = |v: &[IoDim]| {
-            v.iter().map(|d| format!("{}:{}:{}", d.n, d.is, d.os)).collect::<Vec<_>>().join(",")
-        };
+    /// The problem as text, no pointers: the wisdom key, and what the plan printout shows.
+    pub fn describe(&self) -> String {
+        let dims = |v: &[IoDim]| v.iter().map(|d| format!("{}:{}:{}", d.n, d.is, d.os)).collect::<Vec<_>>().join(" ");
         format!(
-            "{}/{}/[{}]x[{}]{}",
+            "{} {} dims=[{}] howmany=[{}]{}",
+            self.kind.name(),
             self.precision.name(),
-            kind,
             dims(&self.dims),
             dims(&self.loops),
-            if self.in_place { "/ip" } else { "" }
+            if self.in_place { " in-place" } else { "" }
         )
     }
 }

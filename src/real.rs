@@ -32,7 +32,6 @@ pub trait Real: rustdct::DctNum + rustfft::FftNum + Default + Send + Sync + 'sta
     const PRECISION: Precision;
     fn planners() -> &'static Planners<Self>;
     fn cast(x: f64) -> Self;
-    fn as_f64(self) -> f64;
     /// Wraps executable steps built in this precision.
     fn executable(steps: Vec<crate::exec::cpu::CpuTransform<Self>>) -> crate::plan::Executable;
 }
@@ -48,9 +47,6 @@ impl Real for f32 {
     fn cast(x: f64) -> Self {
         x as f32
     }
-    fn as_f64(self) -> f64 {
-        self as f64
-    }
     fn executable(steps: Vec<crate::exec::cpu::CpuTransform<f32>>) -> crate::plan::Executable {
         crate::plan::Executable::F32(steps)
     }
@@ -63,9 +59,6 @@ impl Real for f64 {
     }
     fn cast(x: f64) -> Self {
         x
-    }
-    fn as_f64(self) -> f64 {
-        self
     }
     fn executable(steps: Vec<crate::exec::cpu::CpuTransform<f64>>) -> crate::plan::Executable {
         crate::plan::Executable::F64(steps)

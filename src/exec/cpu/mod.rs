@@ -31,6 +31,8 @@ pub struct CpuTransform<T: Real> {
     in_dims: Vec<Strided>,
     out_dims: Vec<Strided>,
     loops: Vec<IoDim>,
+    /// Number of transforms (product of the loop lengths).
+    howmany: usize,
     /// One c2c algorithm per dimension that takes one (all for dft; all but the last for r2c/c2r).
     c2c: Vec<Arc<dyn Fft<T>>>,
     r2c: Option<Arc<dyn RealToComplex<T>>>,
@@ -44,6 +46,8 @@ pub struct CpuTransform<T: Real> {
 struct Work<T> {
     complex: Vec<Complex<T>>,
     real: Vec<T>,
+    /// (input, output) offsets of the batch's transforms.
+    offsets: Vec<(isize, isize)>,
 }
 
 impl<T: Real> CpuTransform<T> {
@@ -80,11 +84,7 @@ impl<T: Real> CpuTransform<T> {
         let elements = shape.iter().product::<usize>().max(1);
         let howmany = p.howmany();
         let batch = (BATCH_ELEMENTS / elements).clamp(1, howmany.max(1));
-        CpuTransform { kind: p.kind.clone(), shape, in_dims, out_dims, loops: p.loops.clone(), c2c, r2c, c2r, r2r, threads: threads.max(1), batch }
-    }
-
-    fn howmany(&self) -> usize {
-        self.loops.iter().map(|d| d.n as usize).product()
+        CpuTransform { kind: p.kind.clone(), shape, in_dims, out_dims, loops: p.loops.clone(), howmany, c2c, r2c, c2r, r2r, threads: threads.max(1), batch }
     }
 
     /// Offsets (input, output) of transform number `index` of the loop dimensions, row-major.
@@ -105,7 +105,7 @@ impl<T: Real> CpuTransform<T> {
     /// # Safety
     /// The arrays must hold every element the problem's dims and loops address.
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) {
-        let howmany = self.howmany();
+        let howmany = self.howmany;
         if howmany == 0 {
             return;
         }
@@ -117,7 +117,7 @@ impl<T: Real> CpuTransform<T> {
         // inside each transform's axis passes otherwise.
         let (outer_threads, inner_threads) = if batches >= self.threads { (self.threads, 1) } else { (1, self.threads) };
         let run = |range: std::ops::Range<usize>| {
-            let mut work = Work { complex: Vec::new(), real: Vec::new() };
+            let mut work = Work { complex: Vec::new(), real: Vec::new(), offsets: Vec::new() };
             for b in range {
                 let first = b * self.batch;
                 let count = self.batch.min(howmany - first);
@@ -168,7 +168,9 @@ impl<T: Real> CpuTransform<T> {
     }
 
     unsafe fn run_batch(&self, input: ArrayPtr, output: ArrayPtr, first: usize, count: usize, threads: usize, w: &mut Work<T>) {
-        let offsets: Vec<(isize, isize)> = (first..first + count).map(|i| self.instance_offsets(i)).collect();
+        let mut offsets = std::mem::take(&mut w.offsets);
+        offsets.clear();
+        offsets.extend((first..first + count).map(|i| self.instance_offsets(i)));
         let in_len: usize = self.in_dims.iter().map(|d| d.n).product();
         let out_len: usize = self.out_dims.iter().map(|d| d.n).product();
         match &self.kind {
@@ -234,6 +236,7 @@ impl<T: Real> CpuTransform<T> {
                 self.scatter_r(&w.real, output, &offsets, out_len, threads);
             }
         }
+        w.offsets = offsets;
     }
 
     /// Shape of the complex work buffer of r2c/c2r: the last dimension halved.
