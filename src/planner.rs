@@ -42,8 +42,8 @@ impl Settings {
         *self.timelimit.lock() = seconds;
     }
     fn timelimit(&self) -> Option<Duration> {
-        let t = *self.timelimit.lock();
-        (t >= 0.0).then(|| Duration::from_secs_f64(t))
+        // Negative (FFTW_NO_TIMELIMIT), NaN and infinite mean no limit.
+        Duration::try_from_secs_f64(*self.timelimit.lock()).ok()
     }
 }
 

@@ -435,6 +435,16 @@ fn timelimit_bounds_planning() {
         fftw_destroy_plan(p);
     }
     assert!(t.elapsed().as_secs_f64() < 1.0, "planning took {:?} with a zero time limit", t.elapsed());
+    // Infinite or NaN limits mean no limit, as negative ones do.
+    for limit in [f64::INFINITY, f64::NAN] {
+        fftw_set_timelimit(limit);
+        fftw_forget_wisdom();
+        unsafe {
+            let p = fftw_plan_dft_1d(64, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE);
+            assert!(!p.is_null(), "time limit {limit}");
+            fftw_destroy_plan(p);
+        }
+    }
     fftw_set_timelimit(FFTW_NO_TIMELIMIT);
     fftw_plan_with_nthreads(1);
     fftw_forget_wisdom();
