@@ -3,15 +3,71 @@
 
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::CpuTransform;
+use crate::exec::cuda::{self, transform::GpuTransform};
 use crate::problem::{Kind, Problem};
-use crate::program::{Program, Step};
+use crate::program::{Backend, Program, Step};
 use crate::real::Real;
 use crate::wisdom::Choice;
+use once_cell::sync::OnceCell;
 
 /// The program's steps, ready to run, in the plan's precision.
 pub enum Executable {
-    F32(Vec<CpuTransform<f32>>),
-    F64(Vec<CpuTransform<f64>>),
+    F32(Vec<StepExec<f32>>),
+    F64(Vec<StepExec<f64>>),
+}
+
+/// One step, ready to run. A GPU step keeps its CPU twin: if the GPU fails at execute time
+/// (out of device memory, say) on host arrays, the CPU computes the same result. A CPU step
+/// given device arrays (new-array execute) makes a GPU step for them on first use.
+pub struct StepExec<T: Real> {
+    problem: Problem,
+    cpu: CpuTransform<T>,
+    gpu: OnceCell<Option<GpuTransform<T>>>,
+    backend: Backend,
+}
+
+impl<T: Real> StepExec<T> {
+    pub fn new(problem: &Problem, backend: Backend, threads: usize) -> Result<Self, String> {
+        let gpu = OnceCell::new();
+        if backend == Backend::Gpu {
+            let g = GpuTransform::new(problem, threads).map_err(|e| e.0)?;
+            let _ = gpu.set(Some(g));
+        }
+        Ok(StepExec { problem: problem.clone(), cpu: CpuTransform::new(problem, threads), gpu, backend })
+    }
+
+    pub fn describe(&self) -> Option<String> {
+        self.gpu.get().and_then(|g| g.as_ref()).map(|g| g.describe())
+    }
+
+    /// # Safety
+    /// The arrays must hold every element the problem addresses.
+    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) {
+        if self.backend == Backend::Cpu && !device_arrays {
+            return self.cpu.execute(input, output);
+        }
+        let gpu = self.gpu.get_or_init(|| match GpuTransform::new(&self.problem, 1) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                crate::log_warn!("execute: cannot run on the GPU: {e}");
+                None
+            }
+        });
+        let Some(g) = gpu else {
+            if !device_arrays {
+                self.cpu.execute(input, output);
+            }
+            return;
+        };
+        if let Err(e) = g.execute(input, output) {
+            if device_arrays || e.0.contains("partly overwritten") {
+                crate::log_warn!("execute on the GPU failed: {e}; the output is not computed");
+            } else {
+                crate::log_warn!("execute on the GPU failed: {e}; computing on the CPU");
+                self.cpu.execute(input, output);
+            }
+        }
+    }
 }
 
 pub struct Plan {
@@ -21,17 +77,25 @@ pub struct Plan {
     pub program: Program,
     pub exec: Executable,
     pub choice: Choice,
+    /// The plan's own arrays are GPU memory (so only the GPU may touch them).
+    pub device_arrays: bool,
 }
 
 /// Builds the executable form of a program.
-pub fn prepare<T: Real>(program: &Program) -> Vec<CpuTransform<T>> {
+pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
     program
         .steps
         .iter()
         .map(|s| match s {
-            Step::Transform { problem, threads, .. } => CpuTransform::new(problem, *threads),
+            Step::Transform { problem, backend, threads } => StepExec::new(problem, *backend, *threads),
         })
         .collect()
+}
+
+/// Are these arrays in GPU memory? (Never, without a GPU.)
+pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
+    let Some(g) = cuda::gpu() else { return false };
+    [input, output].iter().any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
 }
 
 impl Plan {
@@ -40,7 +104,7 @@ impl Plan {
     /// # Safety
     /// The plan's arrays must still be valid for the problem's layout.
     pub unsafe fn execute(&self) {
-        self.execute_on(self.input, self.output);
+        self.run(self.input, self.output, self.device_arrays);
     }
 
     /// Runs the plan on other arrays of the same layout (FFTW's new-array execute).
@@ -48,9 +112,14 @@ impl Plan {
     /// # Safety
     /// The arrays must hold every element the problem addresses.
     pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) {
+        let device = if (input, output) == (self.input, self.output) { self.device_arrays } else { on_device(input, output) };
+        self.run(input, output, device);
+    }
+
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) {
         match &self.exec {
-            Executable::F32(steps) => steps.iter().for_each(|s| s.execute(input, output)),
-            Executable::F64(steps) => steps.iter().for_each(|s| s.execute(input, output)),
+            Executable::F32(steps) => steps.iter().for_each(|s| s.execute(input, output, device)),
+            Executable::F64(steps) => steps.iter().for_each(|s| s.execute(input, output, device)),
         }
     }
 
@@ -99,6 +168,15 @@ impl Plan {
     }
 
     pub fn describe(&self) -> String {
-        self.program.describe()
+        let details: Vec<String> = match &self.exec {
+            Executable::F32(steps) => steps.iter().filter_map(|s| s.describe()).collect(),
+            Executable::F64(steps) => steps.iter().filter_map(|s| s.describe()).collect(),
+        };
+        let mut s = self.program.describe();
+        for d in details {
+            s.pop();
+            s.push_str(&format!("\n  ({d}))"));
+        }
+        s
     }
 }

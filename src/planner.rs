@@ -4,8 +4,9 @@
 use crate::abi::*;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::CpuTransform;
+use crate::exec::cuda::{self, transform::GpuTransform, Memory};
 use crate::passes::normalize::normalize;
-use crate::plan::{prepare, Plan};
+use crate::plan::{on_device, prepare, Plan};
 use crate::problem::{Precision, Problem};
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
@@ -80,6 +81,59 @@ pub fn check_flags(flags: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// `FFTX_BACKEND`: where plans may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendSetting {
+    Cpu,
+    Gpu,
+    Auto,
+}
+
+/// Tests set the backend here instead of the environment (0: follow FFTX_BACKEND).
+static FORCED_BACKEND: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Overrides `FFTX_BACKEND` for this process (None: follow the environment again).
+pub fn force_backend(b: Option<BackendSetting>) {
+    let v = match b {
+        None => 0,
+        Some(BackendSetting::Cpu) => 1,
+        Some(BackendSetting::Gpu) => 2,
+        Some(BackendSetting::Auto) => 3,
+    };
+    FORCED_BACKEND.store(v, Ordering::Relaxed);
+}
+
+/// Reads `FFTX_BACKEND` (cpu, gpu or auto; unset or anything else: auto).
+pub fn backend_setting() -> BackendSetting {
+    match FORCED_BACKEND.load(Ordering::Relaxed) {
+        1 => return BackendSetting::Cpu,
+        2 => return BackendSetting::Gpu,
+        3 => return BackendSetting::Auto,
+        _ => {}
+    }
+    match std::env::var("FFTX_BACKEND").as_deref().map(str::trim) {
+        Ok("cpu") => BackendSetting::Cpu,
+        Ok("gpu") => BackendSetting::Gpu,
+        _ => BackendSetting::Auto,
+    }
+}
+
+/// Where the plan's arrays live, as the GPU candidate sees them (None without a usable GPU).
+fn gpu_memory(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Option<(Memory, Memory)> {
+    let g = cuda::gpu()?;
+    if !cuda::transform::supports(problem) {
+        return None;
+    }
+    let side = |a: ArrayPtr, input: bool| {
+        let shape = if input { problem.input_shape() } else { problem.output_shape() };
+        let complex = if input { problem.kind.input_is_complex() } else { problem.kind.output_is_complex() };
+        let (lo, hi) = extent(problem, &shape, input, complex);
+        let unit = problem.precision.bytes() as isize;
+        cuda::memory_of(g, (a.base() as isize + lo * unit) as usize, ((hi - lo + 1) * unit) as usize)
+    };
+    Some((side(input, true), side(output, false)))
+}
+
 /// Plans `problem` for the given arrays.
 pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags: u32) -> Result<Plan, String> {
     debug_assert_eq!(problem.precision, T::PRECISION);
@@ -92,7 +146,17 @@ pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags:
     let settings = settings(T::PRECISION);
     let max_threads = settings.nthreads();
     let rigor = rigor_of(flags);
-    let key = format!("{} threads<={}", problem.describe(), max_threads);
+    let setting = backend_setting();
+    let device_arrays = on_device(input, output);
+    let memory = if setting == BackendSetting::Cpu && !device_arrays { None } else { gpu_memory(&problem, input, output) };
+    if device_arrays && memory.is_none() {
+        return Err(format!("the arrays are in GPU memory but the GPU cannot run {} ({})", problem.describe(), cuda::why_no_gpu().unwrap_or_else(|| "rank-0 and r2r problems run on the CPU".into())));
+    }
+    // The GPU's choice depends on where the arrays live, so that is part of the key.
+    let key = match memory {
+        None => format!("{} threads<={}", problem.describe(), max_threads),
+        Some((i, o)) => format!("{} threads<={} gpu:{:?}/{:?}", problem.describe(), max_threads, i, o),
+    };
     let wisdom = wisdom::of(T::PRECISION);
     let choice = match wisdom.lookup(&key, rigor) {
         Some(c) => {
@@ -103,31 +167,108 @@ pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags:
             return Err(format!("FFTW_WISDOM_ONLY and no {} wisdom for {key}", rigor.name()));
         }
         None => {
-            let c = match rigor {
-                Rigor::Estimate => estimate(&problem, max_threads),
-                _ => measure::<T>(&problem, max_threads, rigor, settings.timelimit()).unwrap_or_else(|| estimate(&problem, max_threads)),
+            let c = match (setting, memory) {
+                (_, None) => match rigor {
+                    Rigor::Estimate => estimate(&problem, max_threads),
+                    _ => measure::<T>(&problem, max_threads, rigor, settings.timelimit()).unwrap_or_else(|| estimate(&problem, max_threads)),
+                },
+                // The GPU is imposed (FFTX_BACKEND=gpu, or the arrays are on it): time it
+                // under MEASURE, so the plan's cost is real.
+                (s, Some(mem)) if s == BackendSetting::Gpu || device_arrays => {
+                    let c = Choice { backend: Backend::Gpu, ..estimate(&problem, max_threads) };
+                    match (rigor, measure_gpu::<T>(&problem, mem, rigor)) {
+                        (Rigor::Estimate, _) | (_, None) => c,
+                        (_, Some(ns)) => Choice { rigor, cost_ns: ns, ..c },
+                    }
+                }
+                (_, Some(mem)) => match rigor {
+                    Rigor::Estimate => estimate_with_gpu(&problem, max_threads, mem),
+                    _ => measure_with_gpu::<T>(&problem, max_threads, rigor, settings.timelimit(), mem)
+                        .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem)),
+                },
             };
-            crate::log_info!("plan {key}: {} chose {} thread(s){}", rigor.name(), c.threads,
+            crate::log_info!("plan {key}: {} chose {} with {} thread(s){}", rigor.name(), c.backend.name(), c.threads,
                 if c.cost_ns > 0.0 { format!(", {:.0} ns", c.cost_ns) } else { String::new() });
             wisdom.remember(&key, c);
             c
         }
     };
-    let program = lower(&problem, choice.threads);
-    let exec = T::executable(prepare::<T>(&program));
-    Ok(Plan { problem, input, output, program, exec, choice })
+    // Wisdom from a machine with a GPU, used on one without: the CPU runs it.
+    let backend = if memory.is_none() { Backend::Cpu } else { choice.backend };
+    let program = lower(&problem, backend, choice.threads);
+    let steps = match prepare::<T>(&program) {
+        Ok(steps) => steps,
+        Err(e) if backend == Backend::Gpu && !device_arrays => {
+            crate::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
+            let program = lower(&problem, Backend::Cpu, choice.threads);
+            let steps = prepare::<T>(&program)?;
+            let exec = T::executable(steps);
+            return Ok(Plan { problem, input, output, program, exec, choice: Choice { backend: Backend::Cpu, ..choice }, device_arrays });
+        }
+        Err(e) => return Err(e),
+    };
+    let exec = T::executable(steps);
+    Ok(Plan { problem, input, output, program, exec, choice, device_arrays })
 }
 
-fn lower(problem: &Problem, threads: usize) -> Program {
-    Program { steps: vec![Step::Transform { problem: problem.clone(), backend: Backend::Cpu, threads }] }
+fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
+    Program { steps: vec![Step::Transform { problem: problem.clone(), backend, threads }] }
 }
 
-/// The cost model: a thread pays off once it gets enough work to hide its start-up (about
+/// The CPU cost model: a thread pays off once it gets enough work to hide its start-up (about
 /// 20 µs, some 32 Ki points of FFT work).
 fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     let points = problem.transform_size().max(1) * problem.howmany();
     let threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
-    Choice { rigor: Rigor::Estimate, threads, cost_ns: 0.0 }
+    Choice { rigor: Rigor::Estimate, threads, cost_ns: 0.0, backend: Backend::Cpu }
+}
+
+/// Constants of the CPU/GPU cost model, measured on the H100 box (bench/results): PCIe from
+/// pinned memory each way, through staging blocks, cuFFT's and the CPU's time per point and
+/// log2 of the size, and the fixed cost of a GPU execute (launches, synchronization).
+mod model {
+    pub const H2D_PINNED: f64 = 45.0; // bytes per ns
+    pub const D2H_PINNED: f64 = 54.0;
+    pub const STAGED: f64 = 15.0;
+    pub const GPU_NS_PER_POINT_LOG: f64 = 0.001;
+    pub const CPU_NS_PER_POINT_LOG: f64 = 0.65;
+    pub const GPU_FIXED_NS: f64 = 40_000.0;
+    pub const GPU_DEVICE_FIXED_NS: f64 = 15_000.0;
+}
+
+/// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
+fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
+    let n = p.transform_size().max(2) as f64;
+    let points = n * p.howmany() as f64;
+    let wide = if p.precision == Precision::F64 { 2.0 } else { 1.0 };
+    let work = points * n.log2() * wide;
+    let cpu = work * model::CPU_NS_PER_POINT_LOG / threads as f64;
+    let unit = p.precision.bytes() as f64;
+    let bytes = |shape: Vec<isize>, complex: bool| shape.iter().product::<isize>() as f64 * p.howmany() as f64 * unit * if complex { 2.0 } else { 1.0 };
+    let (bin, bout) = (bytes(p.input_shape(), p.kind.input_is_complex()), bytes(p.output_shape(), p.kind.output_is_complex()));
+    let time = |b: f64, m: Memory, pinned_rate: f64| match m {
+        Memory::Device => 0.0,
+        Memory::Pinned => b / pinned_rate,
+        Memory::Pageable => b / model::STAGED,
+    };
+    let (tin, tout) = (time(bin, mem.0, model::H2D_PINNED), time(bout, mem.1, model::D2H_PINNED));
+    // Batches stream: transfers both ways overlap; one transform moves in, then out.
+    let transfers = if p.howmany() > 1 { tin.max(tout) * 1.15 } else { tin + tout };
+    let fixed = if mem == (Memory::Device, Memory::Device) { model::GPU_DEVICE_FIXED_NS } else { model::GPU_FIXED_NS };
+    let gpu = fixed + transfers + work * model::GPU_NS_PER_POINT_LOG;
+    (cpu, gpu)
+}
+
+/// ESTIMATE with a GPU: the CPU's thread choice against the GPU, by the cost model.
+fn estimate_with_gpu(p: &Problem, max_threads: usize, mem: (Memory, Memory)) -> Choice {
+    let c = estimate(p, max_threads);
+    let (cpu, gpu) = model_costs(p, c.threads, mem);
+    crate::log_info!("estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns ({:?} -> {:?})", cpu, c.threads, gpu, mem.0, mem.1);
+    if gpu < cpu {
+        Choice { backend: Backend::Gpu, ..c }
+    } else {
+        c
+    }
 }
 
 /// Extent of the elements a problem addresses on one side: (lowest offset, highest offset), in
@@ -186,6 +327,72 @@ fn scratch<T: Real>(p: &Problem) -> Option<Scratch<T>> {
     Some(Scratch { _memory: (input, output), in_at, out_at })
 }
 
+/// MEASURE with a GPU: the fastest CPU thread count, then the GPU on scratch memory of the same
+/// kind as the caller's arrays; the faster wins.
+fn measure_with_gpu<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option<Duration>, mem: (Memory, Memory)) -> Option<Choice> {
+    let cpu = measure::<T>(p, max_threads, rigor, limit)?;
+    // The model rules out hopeless GPU candidates without timing them (small transforms).
+    let (cpu_model, gpu_model) = model_costs(p, cpu.threads, mem);
+    if gpu_model > 4.0 * cpu_model.max(cpu.cost_ns) {
+        crate::log_info!("measure: gpu not timed (model {gpu_model:.0} ns vs cpu {:.0} ns)", cpu.cost_ns);
+        return Some(cpu);
+    }
+    let gpu = measure_gpu::<T>(p, mem, rigor);
+    crate::log_info!("measure: cpu {:.0} ns ({} thread(s)), gpu {}", cpu.cost_ns, cpu.threads,
+        gpu.map_or("failed".to_string(), |g| format!("{g:.0} ns")));
+    match gpu {
+        Some(g) if g < cpu.cost_ns => Some(Choice { backend: Backend::Gpu, cost_ns: g, ..cpu }),
+        _ => Some(cpu),
+    }
+}
+
+/// Times the GPU step on scratch arrays in memory of the given kinds (None if it fails).
+fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Option<f64> {
+    if rigor == Rigor::Estimate {
+        return None;
+    }
+    let s = scratch::<T>(p)?;
+    let step = GpuTransform::<T>::new(p, 1).ok()?;
+    // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
+    let copy = |v: &Vec<T>, m: Memory| {
+        let bytes = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * std::mem::size_of::<T>()) };
+        cuda::Mirror::new(bytes, m)
+    };
+    let moved = |a: ArrayPtr, from: &Vec<T>, to: &cuda::Mirror| {
+        let shift = |x: usize| (x as isize - from.as_ptr() as isize + to.ptr as isize) as usize;
+        match a {
+            ArrayPtr::Real(x) => ArrayPtr::Real(shift(x)),
+            ArrayPtr::Complex { re, im } => ArrayPtr::Complex { re: shift(re), im: shift(im) },
+        }
+    };
+    let min = copy(&s._memory.0, mem.0)?;
+    let input = moved(s.in_at, &s._memory.0, &min);
+    let mout;
+    let output = if p.in_place {
+        moved(s.out_at, &s._memory.0, &min)
+    } else {
+        mout = copy(&s._memory.1, mem.1)?;
+        moved(s.out_at, &s._memory.1, &mout)
+    };
+    MEASUREMENTS.fetch_add(1, Ordering::Relaxed);
+    let run = || unsafe { step.execute(input, output) };
+    run().ok()?; // warm-up: module loads, plan work areas, staging blocks
+    let target = match rigor {
+        Rigor::Measure => Duration::from_millis(20),
+        _ => Duration::from_millis(100),
+    };
+    let mut fastest = f64::INFINITY;
+    let t0 = Instant::now();
+    let mut reps = 0;
+    while reps < 3 || (t0.elapsed() < target && reps < 100) {
+        let t = Instant::now();
+        run().ok()?;
+        fastest = fastest.min(t.elapsed().as_nanos() as f64);
+        reps += 1;
+    }
+    Some(fastest)
+}
+
 /// Times each candidate thread count on scratch arrays and keeps the fastest.
 fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option<Duration>) -> Option<Choice> {
     let s = scratch::<T>(p)?;
@@ -225,7 +432,7 @@ fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option
             }
         }
         if best.is_none_or(|b| fastest < b.cost_ns) {
-            best = Some(Choice { rigor, threads, cost_ns: fastest });
+            best = Some(Choice { rigor, threads, cost_ns: fastest, backend: Backend::Cpu });
         }
     }
     best

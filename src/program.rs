@@ -1,7 +1,7 @@
 //! A program: the steps an executor runs for one plan, printable for `fftw_print_plan`.
 //!
-//! Today a plan lowers to transform steps on the CPU; the CUDA executor, out-of-card and
-//! multi-device programs add backends and steps (transfers, kernels, collectives) here.
+//! A plan lowers to transform steps on the CPU or the GPU; out-of-card and multi-device
+//! programs add steps (transfers, kernels, collectives) here.
 
 use crate::problem::Problem;
 use std::fmt::Write;
@@ -9,13 +9,19 @@ use std::fmt::Write;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Cpu,
+    /// cuFFT and our kernels on the GPU (`exec::cuda`).
+    Gpu,
 }
 
 impl Backend {
     pub fn name(self) -> &'static str {
         match self {
             Backend::Cpu => "cpu",
+            Backend::Gpu => "gpu",
         }
+    }
+    pub fn parse(s: &str) -> Option<Backend> {
+        [Backend::Cpu, Backend::Gpu].into_iter().find(|b| b.name() == s)
     }
 }
 

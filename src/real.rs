@@ -33,7 +33,7 @@ pub trait Real: rustdct::DctNum + rustfft::FftNum + Default + Send + Sync + 'sta
     fn planners() -> &'static Planners<Self>;
     fn cast(x: f64) -> Self;
     /// Wraps executable steps built in this precision.
-    fn executable(steps: Vec<crate::exec::cpu::CpuTransform<Self>>) -> crate::plan::Executable;
+    fn executable(steps: Vec<crate::plan::StepExec<Self>>) -> crate::plan::Executable;
 }
 
 static PLANNERS_F32: Lazy<Planners<f32>> = Lazy::new(Planners::new);
@@ -47,7 +47,7 @@ impl Real for f32 {
     fn cast(x: f64) -> Self {
         x as f32
     }
-    fn executable(steps: Vec<crate::exec::cpu::CpuTransform<f32>>) -> crate::plan::Executable {
+    fn executable(steps: Vec<crate::plan::StepExec<f32>>) -> crate::plan::Executable {
         crate::plan::Executable::F32(steps)
     }
 }
@@ -60,7 +60,7 @@ impl Real for f64 {
     fn cast(x: f64) -> Self {
         x
     }
-    fn executable(steps: Vec<crate::exec::cpu::CpuTransform<f64>>) -> crate::plan::Executable {
+    fn executable(steps: Vec<crate::plan::StepExec<f64>>) -> crate::plan::Executable {
         crate::plan::Executable::F64(steps)
     }
 }

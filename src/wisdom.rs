@@ -1,11 +1,13 @@
 //! Wisdom: the planner's choices, keyed by problem, kept across plans and exportable as text.
 //!
 //! The text is an s-expression like FFTW's, headed `(fftw-3.3.10 fftx_wisdom` (or
-//! `fftxf_wisdom` for single precision), one `(choice "KEY" LEVEL THREADS COST)` per problem.
+//! `fftxf_wisdom` for single precision), one `(choice "KEY" LEVEL THREADS COST BACKEND)` per
+//! problem (BACKEND `cpu` or `gpu`; wisdom without it means `cpu`).
 //! Wisdom written by FFTW itself is accepted (it is well-formed wisdom) but holds nothing fftx can
 //! use, so importing it changes nothing.
 
 use crate::problem::Precision;
+use crate::program::Backend;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 
@@ -39,6 +41,8 @@ pub struct Choice {
     pub threads: usize,
     /// Measured nanoseconds per execute; 0 when estimated.
     pub cost_ns: f64,
+    /// Where the transform runs.
+    pub backend: Backend,
 }
 
 pub struct Wisdom {
@@ -99,7 +103,7 @@ impl Wisdom {
     pub fn export(&self) -> String {
         let mut s = format!("(fftw-3.3.10 {}\n", self.tag());
         for (k, c) in self.entries.lock().iter() {
-            s.push_str(&format!("  (choice \"{}\" {} {} {:.1})\n", k, c.rigor.name(), c.threads, c.cost_ns));
+            s.push_str(&format!("  (choice \"{}\" {} {} {:.1} {})\n", k, c.rigor.name(), c.threads, c.cost_ns, c.backend.name()));
         }
         s.push_str(")\n");
         s
@@ -209,12 +213,18 @@ fn parse(text: &str) -> Option<Parsed> {
                         t => items.push(t),
                     }
                 }
-                if let [Tok::Atom(head), Tok::Str(key), Tok::Atom(rigor), Tok::Atom(threads), Tok::Atom(cost)] = &items[..] {
+                if let [Tok::Atom(head), Tok::Str(key), Tok::Atom(rigor), Tok::Atom(threads), Tok::Atom(cost), rest @ ..] = &items[..] {
                     if head == "choice" {
+                        let backend = match rest {
+                            [] => Backend::Cpu,
+                            [Tok::Atom(b)] => Backend::parse(b)?,
+                            _ => return None,
+                        };
                         let choice = Choice {
                             rigor: Rigor::parse(rigor)?,
                             threads: threads.parse().ok().filter(|&t| t >= 1)?,
                             cost_ns: cost.parse().ok()?,
+                            backend,
                         };
                         entries.push((key.clone(), choice));
                     }
@@ -259,8 +269,8 @@ mod tests {
     #[test]
     fn round_trip_and_rigor() {
         let w = Wisdom::new(Precision::F64);
-        w.remember("a", Choice { rigor: Rigor::Patient, threads: 2, cost_ns: 10.0 });
-        w.remember("a", Choice { rigor: Rigor::Estimate, threads: 1, cost_ns: 0.0 });
+        w.remember("a", Choice { rigor: Rigor::Patient, threads: 2, cost_ns: 10.0, backend: Backend::Cpu });
+        w.remember("a", Choice { rigor: Rigor::Estimate, threads: 1, cost_ns: 0.0, backend: Backend::Cpu });
         assert_eq!(w.lookup("a", Rigor::Measure).unwrap().threads, 2);
         assert!(w.lookup("a", Rigor::Exhaustive).is_none());
         let text = w.export();

@@ -14,9 +14,11 @@ extern "C" {
     static mut stdout: *mut libc::FILE;
 }
 
-/// `fftw_cleanup`: forget wisdom and drop cached algorithms; existing plans keep working.
+/// `fftw_cleanup`: forget wisdom, drop cached algorithms, give back idle GPU memory and staging
+/// blocks; existing plans keep working.
 pub(crate) fn cleanup(p: Precision) {
     crate::wisdom::of(p).forget();
+    crate::exec::cuda::cleanup();
     match p {
         Precision::F32 => f32::planners().clear(),
         Precision::F64 => f64::planners().clear(),

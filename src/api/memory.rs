@@ -1,5 +1,7 @@
 //! `fftw_malloc` and friends: memory aligned for SIMD (64 bytes, more than FFTW's 16 or 32), freed
-//! with `fftw_free` (or `free`, as FFTW's allocator allows on this platform).
+//! with `fftw_free`. When a GPU is usable, blocks of 1 MiB and more are pinned (page-locked) host
+//! memory, so transfers to and from the GPU run at full speed straight from the caller's arrays;
+//! FFTW's manual requires `fftw_free` for them, and `fftw_free` knows which allocator made a block.
 
 use super::guard;
 use std::os::raw::c_int;
@@ -11,6 +13,9 @@ pub const MALLOC_ALIGNMENT: usize = 64;
 pub const FFTW_ALIGNMENT: usize = 16;
 
 pub(crate) fn aligned_alloc(bytes: usize) -> *mut libc::c_void {
+    if let Some(p) = crate::exec::cuda::malloc_pinned(bytes) {
+        return p;
+    }
     let mut p: *mut libc::c_void = null_mut();
     // FFTW returns a valid pointer for n = 0.
     let bytes = bytes.max(1);
@@ -34,7 +39,9 @@ macro_rules! memory_api {
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p free>](p: *mut libc::c_void) {
-            libc::free(p)
+            if !crate::exec::cuda::free_pinned(p) {
+                libc::free(p)
+            }
         }
         #[no_mangle]
         pub extern "C" fn [<$p alloc_real>](n: usize) -> *mut $R {

@@ -1,0 +1,136 @@
+//! cuFFT plans: one batched transform over an advanced layout (64-bit sizes), bound to a stream.
+
+use super::{GpuError, GpuResult};
+use crate::problem::Precision;
+use cudarc::cufft::sys as cf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+pub fn live_plans() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+fn check(r: cf::cufftResult, what: &str) -> GpuResult<()> {
+    if r == cf::cufftResult::CUFFT_SUCCESS {
+        Ok(())
+    } else {
+        Err(GpuError(format!("{what}: {r:?}")))
+    }
+}
+
+/// What a cuFFT plan computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FftType {
+    C2c,
+    R2c,
+    C2r,
+}
+
+/// One side of an advanced layout: element `x` of batch `b` is at
+/// `b * dist + ((x0 * embed[1] + x1) * embed[2] + x2) * stride` (elements).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub embed: Vec<i64>,
+    pub stride: i64,
+    pub dist: i64,
+}
+
+impl Layout {
+    /// Packed row-major arrays of `shape`, one after the other.
+    pub fn packed(shape: &[i64]) -> Self {
+        Layout { embed: shape.to_vec(), stride: 1, dist: shape.iter().product() }
+    }
+}
+
+pub struct CufftPlan {
+    handle: cf::cufftHandle,
+    ty: FftType,
+    precision: Precision,
+    pub work_bytes: usize,
+}
+
+// SAFETY: a cuFFT handle is an integer; executes are serialized by their owner.
+unsafe impl Send for CufftPlan {}
+unsafe impl Sync for CufftPlan {}
+
+impl CufftPlan {
+    /// A plan of `batch` transforms of logical shape `n` (rank 1 to 3).
+    pub fn new(n: &[i64], input: &Layout, output: &Layout, batch: i64, ty: FftType, precision: Precision) -> GpuResult<Self> {
+        assert!((1..=3).contains(&n.len()), "cuFFT plans have rank 1 to 3");
+        let cty = match (ty, precision) {
+            (FftType::C2c, Precision::F32) => cf::cufftType::CUFFT_C2C,
+            (FftType::R2c, Precision::F32) => cf::cufftType::CUFFT_R2C,
+            (FftType::C2r, Precision::F32) => cf::cufftType::CUFFT_C2R,
+            (FftType::C2c, Precision::F64) => cf::cufftType::CUFFT_Z2Z,
+            (FftType::R2c, Precision::F64) => cf::cufftType::CUFFT_D2Z,
+            (FftType::C2r, Precision::F64) => cf::cufftType::CUFFT_Z2D,
+        };
+        let _lock = super::CREATE_LOCK.lock();
+        let mut handle = 0;
+        // SAFETY: cufftCreate writes a handle.
+        check(unsafe { cf::cufftCreate(&mut handle) }, "cufftCreate")?;
+        // From here on, dropping `plan` destroys the handle (on errors too).
+        let mut plan = CufftPlan { handle, ty, precision, work_bytes: 0 };
+        LIVE.fetch_add(1, Ordering::Relaxed);
+        let mut n = n.to_vec();
+        let mut ie = input.embed.clone();
+        let mut oe = output.embed.clone();
+        let mut work = 0usize;
+        // SAFETY: arrays of rank elements, read during the call.
+        check(
+            unsafe {
+                cf::cufftMakePlanMany64(
+                    handle,
+                    n.len() as i32,
+                    n.as_mut_ptr(),
+                    ie.as_mut_ptr(),
+                    input.stride,
+                    input.dist,
+                    oe.as_mut_ptr(),
+                    output.stride,
+                    output.dist,
+                    cty,
+                    batch,
+                    &mut work,
+                )
+            },
+            "cufftMakePlanMany64",
+        )?;
+        plan.work_bytes = work;
+        Ok(plan)
+    }
+
+    pub fn set_stream(&self, stream: cudarc::driver::sys::CUstream) -> GpuResult<()> {
+        // SAFETY: a valid handle and stream of the current context.
+        check(unsafe { cf::cufftSetStream(self.handle, stream as cf::cudaStream_t) }, "cufftSetStream")
+    }
+
+    /// Runs the plan on device memory; `sign` is the c2c exponent sign (-1 forward).
+    ///
+    /// # Safety
+    /// `input` and `output` must hold the plan's layouts on the device.
+    pub unsafe fn exec(&self, input: u64, output: u64, sign: i32) -> GpuResult<()> {
+        let (i, o) = (input as *mut std::ffi::c_void, output as *mut std::ffi::c_void);
+        let r = match (self.ty, self.precision) {
+            (FftType::C2c, Precision::F32) => cf::cufftExecC2C(self.handle, i as _, o as _, sign),
+            (FftType::R2c, Precision::F32) => cf::cufftExecR2C(self.handle, i as _, o as _),
+            (FftType::C2r, Precision::F32) => cf::cufftExecC2R(self.handle, i as _, o as _),
+            (FftType::C2c, Precision::F64) => cf::cufftExecZ2Z(self.handle, i as _, o as _, sign),
+            (FftType::R2c, Precision::F64) => cf::cufftExecD2Z(self.handle, i as _, o as _),
+            (FftType::C2r, Precision::F64) => cf::cufftExecZ2D(self.handle, i as _, o as _),
+        };
+        check(r, "cufftExec")
+    }
+}
+
+impl Drop for CufftPlan {
+    fn drop(&mut self) {
+        if let Some(g) = super::gpu() {
+            let _ = g.bind();
+            // SAFETY: the handle was created by cufftCreate and is destroyed once.
+            unsafe { cf::cufftDestroy(self.handle) };
+        }
+        LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}

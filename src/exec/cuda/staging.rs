@@ -1,0 +1,67 @@
+//! Pinned staging blocks: host arrays that are not page-locked travel through these (the
+//! blocked-buffer scheme of the out-of-card paper, §3). Blocks are pooled across plans and
+//! executes, and given back by `fftw_cleanup`.
+
+use super::{check, gpu, GpuResult};
+use cudarc::driver::sys as cu;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes per staging block: large enough that a DMA runs near full speed, small enough that
+/// host copies and transfers overlap finely.
+pub const BLOCK_BYTES: usize = 8 << 20;
+
+/// A page-locked host block of `BLOCK_BYTES` (or more, for a transform that cannot be split).
+pub struct PinnedBlock {
+    pub ptr: *mut u8,
+    pub len: usize,
+}
+
+// SAFETY: plain memory, owned by one user at a time.
+unsafe impl Send for PinnedBlock {}
+
+static POOL: Mutex<Vec<PinnedBlock>> = Mutex::new(Vec::new());
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+pub fn live_blocks() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// A block of at least `bytes` from the pool, or a new one.
+pub fn take(bytes: usize) -> GpuResult<PinnedBlock> {
+    let bytes = bytes.max(BLOCK_BYTES);
+    {
+        let mut pool = POOL.lock();
+        if let Some(i) = pool.iter().position(|b| b.len >= bytes) {
+            return Ok(pool.swap_remove(i));
+        }
+    }
+    let g = gpu().ok_or_else(|| super::GpuError("no GPU".into()))?;
+    g.bind()?;
+    let mut p = std::ptr::null_mut();
+    // SAFETY: cuMemHostAlloc writes the new block's address.
+    check(unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) }, "cuMemHostAlloc (staging)")?;
+    LIVE.fetch_add(1, Ordering::Relaxed);
+    Ok(PinnedBlock { ptr: p as *mut u8, len: bytes })
+}
+
+/// Returns a block to the pool (the caller has waited for every transfer that uses it).
+pub fn give(b: PinnedBlock) {
+    POOL.lock().push(b);
+}
+
+/// Frees every pooled block (blocks in use come back to the pool later).
+pub fn release_idle() {
+    let blocks: Vec<PinnedBlock> = std::mem::take(&mut *POOL.lock());
+    if blocks.is_empty() {
+        return;
+    }
+    if let Some(g) = gpu() {
+        let _ = g.bind();
+        for b in blocks {
+            // SAFETY: allocated by cuMemHostAlloc, idle, freed once.
+            unsafe { cu::cuMemFreeHost(b.ptr as *mut _) };
+            LIVE.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}

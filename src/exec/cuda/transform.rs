@@ -1,0 +1,804 @@
+//! A transform step on the GPU.
+//!
+//! On the device every transform works on packed arrays: instance after instance, row-major,
+//! complex interleaved. cuFFT runs there (`stages`); what differs is how data gets in and out:
+//!
+//! - host arrays are cut into chunks of whole transforms; each chunk's input travels in blocks
+//!   (straight from the caller's memory when it is pinned and packed, otherwise through pinned
+//!   staging blocks filled by host threads: memcpy when packed, a gather when strided), the
+//!   chunk is transformed, and its output travels back the same way. Worker threads move blocks
+//!   on their own streams while the calling thread issues the transforms on a compute stream,
+//!   so host copies, transfers both ways and compute of different chunks overlap;
+//! - device (or managed) arrays are used where they are, with no copies, when packed.
+//!
+//! Rank 1 to 3 is one cuFFT plan; higher ranks are the trailing three dimensions and then one
+//! strided pass per leading dimension.
+
+use super::cufft::{CufftPlan, FftType, Layout};
+use super::staging::{self, PinnedBlock, BLOCK_BYTES};
+use super::{check, gpu, memory_of, Gpu, GpuError, GpuResult, Memory};
+use crate::exec::cpu::layout::{gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
+use crate::problem::{IoDim, Kind, Problem};
+use crate::real::Real;
+use cudarc::driver::sys as cu;
+use num_complex::Complex;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Bytes of input a chunk of transforms aims for (the unit of overlap for batched problems).
+const CHUNK_BYTES: usize = 16 << 20;
+/// Device buffers in rotation: chunk c+2 reuses chunk c's.
+const SLOTS: usize = 2;
+
+/// A buffer the stages read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Buf {
+    In,
+    Out,
+}
+
+/// One cuFFT plan run `outer` times, `step` elements apart.
+struct Stage {
+    plan: CufftPlan,
+    from: Buf,
+    to: Buf,
+    outer: usize,
+    in_step: usize,
+    out_step: usize,
+    sign: i32,
+}
+
+pub struct GpuTransform<T: Real> {
+    kind: Kind,
+    /// Logical transform lengths.
+    shape: Vec<usize>,
+    in_dims: Vec<Strided>,
+    out_dims: Vec<Strided>,
+    loops: Vec<IoDim>,
+    howmany: usize,
+    /// Packed elements (complex or real) of one transform's input / output.
+    in_elems: usize,
+    out_elems: usize,
+    in_complex: bool,
+    out_complex: bool,
+    /// Transforms per chunk for host arrays.
+    chunk: usize,
+    /// Host threads that move blocks for staged arrays.
+    movers: usize,
+    in_place: bool,
+    state: Mutex<State>,
+    _t: PhantomData<T>,
+}
+
+#[derive(Default)]
+struct State {
+    /// cuFFT stages per batch size (a full chunk, the last chunk, all transforms).
+    stages: HashMap<usize, Vec<Stage>>,
+    streams: Vec<cu::CUstream>,
+    events: Vec<cu::CUevent>,
+}
+
+// SAFETY: the CUDA handles in State are used under its mutex only.
+unsafe impl Send for State {}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        if let Some(g) = gpu() {
+            let _ = g.bind();
+            // SAFETY: created by this state, destroyed once.
+            unsafe {
+                for &s in &self.streams {
+                    cu::cuStreamSynchronize(s);
+                    cu::cuStreamDestroy_v2(s);
+                }
+                for &e in &self.events {
+                    cu::cuEventDestroy_v2(e);
+                }
+            }
+        }
+    }
+}
+
+fn elem_bytes<T>(complex: bool) -> usize {
+    std::mem::size_of::<T>() * if complex { 2 } else { 1 }
+}
+
+/// Can the GPU run this problem? (Rank 0 problems are copies: the CPU does them.)
+pub fn supports(p: &Problem) -> bool {
+    !p.dims.is_empty() && !matches!(p.kind, Kind::R2r(_)) && p.howmany() > 0
+}
+
+impl<T: Real> GpuTransform<T> {
+    /// Prepares the step; cuFFT plans for the full chunk are made here, so that planning
+    /// errors (out of device memory) show at plan time.
+    pub fn new(p: &Problem, threads: usize) -> GpuResult<Self> {
+        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        g.bind()?;
+        let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
+        let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
+            shape.iter().zip(&p.dims).map(|(&n, d)| Strided { n: n as usize, s: stride(d) }).collect()
+        };
+        let in_dims = strided(p.input_shape(), |d| d.is);
+        let out_dims = strided(p.output_shape(), |d| d.os);
+        let in_elems: usize = in_dims.iter().map(|d| d.n).product();
+        let out_elems: usize = out_dims.iter().map(|d| d.n).product();
+        let (in_complex, out_complex) = (p.kind.input_is_complex(), p.kind.output_is_complex());
+        let howmany = p.howmany();
+        let per = (in_elems * elem_bytes::<T>(in_complex)).max(out_elems * elem_bytes::<T>(out_complex)).max(1);
+        let chunk = (CHUNK_BYTES / per).clamp(1, howmany.max(1));
+        let movers = std::thread::available_parallelism().map_or(4, |n| n.get()).clamp(2, 8).max(threads.min(8));
+        // Two slots of chunk buffers must fit the device budget.
+        let need = SLOTS.min(howmany.div_ceil(chunk)) * chunk * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
+        if need > super::device_budget() {
+            return Err(GpuError(format!("out of memory: {need} device bytes exceed the budget of {}", super::device_budget())));
+        }
+        let t = GpuTransform {
+            kind: p.kind.clone(),
+            shape,
+            in_dims,
+            out_dims,
+            loops: p.loops.clone(),
+            howmany,
+            in_elems,
+            out_elems,
+            in_complex,
+            out_complex,
+            chunk,
+            movers,
+            in_place: p.in_place,
+            state: Mutex::new(State::default()),
+            _t: PhantomData,
+        };
+        {
+            let mut st = t.state.lock();
+            t.stages_for(&mut st, chunk)?;
+        }
+        Ok(t)
+    }
+
+    pub fn describe(&self) -> String {
+        let chunks = self.howmany.div_ceil(self.chunk);
+        format!("cufft {} chunks of {} transform(s)", chunks, self.chunk)
+    }
+
+    /// The cuFFT stages for `batch` packed transforms (made once per batch size).
+    fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> GpuResult<&'a Vec<Stage>> {
+        if !st.stages.contains_key(&batch) {
+            let s = self.make_stages(batch)?;
+            st.stages.insert(batch, s);
+        }
+        Ok(&st.stages[&batch])
+    }
+
+    fn make_stages(&self, batch: usize) -> GpuResult<Vec<Stage>> {
+        let p = T::PRECISION;
+        let rank = self.shape.len();
+        let sh: Vec<i64> = self.shape.iter().map(|&n| n as i64).collect();
+        let mut csh = sh.clone();
+        let sign = match self.kind {
+            Kind::Dft { sign } => sign,
+            Kind::R2c => -1,
+            _ => 1,
+        };
+        if matches!(self.kind, Kind::R2c | Kind::C2r) {
+            *csh.last_mut().unwrap() = sh[rank - 1] / 2 + 1;
+        }
+        let split = rank.saturating_sub(3);
+        let lead: i64 = sh[..split].iter().product();
+        let tail_batch = batch as i64 * lead;
+        let trailing = |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
+            let plan = CufftPlan::new(&sh[split..], &Layout::packed(&ish[split..]), &Layout::packed(&osh[split..]), tail_batch, ty, p)?;
+            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign })
+        };
+        // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
+        let leading = |k: usize, buf: Buf| -> GpuResult<Stage> {
+            let inner: i64 = csh[k + 1..].iter().product();
+            let outer = batch as i64 * csh[..k].iter().product::<i64>();
+            let lay = Layout { embed: vec![csh[k]], stride: inner, dist: 1 };
+            let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, p)?;
+            let step = (csh[k] * inner) as usize;
+            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign })
+        };
+        let mut stages = Vec::new();
+        match self.kind {
+            Kind::Dft { .. } => {
+                stages.push(trailing(FftType::C2c, &sh, &sh, Buf::In, Buf::Out)?);
+                for k in (0..split).rev() {
+                    stages.push(leading(k, Buf::Out)?);
+                }
+            }
+            Kind::R2c => {
+                stages.push(trailing(FftType::R2c, &sh, &csh, Buf::In, Buf::Out)?);
+                for k in (0..split).rev() {
+                    stages.push(leading(k, Buf::Out)?);
+                }
+            }
+            Kind::C2r => {
+                for k in 0..split {
+                    stages.push(leading(k, Buf::In)?);
+                }
+                stages.push(trailing(FftType::C2r, &csh, &sh, Buf::In, Buf::Out)?);
+            }
+            Kind::R2r(_) => return Err(GpuError("r2r is not lowered to cuFFT".into())),
+        }
+        Ok(stages)
+    }
+
+    /// Runs `stages` on packed device buffers, on `stream`.
+    unsafe fn run_stages(&self, stages: &[Stage], din: u64, dout: u64, stream: cu::CUstream) -> GpuResult<()> {
+        let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
+        for s in stages {
+            s.plan.set_stream(stream)?;
+            let base = |b: Buf| if b == Buf::In { din } else { dout };
+            for o in 0..s.outer as u64 {
+                // Leading passes work on complex buffers; the trailing stage runs once.
+                let i = base(s.from) + o * s.in_step as u64 * ib;
+                let out = base(s.to) + o * s.out_step as u64 * ob;
+                s.plan.exec(i, out, s.sign)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Offsets (input, output), in real scalars, of transform `index` of the loops, row-major.
+    fn instance_offsets(&self, mut index: usize) -> (isize, isize) {
+        let (mut io, mut oo) = (0isize, 0isize);
+        for d in self.loops.iter().rev() {
+            let n = d.n as usize;
+            let i = (index % n) as isize;
+            index /= n;
+            io += i * d.is;
+            oo += i * d.os;
+        }
+        (io, oo)
+    }
+
+    /// Is one side laid out exactly as the packed device buffer (interleaved, row-major,
+    /// transforms one after the other)? Then it moves as one contiguous byte range.
+    fn is_packed(&self, a: ArrayPtr, dims: &[Strided], elems: usize, input: bool) -> bool {
+        let unit = std::mem::size_of::<T>();
+        let scalars = match a {
+            ArrayPtr::Real(_) => 1isize,
+            ArrayPtr::Complex { re, im } if im == re + unit => 2,
+            ArrayPtr::Complex { .. } => return false,
+        };
+        let mut expect = scalars;
+        for d in dims.iter().rev() {
+            if d.n > 1 && d.s != expect {
+                return false;
+            }
+            expect *= d.n as isize;
+        }
+        let mut expect = elems as isize * scalars;
+        for l in self.loops.iter().rev() {
+            let s = if input { l.is } else { l.os };
+            if l.n > 1 && s != expect {
+                return false;
+            }
+            expect *= l.n;
+        }
+        true
+    }
+
+    /// Bytes spanned by one side's array (for the pinned/device check), from its base.
+    fn extent_bytes(&self, dims: &[Strided], input: bool, complex: bool) -> usize {
+        let mut hi = 0isize;
+        for d in dims {
+            hi += (d.n as isize - 1).max(0) * d.s.max(0);
+        }
+        for l in &self.loops {
+            hi += (l.n - 1).max(0) * (if input { l.is } else { l.os }).max(0);
+        }
+        (hi as usize + if complex { 2 } else { 1 }) * std::mem::size_of::<T>()
+    }
+
+    /// Runs every transform on the given arrays.
+    ///
+    /// # Safety
+    /// The arrays must hold every element the problem addresses.
+    /// Errors are returned before anything is written to the output, except when the message
+    /// says the in-place array was partly overwritten (then the caller cannot recompute).
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> GpuResult<()> {
+        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        g.bind()?;
+        let in_mem = memory_of(g, input.base(), self.extent_bytes(&self.in_dims, true, self.in_complex));
+        let out_mem = memory_of(g, output.base(), self.extent_bytes(&self.out_dims, false, self.out_complex));
+        let in_packed = self.is_packed(input, &self.in_dims, self.in_elems, true);
+        let out_packed = self.is_packed(output, &self.out_dims, self.out_elems, false);
+        let mut st = self.state.lock();
+        let run = Run {
+            t: self,
+            g,
+            input,
+            output,
+            in_side: Side::of(in_mem, in_packed)?,
+            out_side: Side::of(out_mem, out_packed)?,
+            wrote_output: AtomicBool::new(false),
+        };
+        let r = run.go(&mut st);
+        match r {
+            Err(e) if self.in_place && (run.wrote_output.load(Ordering::Relaxed) || run.out_side == Side::Device) => {
+                Err(GpuError(format!("{e}; the in-place array was partly overwritten")))
+            }
+            r => r,
+        }
+    }
+}
+
+/// How one side's data reaches the packed device buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// Pinned and packed: DMA straight from / to the caller's memory.
+    HostDirect,
+    /// Pageable but packed: memcpy through staging blocks.
+    HostCopy,
+    /// Strided: gather / scatter through staging blocks.
+    HostStrided,
+    /// Device memory, packed: used in place.
+    Device,
+}
+
+impl Side {
+    fn of(m: Memory, packed: bool) -> GpuResult<Side> {
+        Ok(match (m, packed) {
+            (Memory::Pinned, true) => Side::HostDirect,
+            (Memory::Pageable, true) => Side::HostCopy,
+            (Memory::Pageable | Memory::Pinned, false) => Side::HostStrided,
+            (Memory::Device, true) => Side::Device,
+            (Memory::Device, false) => return Err(GpuError("device arrays must be packed (strided device layouts need the gather kernels)".into())),
+        })
+    }
+    fn host(self) -> bool {
+        self != Side::Device
+    }
+}
+
+/// A unit of host work: move one block of a chunk's input in or output out.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    chunk: usize,
+    input: bool,
+    /// Global block number among the inputs or the outputs (its signal's index).
+    id: usize,
+    /// For packed sides: byte range within the chunk; for strided: transform range.
+    first: usize,
+    count: usize,
+}
+
+/// A CUDA event and whether it has been recorded yet (waiting on an unrecorded event is a
+/// no-op in CUDA, so waiters first wait for the flag).
+struct Signal {
+    event: cu::CUevent,
+    recorded: AtomicBool,
+}
+
+impl Signal {
+    fn wait_recorded(&self) {
+        while !self.recorded.load(Ordering::Acquire) {
+            std::thread::yield_now();
+        }
+    }
+    unsafe fn record(&self, s: cu::CUstream) -> GpuResult<()> {
+        check(cu::cuEventRecord(self.event, s), "cuEventRecord")?;
+        self.recorded.store(true, Ordering::Release);
+        Ok(())
+    }
+}
+
+// SAFETY: events are usable from any thread of the context.
+unsafe impl Sync for Signal {}
+unsafe impl Send for Signal {}
+
+struct Run<'a, T: Real> {
+    t: &'a GpuTransform<T>,
+    g: &'a Gpu,
+    input: ArrayPtr,
+    output: ArrayPtr,
+    in_side: Side,
+    out_side: Side,
+    /// Some output has reached the caller's array (after a failure, an in-place input is no
+    /// longer intact).
+    wrote_output: AtomicBool,
+}
+
+struct Pools {
+    streams: Vec<cu::CUstream>,
+    events: Vec<cu::CUevent>,
+}
+
+impl Pools {
+    fn stream(&mut self, st: &mut State) -> GpuResult<cu::CUstream> {
+        if let Some(s) = self.streams.pop() {
+            return Ok(s);
+        }
+        let mut s = std::ptr::null_mut();
+        // SAFETY: creates a non-blocking stream of the current context.
+        check(unsafe { cu::cuStreamCreate(&mut s, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }, "cuStreamCreate")?;
+        st.streams.push(s);
+        Ok(s)
+    }
+    fn event(&mut self, st: &mut State) -> GpuResult<cu::CUevent> {
+        if let Some(e) = self.events.pop() {
+            return Ok(e);
+        }
+        let mut e = std::ptr::null_mut();
+        // SAFETY: creates an event of the current context.
+        check(unsafe { cu::cuEventCreate(&mut e, cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32) }, "cuEventCreate")?;
+        st.events.push(e);
+        Ok(e)
+    }
+}
+
+impl<'a, T: Real> Run<'a, T> {
+    unsafe fn go(&self, st: &mut State) -> GpuResult<()> {
+        let t = self.t;
+        let device_side = !self.in_side.host() || !self.out_side.host();
+        // Device arrays are transformed in one go; host arrays chunk by chunk.
+        let chunk = if device_side { t.howmany } else { t.chunk };
+        let chunks = t.howmany.div_ceil(chunk);
+        let slots = chunks.min(SLOTS);
+        let ib = t.in_elems * elem_bytes::<T>(t.in_complex);
+        let ob = t.out_elems * elem_bytes::<T>(t.out_complex);
+        let mut pools = Pools { streams: st.streams.clone(), events: st.events.clone() };
+        let compute = pools.stream(st)?;
+
+        // Device buffers: the caller's when on the device, else from the pool per slot. A c2r
+        // destroys its input on the device, so a caller's device input is copied first.
+        let mut owned: Vec<u64> = Vec::new();
+        let budget = std::cell::Cell::new(super::device_budget());
+        let alloc = |bytes: usize, owned: &mut Vec<u64>| -> GpuResult<u64> {
+            if bytes > budget.get() {
+                return Err(GpuError(format!("out of memory: {bytes} device bytes exceed what is left of the budget ({})", budget.get())));
+            }
+            budget.set(budget.get() - bytes);
+            let mut d: cu::CUdeviceptr = 0;
+            check(cu::cuMemAllocAsync(&mut d, bytes.max(1), compute), "cuMemAllocAsync")?;
+            owned.push(d);
+            Ok(d)
+        };
+        let result = (|| -> GpuResult<()> {
+            let mut din = Vec::new();
+            let mut dout = Vec::new();
+            for _ in 0..slots {
+                din.push(match self.in_side {
+                    Side::Device if !matches!(t.kind, Kind::C2r) => self.input.base() as u64,
+                    Side::Device => {
+                        let d = alloc(ib * chunk, &mut owned)?;
+                        check(cu::cuMemcpyDtoDAsync_v2(d, self.input.base() as u64, ib * chunk, compute), "cuMemcpyDtoDAsync")?;
+                        d
+                    }
+                    _ => alloc(ib * chunk, &mut owned)?,
+                });
+                dout.push(if self.out_side == Side::Device { self.output.base() as u64 } else { alloc(ob * chunk, &mut owned)? });
+            }
+            // The workers' streams use these buffers: make the allocations visible first.
+            check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
+
+            // The blocks to move, in the order host threads take them: the inputs of chunk c,
+            // then the outputs of chunk c-1, so transfers both ways and compute overlap.
+            let blocks_of = |c: usize, input: bool, next_id: &mut usize| -> Vec<Block> {
+                let side = if input { self.in_side } else { self.out_side };
+                let first_t = c * chunk;
+                let n_t = chunk.min(t.howmany - first_t);
+                let per = if input { ib } else { ob };
+                let mut v = Vec::new();
+                match side {
+                    Side::Device => {}
+                    Side::HostDirect | Side::HostCopy => {
+                        let bytes = n_t * per;
+                        let mut off = 0;
+                        while off < bytes {
+                            let len = BLOCK_BYTES.min(bytes - off);
+                            v.push(Block { chunk: c, input, id: *next_id, first: off, count: len });
+                            *next_id += 1;
+                            off += len;
+                        }
+                    }
+                    Side::HostStrided => {
+                        let per_block = (BLOCK_BYTES / per.max(1)).max(1);
+                        let mut i = 0;
+                        while i < n_t {
+                            let k = per_block.min(n_t - i);
+                            v.push(Block { chunk: c, input, id: *next_id, first: i, count: k });
+                            *next_id += 1;
+                            i += k;
+                        }
+                    }
+                }
+                v
+            };
+            let (mut in_id, mut out_id) = (0usize, 0usize);
+            let mut in_blocks: Vec<Vec<Block>> = Vec::new();
+            let mut out_blocks: Vec<Vec<Block>> = Vec::new();
+            for c in 0..chunks {
+                in_blocks.push(blocks_of(c, true, &mut in_id));
+                out_blocks.push(blocks_of(c, false, &mut out_id));
+            }
+            let mut order: Vec<Block> = Vec::new();
+            for c in 0..chunks {
+                order.extend(&in_blocks[c]);
+                if c > 0 {
+                    order.extend(&out_blocks[c - 1]);
+                }
+            }
+            order.extend(&out_blocks[chunks - 1]);
+
+            let signal = |pools: &mut Pools, st: &mut State| -> GpuResult<Signal> {
+                Ok(Signal { event: pools.event(st)?, recorded: AtomicBool::new(false) })
+            };
+            let in_sig: Vec<Signal> = (0..in_id).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
+            let out_sig: Vec<Signal> = (0..out_id).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
+            let comp_sig: Vec<Signal> = (0..chunks).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
+
+            let staged = self.in_side == Side::HostCopy || self.in_side == Side::HostStrided || self.out_side == Side::HostCopy || self.out_side == Side::HostStrided;
+            let workers = if order.is_empty() { 0 } else if staged { t.movers.min(order.len()) } else { 2.min(order.len()) };
+            let mut worker_streams = Vec::new();
+            for _ in 0..workers {
+                worker_streams.push((pools.stream(st)?, pools.stream(st)?));
+            }
+            let next = AtomicUsize::new(0);
+            let failed: Mutex<Option<GpuError>> = Mutex::new(None);
+            let stop = AtomicBool::new(false);
+            let fail = |e: GpuError| {
+                stop.store(true, Ordering::Release);
+                failed.lock().get_or_insert(e);
+            };
+            // Stages per chunk size, made before threads start (the state is borrowed).
+            let full = chunk.min(t.howmany);
+            let last = t.howmany - (chunks - 1) * chunk;
+            t.stages_for(st, full)?;
+            t.stages_for(st, last)?;
+            let stages = &st.stages;
+
+            std::thread::scope(|scope| {
+                for (w, &(s_in, s_out)) in worker_streams.iter().enumerate() {
+                    // Stream handles as integers: they may cross threads (CUDA allows it).
+                    let (s_in, s_out) = (s_in as usize, s_out as usize);
+                    let (order, next, in_sig, out_sig, comp_sig, din, dout) = (&order, &next, &in_sig, &out_sig, &comp_sig, &din, &dout);
+                    let (fail, stop) = (&fail, &stop);
+                    let _ = w;
+                    scope.spawn(move || {
+                        let (s_in, s_out) = (s_in as cu::CUstream, s_out as cu::CUstream);
+                        if let Err(e) = self.g.bind() {
+                            return fail(e);
+                        }
+                        let mut mover = Mover { slots: Vec::new(), pending: Vec::new() };
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= order.len() || stop.load(Ordering::Acquire) {
+                                break;
+                            }
+                            let b = order[i];
+                            let r = if b.input {
+                                self.move_in(&b, &mut mover, s_in, din[b.chunk % slots], chunk, ib, in_sig, comp_sig, slots)
+                            } else {
+                                comp_sig[b.chunk].wait_recorded();
+                                if stop.load(Ordering::Acquire) {
+                                    break;
+                                }
+                                self.wrote_output.store(true, Ordering::Relaxed);
+                                self.move_out(&b, &mut mover, s_out, dout[b.chunk % slots], chunk, ob, out_sig, comp_sig)
+                            };
+                            if let Err(e) = r {
+                                fail(e);
+                                break;
+                            }
+                        }
+                        mover.finish();
+                    });
+                }
+                // The calling thread issues the transforms as their inputs arrive.
+                let r = (|| -> GpuResult<()> {
+                    for c in 0..chunks {
+                        for b in &in_blocks[c] {
+                            while !in_sig[b.id].recorded.load(Ordering::Acquire) {
+                                if stop.load(Ordering::Acquire) {
+                                    return Ok(());
+                                }
+                                std::thread::yield_now();
+                            }
+                            check(cu::cuStreamWaitEvent(compute, in_sig[b.id].event, 0), "cuStreamWaitEvent")?;
+                        }
+                        if c >= slots {
+                            for b in &out_blocks[c - slots] {
+                                while !out_sig[b.id].recorded.load(Ordering::Acquire) {
+                                    if stop.load(Ordering::Acquire) {
+                                        return Ok(());
+                                    }
+                                    std::thread::yield_now();
+                                }
+                                check(cu::cuStreamWaitEvent(compute, out_sig[b.id].event, 0), "cuStreamWaitEvent")?;
+                            }
+                        }
+                        let n_t = chunk.min(t.howmany - c * chunk);
+                        t.run_stages(&stages[&n_t], din[c % slots], dout[c % slots], compute)?;
+                        comp_sig[c].record(compute)?;
+                    }
+                    Ok(())
+                })();
+                if let Err(e) = r {
+                    fail(e);
+                    // Unblock workers waiting for transforms that will not come.
+                    for s in &comp_sig {
+                        s.recorded.store(true, Ordering::Release);
+                    }
+                }
+            });
+            if let Some(e) = failed.lock().take() {
+                return Err(e);
+            }
+            for &(a, b) in &worker_streams {
+                check(cu::cuStreamSynchronize(a), "cuStreamSynchronize")?;
+                check(cu::cuStreamSynchronize(b), "cuStreamSynchronize")?;
+            }
+            check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
+            Ok(())
+        })();
+        for d in owned {
+            cu::cuMemFreeAsync(d, compute);
+        }
+        if result.is_err() {
+            cu::cuStreamSynchronize(compute);
+        }
+        result
+    }
+
+    /// Host pointer of byte `off` of chunk `c`'s packed data on a packed side.
+    fn packed_ptr(&self, a: ArrayPtr, chunk: usize, c: usize, per: usize, off: usize) -> usize {
+        a.base() + c * chunk * per + off
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn move_in(
+        &self,
+        b: &Block,
+        m: &mut Mover,
+        s: cu::CUstream,
+        din: u64,
+        chunk: usize,
+        ib: usize,
+        in_sig: &[Signal],
+        comp_sig: &[Signal],
+        slots: usize,
+    ) -> GpuResult<()> {
+        if b.chunk >= slots {
+            // The device slot is free once the transform of chunk c-SLOTS has read it.
+            let prev = &comp_sig[b.chunk - slots];
+            prev.wait_recorded();
+            check(cu::cuStreamWaitEvent(s, prev.event, 0), "cuStreamWaitEvent")?;
+        }
+        let t = self.t;
+        let (dst, bytes) = match self.in_side {
+            Side::HostStrided => (din + (b.first * ib) as u64, b.count * ib),
+            _ => (din + b.first as u64, b.count),
+        };
+        let src: *const u8 = match self.in_side {
+            Side::HostDirect => self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8,
+            Side::HostCopy => {
+                let blk = m.slot(bytes)?;
+                std::ptr::copy_nonoverlapping(self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8, blk, bytes);
+                blk
+            }
+            Side::HostStrided => {
+                let blk = m.slot(bytes)?;
+                for k in 0..b.count {
+                    let (io, _) = t.instance_offsets(b.chunk * chunk + b.first + k);
+                    let at = blk.add(k * ib);
+                    match self.input {
+                        ArrayPtr::Complex { re, im } => {
+                            let dst = std::slice::from_raw_parts_mut(at as *mut Complex<T>, t.in_elems);
+                            gather_complex(re as *const T, im as *const T, io, &t.in_dims, dst)
+                        }
+                        ArrayPtr::Real(p) => gather_real(p as *const T, io, &t.in_dims, std::slice::from_raw_parts_mut(at as *mut T, t.in_elems)),
+                    }
+                }
+                blk
+            }
+            Side::Device => unreachable!("device sides have no blocks"),
+        };
+        check(cu::cuMemcpyHtoDAsync_v2(dst, src as *const _, bytes, s), "cuMemcpyHtoDAsync")?;
+        in_sig[b.id].record(s)?;
+        if self.in_side != Side::HostDirect {
+            m.used(in_sig[b.id].event);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn move_out(
+        &self,
+        b: &Block,
+        m: &mut Mover,
+        s: cu::CUstream,
+        dout: u64,
+        chunk: usize,
+        ob: usize,
+        out_sig: &[Signal],
+        comp_sig: &[Signal],
+    ) -> GpuResult<()> {
+        let done = &comp_sig[b.chunk];
+        done.wait_recorded();
+        check(cu::cuStreamWaitEvent(s, done.event, 0), "cuStreamWaitEvent")?;
+        let t = self.t;
+        let (src, bytes) = match self.out_side {
+            Side::HostStrided => (dout + (b.first * ob) as u64, b.count * ob),
+            _ => (dout + b.first as u64, b.count),
+        };
+        if self.out_side == Side::HostDirect {
+            let dst = self.packed_ptr(self.output, chunk, b.chunk, ob, b.first);
+            check(cu::cuMemcpyDtoHAsync_v2(dst as *mut _, src, bytes, s), "cuMemcpyDtoHAsync")?;
+            return out_sig[b.id].record(s);
+        }
+        let blk = m.slot(bytes)?;
+        check(cu::cuMemcpyDtoHAsync_v2(blk as *mut _, src, bytes, s), "cuMemcpyDtoHAsync")?;
+        out_sig[b.id].record(s)?;
+        check(cu::cuEventSynchronize(out_sig[b.id].event), "cuEventSynchronize")?;
+        match self.out_side {
+            Side::HostCopy => {
+                std::ptr::copy_nonoverlapping(blk, self.packed_ptr(self.output, chunk, b.chunk, ob, b.first) as *mut u8, bytes);
+            }
+            Side::HostStrided => {
+                for k in 0..b.count {
+                    let (_, oo) = t.instance_offsets(b.chunk * chunk + b.first + k);
+                    let at = blk.add(k * ob);
+                    match self.output {
+                        ArrayPtr::Complex { re, im } => {
+                            let src = std::slice::from_raw_parts(at as *const Complex<T>, t.out_elems);
+                            scatter_complex(src, re as *mut T, im as *mut T, oo, &t.out_dims)
+                        }
+                        ArrayPtr::Real(p) => scatter_real(std::slice::from_raw_parts(at as *const T, t.out_elems), p as *mut T, oo, &t.out_dims),
+                    }
+                }
+            }
+            _ => unreachable!("direct and device outputs handled above"),
+        }
+        Ok(())
+    }
+}
+
+/// A host thread's two staging blocks, used alternately: while one's DMA runs, the thread
+/// fills the other.
+struct Mover {
+    slots: Vec<PinnedBlock>,
+    /// The event after the last transfer from each slot (None: free).
+    pending: Vec<Option<cu::CUevent>>,
+}
+
+impl Mover {
+    /// The next slot, at least `bytes` long, once its previous transfer is done.
+    unsafe fn slot(&mut self, bytes: usize) -> GpuResult<*mut u8> {
+        // Rotate: the slot used longest ago goes first.
+        if self.slots.len() < 2 {
+            self.slots.push(staging::take(bytes)?);
+            self.pending.push(None);
+        } else {
+            self.slots.rotate_left(1);
+            self.pending.rotate_left(1);
+        }
+        let last = self.slots.len() - 1;
+        if let Some(e) = self.pending[last].take() {
+            check(cu::cuEventSynchronize(e), "cuEventSynchronize")?;
+        }
+        if self.slots[last].len < bytes {
+            let old = std::mem::replace(&mut self.slots[last], staging::take(bytes)?);
+            staging::give(old);
+        }
+        Ok(self.slots[last].ptr)
+    }
+    fn used(&mut self, e: cu::CUevent) {
+        if let Some(p) = self.pending.last_mut() {
+            *p = Some(e);
+        }
+    }
+    fn finish(self) {
+        for (b, e) in self.slots.into_iter().zip(self.pending) {
+            if let Some(e) = e {
+                // SAFETY: an event of this context.
+                unsafe { cu::cuEventSynchronize(e) };
+            }
+            staging::give(b);
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The GPU executor against the CPU executor, through the FFTW API: chunked pipelines over
+//! pinned and pageable arrays, strided and split layouts, ranks past cuFFT's three, device
+//! arrays, the planner's choices, out-of-memory fallback and resource reuse.
+//!
+//! Without a GPU these tests have nothing to run and say so, unless FFTX_REQUIRE_GPU=1 (the
+//! device script sets it), which makes a missing GPU a failure. The full differential suite
+//! also runs on the GPU there, with FFTX_BACKEND=gpu.
+
+use fftx::exec::cuda;
+use fftx::planner::{force_backend, BackendSetting};
+use fftx::*;
+use rand::{Rng, SeedableRng};
+use std::sync::Mutex;
+
+static STATE: Mutex<()> = Mutex::new(());
+
+fn state() -> std::sync::MutexGuard<'static, ()> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn have_gpu() -> bool {
+    if cuda::gpu().is_some() {
+        return true;
+    }
+    assert!(std::env::var("FFTX_REQUIRE_GPU").as_deref() != Ok("1"), "FFTX_REQUIRE_GPU=1 but no GPU: {:?}", cuda::why_no_gpu());
+    eprintln!("no GPU ({:?}): nothing to compare", cuda::why_no_gpu());
+    false
+}
+
+fn random(n: usize, seed: u64) -> Vec<f64> {
+    let mut r = rand::rngs::SmallRng::seed_from_u64(seed);
+    (0..n).map(|_| r.gen_range(-1.0..1.0)).collect()
+}
+
+fn rel_l2(a: &[f64], b: &[f64]) -> f64 {
+    let num: f64 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
+    let den: f64 = b.iter().map(|y| y * y).sum();
+    (num / den.max(1e-300)).sqrt()
+}
+
+/// Runs `make` (a planner call on the given arrays) with a forced backend, executes, and returns
+/// the output and the plan's printout.
+unsafe fn run_f64(backend: BackendSetting, input: &[f64], out_len: usize, in_place: bool, make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan) -> (Vec<f64>, String) {
+    force_backend(Some(backend));
+    let len = input.len().max(out_len);
+    let a = fftw_malloc(len * 8) as *mut f64;
+    let b = if in_place { a } else { fftw_malloc(out_len * 8) as *mut f64 };
+    let p = make(a, b);
+    assert!(!p.is_null(), "plan failed");
+    std::ptr::copy_nonoverlapping(input.as_ptr(), a, input.len());
+    fftw_execute(p);
+    let out = std::slice::from_raw_parts(b, out_len).to_vec();
+    let text = plan_text(p);
+    fftw_destroy_plan(p);
+    fftw_free(a as *mut _);
+    if !in_place {
+        fftw_free(b as *mut _);
+    }
+    force_backend(None);
+    (out, text)
+}
+
+unsafe fn plan_text(p: fftw_plan) -> String {
+    let s = fftw_sprint_plan(p);
+    let t = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+    libc::free(s as *mut _);
+    t
+}
+
+/// The same problem on both executors agrees, and the GPU plan says it runs on the GPU.
+unsafe fn agree(name: &str, input: &[f64], out_len: usize, in_place: bool, make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan, log2n: f64) {
+    let (cpu, ct) = run_f64(BackendSetting::Cpu, input, out_len, in_place, make);
+    let (gpu, gt) = run_f64(BackendSetting::Gpu, input, out_len, in_place, make);
+    assert!(ct.contains("(cpu"), "{name}: {ct}");
+    assert!(gt.contains("(gpu"), "{name}: the GPU was not used: {gt}");
+    let e = rel_l2(&gpu, &cpu);
+    eprintln!("{name}: rel. L2 {e:.2e}");
+    assert!(e <= 1e-12 * log2n.max(1.0), "{name}: rel. L2 {e:.3e}");
+}
+
+#[test]
+fn chunked_batches_pinned_and_pageable() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // 1500 transforms of 4096 complex doubles: 96 MiB, six chunks.
+        let (n, howmany) = (4096usize, 1500usize);
+        let x = random(2 * n * howmany, 1);
+        let nn = [n as i32];
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_many_dft(1, nn.as_ptr(), howmany as i32, a as *mut _, std::ptr::null(), 1, n as i32, b as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_ESTIMATE)
+        };
+        agree("batch pinned", &x, 2 * n * howmany, false, &make, 12.0);
+        agree("batch pinned in-place", &x, 2 * n * howmany, true, &make, 12.0);
+        // Pageable arrays (Vec): through the staging blocks.
+        for backend in [BackendSetting::Cpu, BackendSetting::Gpu] {
+            force_backend(Some(backend));
+        }
+        let mut outs = Vec::new();
+        for backend in [BackendSetting::Cpu, BackendSetting::Gpu] {
+            force_backend(Some(backend));
+            let mut a = x.clone();
+            let mut b = vec![0.0f64; x.len()];
+            let p = make(a.as_mut_ptr(), b.as_mut_ptr());
+            fftw_execute(p);
+            fftw_destroy_plan(p);
+            outs.push(b);
+        }
+        force_backend(None);
+        let e = rel_l2(&outs[1], &outs[0]);
+        assert!(e <= 12e-12, "pageable: {e:.3e}");
+    }
+}
+
+#[test]
+fn strided_split_and_high_rank() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // Transposed output, padded input rows (strided: gather and scatter blocks).
+        let (n0, n1, hm) = (48isize, 40isize, 7isize);
+        let x = random((2 * n0 * (n1 + 3) * hm) as usize, 2);
+        let make = |a: *mut f64, b: *mut f64| {
+            let dims = [fftw_iodim64 { n: n0, is: n1 + 3, os: 1 }, fftw_iodim64 { n: n1, is: 1, os: n0 }];
+            let lp = [fftw_iodim64 { n: hm, is: n0 * (n1 + 3), os: n0 * n1 }];
+            fftw_plan_guru64_dft(2, dims.as_ptr(), 1, lp.as_ptr(), a as *mut _, b as *mut _, FFTW_BACKWARD, FFTW_ESTIMATE)
+        };
+        agree("strided 2-D", &x, (2 * n0 * n1 * hm) as usize, false, &make, 11.0);
+
+        // Split arrays: real and imaginary parts in separate halves.
+        let n = 3000isize;
+        let x = random((2 * n) as usize, 3);
+        let make = |a: *mut f64, b: *mut f64| {
+            let dims = [fftw_iodim64 { n, is: 1, os: 1 }];
+            fftw_plan_guru64_split_dft(1, dims.as_ptr(), 0, std::ptr::null(), a, a.add(n as usize), b, b.add(n as usize), FFTW_ESTIMATE)
+        };
+        agree("split 1-D", &x, (2 * n) as usize, false, &make, 12.0);
+
+        // Rank 4 c2c, r2c and c2r: three dims in one cuFFT plan, the fourth as a strided pass.
+        let sh = [6i32, 10, 12, 14];
+        let total: usize = sh.iter().map(|&v| v as usize).product();
+        let half = total / 14 * 8;
+        let x = random(2 * total, 4);
+        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft(4, sh.as_ptr(), a as *mut _, b as *mut _, FFTW_FORWARD, FFTW_ESTIMATE);
+        agree("rank-4 c2c", &x, 2 * total, false, &make, 13.0);
+        let xr = random(total, 5);
+        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft_r2c(4, sh.as_ptr(), a, b as *mut _, FFTW_ESTIMATE);
+        agree("rank-4 r2c", &xr, 2 * half, false, &make, 13.0);
+        // c2r of a Hermitian spectrum: the r2c of real data.
+        let (spec, _) = run_f64(BackendSetting::Cpu, &xr, 2 * half, false, &make);
+        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft_c2r(4, sh.as_ptr(), a as *mut _, b, FFTW_ESTIMATE);
+        agree("rank-4 c2r", &spec, total, false, &make, 13.0);
+        let make3 = |a: *mut f64, b: *mut f64| fftw_plan_dft_c2r_3d(10, 12, 14, a as *mut _, b, FFTW_ESTIMATE);
+        let (spec3, _) = run_f64(BackendSetting::Cpu, &random(10 * 12 * 14, 6), 2 * 10 * 12 * 8, false, &|a: *mut f64, b: *mut f64| fftw_plan_dft_r2c_3d(10, 12, 14, a, b as *mut _, FFTW_ESTIMATE));
+        agree("3-D c2r", &spec3, 10 * 12 * 14, false, &make3, 11.0);
+    }
+}
+
+#[test]
+fn device_arrays_run_in_place_on_the_gpu() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let (n, hm) = (1024usize, 64usize);
+        let x = random(2 * n * hm, 7);
+        let bytes = |v: &[f64]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 8).to_vec();
+        let din = cuda::Mirror::new(&bytes(&x), cuda::Memory::Device).unwrap();
+        let dout = cuda::Mirror::new(&vec![0u8; x.len() * 8], cuda::Memory::Device).unwrap();
+        let nn = [n as i32];
+        let p = fftw_plan_many_dft(1, nn.as_ptr(), hm as i32, din.ptr as *mut _, std::ptr::null(), 1, n as i32, dout.ptr as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_MEASURE);
+        assert!(!p.is_null());
+        assert!(plan_text(p).contains("(gpu"), "device arrays must plan for the GPU");
+        fftw_execute(p);
+        let mut got = vec![0f64; x.len()];
+        cudarc::driver::sys::cuMemcpyDtoH_v2(got.as_mut_ptr() as *mut _, dout.ptr as u64, x.len() * 8);
+        // The CPU on host copies of the same data.
+        let mut a = x.clone();
+        let mut b = vec![0f64; x.len()];
+        force_backend(Some(BackendSetting::Cpu));
+        let q = fftw_plan_many_dft(1, nn.as_ptr(), hm as i32, a.as_mut_ptr() as *mut _, std::ptr::null(), 1, n as i32, b.as_mut_ptr() as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_ESTIMATE);
+        force_backend(None);
+        fftw_execute(q);
+        assert!(rel_l2(&got, &b) < 1e-12 * 10.0);
+        // New-array execute of the CPU plan on device arrays runs on the GPU too.
+        cudarc::driver::sys::cuMemsetD8_v2(dout.ptr as u64, 0, x.len() * 8);
+        fftw_execute_dft(q, din.ptr as *mut _, dout.ptr as *mut _);
+        cudarc::driver::sys::cuMemcpyDtoH_v2(got.as_mut_ptr() as *mut _, dout.ptr as u64, x.len() * 8);
+        assert!(rel_l2(&got, &b) < 1e-12 * 10.0);
+        fftw_destroy_plan(p);
+        fftw_destroy_plan(q);
+    }
+}
+
+#[test]
+fn planner_keeps_small_transforms_on_the_cpu() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        force_backend(Some(BackendSetting::Auto));
+        let a = fftwf_malloc(1024 * 8) as *mut fftwf_complex;
+        for flags in [FFTW_ESTIMATE, FFTW_MEASURE] {
+            let p = fftwf_plan_dft_1d(1024, a, a, FFTW_FORWARD, flags);
+            let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p)).to_string_lossy().into_owned();
+            assert!(s.contains("(cpu"), "n=1024 should stay on the CPU: {s}");
+            fftwf_destroy_plan(p);
+        }
+        fftwf_free(a as *mut _);
+        // A large pinned batch goes to the GPU under ESTIMATE.
+        let (n, hm) = (4096i32, 2048i32);
+        let a = fftwf_malloc((n * hm) as usize * 8) as *mut fftwf_complex;
+        let b = fftwf_malloc((n * hm) as usize * 8) as *mut fftwf_complex;
+        let p = fftwf_plan_many_dft(1, &n, hm, a, std::ptr::null(), 1, n, b, std::ptr::null(), 1, n, FFTW_FORWARD, FFTW_ESTIMATE);
+        let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p)).to_string_lossy().into_owned();
+        assert!(s.contains("(gpu"), "a 64 MiB pinned batch should go to the GPU: {s}");
+        fftwf_destroy_plan(p);
+        fftwf_free(a as *mut _);
+        fftwf_free(b as *mut _);
+        force_backend(None);
+    }
+}
+
+#[test]
+fn out_of_device_memory_falls_back_to_the_cpu() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let n = 1 << 16;
+        let x = random(2 * n, 8);
+        let nn = [n as i32];
+        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft(1, nn.as_ptr(), a as *mut _, b as *mut _, FFTW_FORWARD, FFTW_ESTIMATE);
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, false, &make);
+        cuda::set_device_budget(Some(4096));
+        let (gpu, text) = run_f64(BackendSetting::Gpu, &x, 2 * n, false, &make);
+        cuda::set_device_budget(None);
+        assert!(text.contains("(cpu"), "a plan that does not fit the device runs on the CPU: {text}");
+        assert!(rel_l2(&gpu, &cpu) == 0.0);
+    }
+}
+
+#[test]
+fn no_growth_over_ten_thousand_cycles() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        force_backend(Some(BackendSetting::Gpu));
+        let n = [256i32];
+        let a = fftw_malloc(256 * 4 * 16) as *mut fftw_complex;
+        let b = fftw_malloc(256 * 4 * 16) as *mut fftw_complex;
+        let x = random(2 * 256 * 4, 9);
+        let cycle = || {
+            let p = fftw_plan_many_dft(1, n.as_ptr(), 4, a, std::ptr::null(), 1, 256, b, std::ptr::null(), 1, 256, FFTW_FORWARD, FFTW_ESTIMATE);
+            std::ptr::copy_nonoverlapping(x.as_ptr(), a as *mut f64, x.len());
+            fftw_execute(p);
+            fftw_destroy_plan(p);
+        };
+        for _ in 0..100 {
+            cycle();
+        }
+        let free_mem = || {
+            let (mut f, mut t) = (0usize, 0usize);
+            cudarc::driver::sys::cuMemGetInfo_v2(&mut f, &mut t);
+            f
+        };
+        let before = (cuda::live_resources(), free_mem());
+        for _ in 0..10_000 {
+            cycle();
+        }
+        let after = (cuda::live_resources(), free_mem());
+        force_backend(None);
+        fftw_free(a as *mut _);
+        fftw_free(b as *mut _);
+        assert_eq!(before.0, after.0, "CUDA resources grew");
+        assert!(after.1 + (64 << 20) >= before.1, "device memory shrank by {} MiB", (before.1 - after.1) >> 20);
+    }
+}

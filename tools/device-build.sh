@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds here what the device machine runs (it has CUDA but no Rust) into .device/ (ignored by
+# git; carried with the `device` tool's `carry: [".device"]`):
+#   .device/lib/libfftx.so (+ the FFTW names as links), .device/tests/<test binaries>.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --lib
+rm -rf .device && mkdir -p .device/lib .device/tests
+cp target/release/libfftx.so .device/lib/libfftx.so
+strip --strip-debug .device/lib/libfftx.so
+for n in libfftw3 libfftw3f libfftw3_threads libfftw3f_threads libfftw3_omp libfftw3f_omp; do
+  ln -sf libfftx.so .device/lib/$n.so.3
+  ln -sf libfftx.so .device/lib/$n.so
+done
+cargo test --release --no-run --message-format=json 2>/dev/null \
+  | python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] != ["bin"]:
+        print(m["target"]["name"], m["executable"])' \
+  | while read -r name exe; do cp "$exe" ".device/tests/$name"; strip --strip-debug ".device/tests/$name"; done
+ls -la .device/lib .device/tests
+du -sh .device

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs on the device machine, from the repository root, after tools/device-build.sh here:
+#   1. the GPU tests (tests/gpu.rs: GPU vs CPU executor, device arrays, fallback, leaks) and the
+#      kernel-vs-twin tests, with FFTX_REQUIRE_GPU=1 so a missing GPU fails;
+#   2. the whole differential suite against FFTW 3.3.10 with FFTX_BACKEND=gpu;
+#   3. the benchmark (bench/run.sh), unless DEVICE_SKIP_BENCH=1.
+# Logs go to $OUT (the device tool's output folder) or ./device-out.
+set -u
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT"
+status=0
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+# cuFFT and the real FFTW (the tests' reference) must be findable by dlopen.
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+ldconfig -p | grep -E "libfftw3(f)?\.so\.3 |libcufft\.so" | tee -a "$OUT/gpu.txt"
+run() { # name, env..., binary args
+  local name=$1; shift
+  echo "=== $name"
+  if ! ( set -o pipefail; env "$@" 2>&1 | tee "$OUT/$name.log" | grep -E "^test |test result|panicked|rel\. L2|FAILED|error" ); then
+    echo "!!! $name FAILED"; status=1
+  fi
+}
+export FFTX_REQUIRE_GPU=1
+run gpu-tests FFTX_LOG=warn .device/tests/gpu --test-threads=1
+[ -x .device/tests/fftx ] && run unit-tests .device/tests/fftx --test-threads=4
+run differential-gpu FFTX_BACKEND=gpu .device/tests/differential --test-threads=${DIFF_THREADS:-8}
+run api-gpu FFTX_BACKEND=gpu .device/tests/api --test-threads=1
+if [ "${DEVICE_SKIP_BENCH:-0}" != 1 ] && [ -x bench/run.sh ]; then
+  echo "=== bench"
+  bash bench/run.sh || { echo "!!! bench FAILED"; status=1; }
+fi
+echo "device-run status: $status"
+exit $status
