@@ -285,3 +285,153 @@ fn no_growth_over_ten_thousand_cycles() {
         assert!(after.1 + (64 << 20) >= before.1, "device memory shrank by {} MiB", (before.1 - after.1) >> 20);
     }
 }
+
+#[test]
+fn r2r_all_kinds_on_the_gpu() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // Every kind, one per axis of 2-D problems with a batch, and 1-D odd and even sizes.
+        let kinds = [FFTW_R2HC, FFTW_HC2R, FFTW_DHT, FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11];
+        for (i, &k0) in kinds.iter().enumerate() {
+            let k1 = kinds[(i + 4) % kinds.len()];
+            let (n0, n1, hm) = (17i32, 24i32, 3i32);
+            let total = (n0 * n1 * hm) as usize;
+            let x = random(total, 100 + i as u64);
+            let make = |a: *mut f64, b: *mut f64| {
+                let n = [n0, n1];
+                let k = [k0, k1];
+                fftw_plan_many_r2r(2, n.as_ptr(), hm, a, std::ptr::null(), 1, n0 * n1, b, std::ptr::null(), 1, n0 * n1, k.as_ptr(), FFTW_ESTIMATE)
+            };
+            agree(&format!("r2r kinds {k0},{k1}"), &x, total, false, &make, 10.0);
+            for n in [1000i32, 1001] {
+                if k0 == FFTW_REDFT00 && n < 2 {
+                    continue;
+                }
+                let x = random(n as usize, 200 + i as u64);
+                let make = |a: *mut f64, b: *mut f64| fftw_plan_r2r_1d(n, a, b, k0, FFTW_ESTIMATE);
+                agree(&format!("r2r kind {k0} n={n}"), &x, n as usize, false, &make, 10.0);
+            }
+        }
+    }
+}
+
+/// Device memory holding `v`.
+fn device_copy_of(v: &[f64]) -> cuda::Mirror {
+    let bytes = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 8) };
+    cuda::Mirror::new(bytes, cuda::Memory::Device).expect("device memory")
+}
+
+fn host_copy_of(d: &cuda::Mirror, len: usize) -> Vec<f64> {
+    let mut v = vec![0f64; len];
+    unsafe { cudarc::driver::sys::cuMemcpyDtoH_v2(v.as_mut_ptr() as *mut _, d.ptr as u64, len * 8) };
+    v
+}
+
+#[test]
+fn strided_and_split_device_arrays() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // In-place r2c with FFTW's padded rows, on the device (the layout kernel packs it).
+        let (n0, n1) = (30i32, 50i32);
+        let padded = (n0 * 2 * (n1 / 2 + 1)) as usize;
+        let x = random(padded, 11);
+        let make = |a: *mut f64, _b: *mut f64| fftw_plan_dft_r2c_2d(n0, n1, a, a as *mut _, FFTW_ESTIMATE);
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, padded, true, &make);
+        let d = device_copy_of(&x);
+        let p = fftw_plan_dft_r2c_2d(n0, n1, d.ptr as *mut f64, d.ptr as *mut _, FFTW_ESTIMATE);
+        assert!(plan_text(p).contains("(gpu"));
+        fftw_execute(p);
+        fftw_destroy_plan(p);
+        let got = host_copy_of(&d, padded);
+        assert!(rel_l2(&got, &cpu) < 1e-12 * 11.0, "device in-place r2c: {:e}", rel_l2(&got, &cpu));
+
+        // Split arrays with a transposed output, on the device.
+        let n = 64isize;
+        let x = random((4 * n * n) as usize, 12);
+        let make = |a: *mut f64, b: *mut f64| {
+            let dims = [fftw_iodim64 { n, is: n, os: 1 }, fftw_iodim64 { n, is: 1, os: n }];
+            let h = (n * n) as usize;
+            fftw_plan_guru64_split_dft(2, dims.as_ptr(), 0, std::ptr::null(), a, a.add(h), b, b.add(h), FFTW_ESTIMATE)
+        };
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x[..(2 * n * n) as usize], (2 * n * n) as usize, false, &make);
+        let din = device_copy_of(&x[..(2 * n * n) as usize]);
+        let dout = device_copy_of(&vec![0.0; (2 * n * n) as usize]);
+        let p = make(din.ptr as *mut f64, dout.ptr as *mut f64);
+        fftw_execute(p);
+        fftw_destroy_plan(p);
+        let got = host_copy_of(&dout, (2 * n * n) as usize);
+        assert!(rel_l2(&got, &cpu) < 1e-12 * 12.0, "device split 2-D: {:e}", rel_l2(&got, &cpu));
+    }
+}
+
+/// Every kernel of kernels/*.cu against its Rust twin (exec::twins) on random data.
+#[test]
+fn kernels_match_their_cpu_twins() {
+    use fftx::exec::cuda::kernels::{function, launch, Source};
+    use fftx::exec::twins;
+    use num_complex::Complex;
+    use std::ffi::c_void;
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let g = cuda::gpu().unwrap();
+    g.bind().unwrap();
+    let stream = std::ptr::null_mut();
+    unsafe {
+        // strided_copy: a transposing, reversing copy with an offset, exact.
+        let n = [5i64, 7, 3];
+        let src_s = [-21i64, 3, 1];
+        let dst_s = [1i64, 5, 35];
+        let src: Vec<f64> = random(5 * 7 * 3 + 200, 13);
+        let mut want = vec![-1.0f64; 200];
+        twins::strided_copy(3, &n, &src, 100, &src_s, &mut want, 10, &dst_s);
+        let ds = device_copy_of(&src);
+        let dd = device_copy_of(&vec![-1.0; 200]);
+        let mut shape = twins::StridedShape::new(&n, &src_s, &dst_s);
+        let (mut rank, mut sp, mut so, mut dp, mut dof) = (3i32, ds.ptr as u64, 100i64, dd.ptr as u64, 10i64);
+        let mut params: [*mut c_void; 6] = [&mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut sp as *mut _ as _, &mut so as *mut _ as _, &mut dp as *mut _ as _, &mut dof as *mut _ as _];
+        launch(function(Source::Layout, "strided_copy_f64").unwrap(), 105, stream, &mut params).unwrap();
+        cudarc::driver::sys::cuCtxSynchronize();
+        assert_eq!(host_copy_of(&dd, 200), want, "strided_copy_f64 differs from its twin");
+
+        // r2r_pre / r2r_post for every kind, strided lines.
+        let kinds = [FFTW_R2HC, FFTW_HC2R, FFTW_DHT, FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11];
+        for &k in &kinds {
+            let kind = fftx::problem::R2rKind::from_c(k).unwrap();
+            let (n, batch) = (37usize, 4usize);
+            let big_n = twins::r2r_logical_size(kind, n);
+            let x = random(2 * n * batch + 8, 14 + k as u64);
+            let mut z = vec![Complex::new(0.0f64, 0.0); batch * big_n];
+            twins::r2r_pre(kind, n, batch, &x, 3, 2, (2 * n) as isize, &mut z);
+            let dx = device_copy_of(&x);
+            let dz = device_copy_of(&vec![0.0; 2 * batch * big_n]);
+            let (mut kk, mut nn, mut bn, mut bb, mut xp, mut off, mut st, mut di, mut zp) = (k, n as i64, big_n as i64, batch as i64, dx.ptr as u64, 3i64, 2i64, (2 * n) as i64, dz.ptr as u64);
+            let mut params: [*mut c_void; 9] = [&mut kk as *mut _ as _, &mut nn as *mut _ as _, &mut bn as *mut _ as _, &mut bb as *mut _ as _, &mut xp as *mut _ as _, &mut off as *mut _ as _, &mut st as *mut _ as _, &mut di as *mut _ as _, &mut zp as *mut _ as _];
+            launch(function(Source::R2r, "r2r_pre_f64").unwrap(), (batch * big_n) as u64, stream, &mut params).unwrap();
+            cudarc::driver::sys::cuCtxSynchronize();
+            let gz = host_copy_of(&dz, 2 * batch * big_n);
+            let wz: Vec<f64> = z.iter().flat_map(|c| [c.re, c.im]).collect();
+            assert!(rel_l2(&gz, &wz) < 1e-14, "r2r_pre kind {k}: {:e}", rel_l2(&gz, &wz));
+
+            let zr = random(2 * batch * big_n, 15 + k as u64);
+            let zc: Vec<Complex<f64>> = zr.chunks(2).map(|c| Complex::new(c[0], c[1])).collect();
+            let mut y = vec![-7.0f64; 3 * n * batch + 5];
+            twins::r2r_post(kind, n, batch, &zc, &mut y, 5, 3, (3 * n) as isize);
+            let dzr = device_copy_of(&zr);
+            let dy = device_copy_of(&vec![-7.0; y.len()]);
+            let (mut zp, mut yp, mut off, mut st, mut di) = (dzr.ptr as u64, dy.ptr as u64, 5i64, 3i64, (3 * n) as i64);
+            let mut params: [*mut c_void; 9] = [&mut kk as *mut _ as _, &mut nn as *mut _ as _, &mut bn as *mut _ as _, &mut bb as *mut _ as _, &mut zp as *mut _ as _, &mut yp as *mut _ as _, &mut off as *mut _ as _, &mut st as *mut _ as _, &mut di as *mut _ as _];
+            launch(function(Source::R2r, "r2r_post_f64").unwrap(), (batch * n) as u64, stream, &mut params).unwrap();
+            cudarc::driver::sys::cuCtxSynchronize();
+            let gy = host_copy_of(&dy, y.len());
+            assert!(rel_l2(&gy, &y) < 1e-14, "r2r_post kind {k}: {:e}", rel_l2(&gy, &y));
+        }
+    }
+}

@@ -10,6 +10,7 @@
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
 pub mod cufft;
+pub mod kernels;
 pub mod staging;
 pub mod transform;
 
@@ -360,5 +361,6 @@ pub fn live_resources() -> HashMap<&'static str, usize> {
     m.insert("cufft_plans", cufft::live_plans());
     m.insert("staging_blocks", staging::live_blocks());
     m.insert("pinned_mallocs", PINNED.lock().len());
+    m.insert("kernel_modules", kernels::loaded_modules());
     m
 }

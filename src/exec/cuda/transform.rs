@@ -16,7 +16,10 @@
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::staging::{self, PinnedBlock, BLOCK_BYTES};
+use super::kernels::{self, Source};
 use super::{check, gpu, memory_of, Gpu, GpuError, GpuResult, Memory};
+use crate::exec::twins;
+use std::ffi::c_void;
 use crate::exec::cpu::layout::{gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
@@ -39,7 +42,7 @@ enum Buf {
     Out,
 }
 
-/// One cuFFT plan run `outer` times, `step` elements apart.
+/// One cuFFT plan run `outer` times, `step` elements apart; or one r2r axis.
 struct Stage {
     plan: CufftPlan,
     from: Buf,
@@ -48,6 +51,25 @@ struct Stage {
     in_step: usize,
     out_step: usize,
     sign: i32,
+    /// An r2r pass along one axis: the pre kernel extends each line of `from` into the complex
+    /// work buffer, `plan` (a c2c of the logical size) transforms it, the post kernel writes the
+    /// lines of `to`.
+    r2r: Option<R2rAxis>,
+}
+
+#[derive(Clone, Copy)]
+struct R2rAxis {
+    kind: i32,
+    n: i64,
+    logical: i64,
+    /// Lines are `outer` groups of `inner` lines `inner` apart (row-major axis split).
+    inner: i64,
+}
+
+/// The stages for one batch size, and the complex work bytes the r2r passes need.
+struct Stages {
+    list: Vec<Stage>,
+    work_bytes: usize,
 }
 
 pub struct GpuTransform<T: Real> {
@@ -75,7 +97,7 @@ pub struct GpuTransform<T: Real> {
 #[derive(Default)]
 struct State {
     /// cuFFT stages per batch size (a full chunk, the last chunk, all transforms).
-    stages: HashMap<usize, Vec<Stage>>,
+    stages: HashMap<usize, Stages>,
     streams: Vec<cu::CUstream>,
     events: Vec<cu::CUevent>,
 }
@@ -105,9 +127,10 @@ fn elem_bytes<T>(complex: bool) -> usize {
     std::mem::size_of::<T>() * if complex { 2 } else { 1 }
 }
 
-/// Can the GPU run this problem? (Rank 0 problems are copies: the CPU does them.)
+/// Can the GPU run this problem? (Rank 0 problems are copies, and empty batches do nothing:
+/// the CPU does them.)
 pub fn supports(p: &Problem) -> bool {
-    !p.dims.is_empty() && !matches!(p.kind, Kind::R2r(_)) && p.howmany() > 0
+    !p.dims.is_empty() && p.howmany() > 0
 }
 
 impl<T: Real> GpuTransform<T> {
@@ -164,7 +187,7 @@ impl<T: Real> GpuTransform<T> {
     }
 
     /// The cuFFT stages for `batch` packed transforms (made once per batch size).
-    fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> GpuResult<&'a Vec<Stage>> {
+    fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> GpuResult<&'a Stages> {
         if !st.stages.contains_key(&batch) {
             let s = self.make_stages(batch)?;
             st.stages.insert(batch, s);
@@ -172,7 +195,7 @@ impl<T: Real> GpuTransform<T> {
         Ok(&st.stages[&batch])
     }
 
-    fn make_stages(&self, batch: usize) -> GpuResult<Vec<Stage>> {
+    fn make_stages(&self, batch: usize) -> GpuResult<Stages> {
         let p = T::PRECISION;
         let rank = self.shape.len();
         let sh: Vec<i64> = self.shape.iter().map(|&n| n as i64).collect();
@@ -190,7 +213,7 @@ impl<T: Real> GpuTransform<T> {
         let tail_batch = batch as i64 * lead;
         let trailing = |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
             let plan = CufftPlan::new(&sh[split..], &Layout::packed(&ish[split..]), &Layout::packed(&osh[split..]), tail_batch, ty, p)?;
-            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign })
+            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign, r2r: None })
         };
         // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
         let leading = |k: usize, buf: Buf| -> GpuResult<Stage> {
@@ -199,7 +222,7 @@ impl<T: Real> GpuTransform<T> {
             let lay = Layout { embed: vec![csh[k]], stride: inner, dist: 1 };
             let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, p)?;
             let step = (csh[k] * inner) as usize;
-            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign })
+            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign, r2r: None })
         };
         let mut stages = Vec::new();
         match self.kind {
@@ -221,17 +244,37 @@ impl<T: Real> GpuTransform<T> {
                 }
                 stages.push(trailing(FftType::C2r, &csh, &sh, Buf::In, Buf::Out)?);
             }
-            Kind::R2r(_) => return Err(GpuError("r2r is not lowered to cuFFT".into())),
+            Kind::R2r(ref kinds) => {
+                let mut work = 0usize;
+                for (d, &k) in kinds.iter().enumerate() {
+                    let n = sh[d];
+                    let logical = twins::r2r_logical_size(k, n as usize) as i64;
+                    let inner: i64 = sh[d + 1..].iter().product();
+                    let outer = batch as i64 * sh[..d].iter().product::<i64>();
+                    let lines = outer * inner;
+                    work = work.max(lines as usize * logical as usize * elem_bytes::<T>(true));
+                    let lay = Layout::packed(&[logical]);
+                    let plan = CufftPlan::new(&[logical], &lay, &lay, lines, FftType::C2c, p)?;
+                    let from = if d == 0 { Buf::In } else { Buf::Out };
+                    let axis = R2rAxis { kind: k as i32, n, logical, inner };
+                    stages.push(Stage { plan, from, to: Buf::Out, outer: outer as usize, in_step: 0, out_step: 0, sign: twins::r2r_fft_sign(k), r2r: Some(axis) });
+                }
+                return Ok(Stages { list: stages, work_bytes: work });
+            }
         }
-        Ok(stages)
+        Ok(Stages { list: stages, work_bytes: 0 })
     }
 
     /// Runs `stages` on packed device buffers, on `stream`.
-    unsafe fn run_stages(&self, stages: &[Stage], din: u64, dout: u64, stream: cu::CUstream) -> GpuResult<()> {
+    unsafe fn run_stages(&self, stages: &Stages, din: u64, dout: u64, work: u64, stream: cu::CUstream) -> GpuResult<()> {
         let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
-        for s in stages {
+        for s in &stages.list {
             s.plan.set_stream(stream)?;
             let base = |b: Buf| if b == Buf::In { din } else { dout };
+            if let Some(a) = s.r2r {
+                self.run_r2r_axis(s, a, base(s.from), base(s.to), work, stream)?;
+                continue;
+            }
             for o in 0..s.outer as u64 {
                 // Leading passes work on complex buffers; the trailing stage runs once.
                 let i = base(s.from) + o * s.in_step as u64 * ib;
@@ -240,6 +283,88 @@ impl<T: Real> GpuTransform<T> {
             }
         }
         Ok(())
+    }
+
+    /// One r2r axis: pre kernel (per group of lines), c2c of every line, post kernel.
+    unsafe fn run_r2r_axis(&self, s: &Stage, a: R2rAxis, from: u64, to: u64, work: u64, stream: cu::CUstream) -> GpuResult<()> {
+        let suffix = if T::PRECISION == crate::problem::Precision::F32 { "f32" } else { "f64" };
+        let pre = kernels::function(Source::R2r, &format!("r2r_pre_{suffix}"))?;
+        let post = kernels::function(Source::R2r, &format!("r2r_post_{suffix}"))?;
+        let (rb, cb) = (elem_bytes::<T>(false) as u64, elem_bytes::<T>(true) as u64);
+        // Lines of a group: `inner` lines, stride `inner`, consecutive (dist 1); with inner = 1 a
+        // whole axis of `outer` lines is one group (dist n).
+        let (groups, batch, stride, dist) = if a.inner == 1 { (1, s.outer as i64, 1i64, a.n) } else { (s.outer as i64, a.inner, a.inner, 1i64) };
+        for gi in 0..groups {
+            let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
+            let (mut src, mut off, mut stride_, mut dist_) = (from + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
+            let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
+            let mut params: [*mut c_void; 9] = [
+                &mut kind as *mut _ as _, &mut n as *mut _ as _, &mut big_n as *mut _ as _, &mut batch as *mut _ as _,
+                &mut src as *mut _ as _, &mut off as *mut _ as _, &mut stride_ as *mut _ as _, &mut dist_ as *mut _ as _,
+                &mut z as *mut _ as _,
+            ];
+            kernels::launch(pre, (batch * big_n) as u64, stream, &mut params)?;
+        }
+        s.plan.exec(work, work, s.sign)?;
+        for gi in 0..groups {
+            let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
+            let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
+            let (mut dst, mut off, mut stride_, mut dist_) = (to + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
+            let mut params: [*mut c_void; 9] = [
+                &mut kind as *mut _ as _, &mut n as *mut _ as _, &mut big_n as *mut _ as _, &mut batch as *mut _ as _,
+                &mut z as *mut _ as _, &mut dst as *mut _ as _, &mut off as *mut _ as _, &mut stride_ as *mut _ as _,
+                &mut dist_ as *mut _ as _,
+            ];
+            kernels::launch(post, (batch * n) as u64, stream, &mut params)?;
+        }
+        Ok(())
+    }
+
+    /// A strided copy between a caller's device array and a packed device buffer (`gather`:
+    /// into the buffer), on `stream`, by the `strided_copy` kernel: each complex value is two
+    /// reals `im - re` apart, so interleaved and split arrays are one case.
+    unsafe fn device_copy(&self, a: ArrayPtr, packed: u64, gather: bool, stream: cu::CUstream) -> GpuResult<()> {
+        let (dims, input) = if gather { (&self.in_dims, true) } else { (&self.out_dims, false) };
+        let unit = std::mem::size_of::<T>() as i64;
+        let (base, comp) = match a {
+            ArrayPtr::Real(p) => (p as u64, None),
+            ArrayPtr::Complex { re, im } => (re as u64, Some((im as i64 - re as i64) / unit)),
+        };
+        let mut n: Vec<i64> = Vec::new();
+        let mut caller: Vec<i64> = Vec::new();
+        for l in &self.loops {
+            n.push(l.n as i64);
+            caller.push((if input { l.is } else { l.os }) as i64);
+        }
+        for d in dims {
+            n.push(d.n as i64);
+            caller.push(d.s as i64);
+        }
+        if let Some(c) = comp {
+            n.push(2);
+            caller.push(c);
+        }
+        if n.len() > twins::MAX_RANK {
+            return Err(GpuError(format!("device arrays with {} strided dimensions (at most {} are supported on the device)", n.len(), twins::MAX_RANK)));
+        }
+        let mut packed_strides = vec![0i64; n.len()];
+        let mut acc = 1;
+        for i in (0..n.len()).rev() {
+            packed_strides[i] = acc;
+            acc *= n[i];
+        }
+        let (src_s, dst_s) = if gather { (&caller, &packed_strides) } else { (&packed_strides, &caller) };
+        let mut shape = twins::StridedShape::new(&n, src_s, dst_s);
+        let mut rank = n.len() as i32;
+        let (mut src, mut dst) = if gather { (base, packed) } else { (packed, base) };
+        let (mut so, mut dof) = (0i64, 0i64);
+        let suffix = if T::PRECISION == crate::problem::Precision::F32 { "f32" } else { "f64" };
+        let f = kernels::function(Source::Layout, &format!("strided_copy_{suffix}"))?;
+        let mut params: [*mut c_void; 6] = [
+            &mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut src as *mut _ as _, &mut so as *mut _ as _,
+            &mut dst as *mut _ as _, &mut dof as *mut _ as _,
+        ];
+        kernels::launch(f, acc as u64, stream, &mut params)
     }
 
     /// Offsets (input, output), in real scalars, of transform `index` of the loops, row-major.
@@ -319,7 +444,7 @@ impl<T: Real> GpuTransform<T> {
         };
         let r = run.go(&mut st);
         match r {
-            Err(e) if self.in_place && (run.wrote_output.load(Ordering::Relaxed) || run.out_side == Side::Device) => {
+            Err(e) if self.in_place && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host()) => {
                 Err(GpuError(format!("{e}; the in-place array was partly overwritten")))
             }
             r => r,
@@ -338,6 +463,8 @@ enum Side {
     HostStrided,
     /// Device memory, packed: used in place.
     Device,
+    /// Device memory, strided: copied to / from a packed buffer by the layout kernel.
+    DeviceStrided,
 }
 
 impl Side {
@@ -347,11 +474,11 @@ impl Side {
             (Memory::Pageable, true) => Side::HostCopy,
             (Memory::Pageable | Memory::Pinned, false) => Side::HostStrided,
             (Memory::Device, true) => Side::Device,
-            (Memory::Device, false) => return Err(GpuError("device arrays must be packed (strided device layouts need the gather kernels)".into())),
+            (Memory::Device, false) => Side::DeviceStrided,
         })
     }
     fn host(self) -> bool {
-        self != Side::Device
+        !matches!(self, Side::Device | Side::DeviceStrided)
     }
 }
 
@@ -459,6 +586,11 @@ impl<'a, T: Real> Run<'a, T> {
             Ok(d)
         };
         let result = (|| -> GpuResult<()> {
+            // Stages per chunk size (made once per plan and kept).
+            let full = chunk.min(t.howmany);
+            let last = t.howmany - (chunks - 1) * chunk;
+            let work_bytes = t.stages_for(st, full)?.work_bytes.max(t.stages_for(st, last)?.work_bytes);
+            let work = if work_bytes > 0 { alloc(work_bytes, &mut owned)? } else { 0 };
             let mut din = Vec::new();
             let mut dout = Vec::new();
             for _ in 0..slots {
@@ -473,6 +605,9 @@ impl<'a, T: Real> Run<'a, T> {
                 });
                 dout.push(if self.out_side == Side::Device { self.output.base() as u64 } else { alloc(ob * chunk, &mut owned)? });
             }
+            if self.in_side == Side::DeviceStrided {
+                t.device_copy(self.input, din[0], true, compute)?;
+            }
             // The workers' streams use these buffers: make the allocations visible first.
             check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
 
@@ -485,7 +620,7 @@ impl<'a, T: Real> Run<'a, T> {
                 let per = if input { ib } else { ob };
                 let mut v = Vec::new();
                 match side {
-                    Side::Device => {}
+                    Side::Device | Side::DeviceStrided => {}
                     Side::HostDirect | Side::HostCopy => {
                         let bytes = n_t * per;
                         let mut off = 0;
@@ -545,11 +680,6 @@ impl<'a, T: Real> Run<'a, T> {
                 stop.store(true, Ordering::Release);
                 failed.lock().get_or_insert(e);
             };
-            // Stages per chunk size, made before threads start (the state is borrowed).
-            let full = chunk.min(t.howmany);
-            let last = t.howmany - (chunks - 1) * chunk;
-            t.stages_for(st, full)?;
-            t.stages_for(st, last)?;
             let stages = &st.stages;
 
             std::thread::scope(|scope| {
@@ -613,7 +743,10 @@ impl<'a, T: Real> Run<'a, T> {
                             }
                         }
                         let n_t = chunk.min(t.howmany - c * chunk);
-                        t.run_stages(&stages[&n_t], din[c % slots], dout[c % slots], compute)?;
+                        t.run_stages(&stages[&n_t], din[c % slots], dout[c % slots], work, compute)?;
+                        if self.out_side == Side::DeviceStrided {
+                            t.device_copy(self.output, dout[c % slots], false, compute)?;
+                        }
                         comp_sig[c].record(compute)?;
                     }
                     Ok(())
@@ -696,7 +829,7 @@ impl<'a, T: Real> Run<'a, T> {
                 }
                 blk
             }
-            Side::Device => unreachable!("device sides have no blocks"),
+            Side::Device | Side::DeviceStrided => unreachable!("device sides have no blocks"),
         };
         check(cu::cuMemcpyHtoDAsync_v2(dst, src as *const _, bytes, s), "cuMemcpyHtoDAsync")?;
         in_sig[b.id].record(s)?;
