@@ -409,7 +409,14 @@ pub fn strided_copy<T: Copy>(
 }
 
 /// [`strided_copy`] with the kernel's exact parameters.
-pub fn strided_copy_shape<T: Copy>(rank: i32, shape: &StridedShape, src: &[T], src_offset: i64, dst: &mut [T], dst_offset: i64) {
+pub fn strided_copy_shape<T: Copy>(
+    rank: i32,
+    shape: &StridedShape,
+    src: &[T],
+    src_offset: i64,
+    dst: &mut [T],
+    dst_offset: i64,
+) {
     let total = strided_total(rank, shape);
     for i in 0..total {
         let (so, dof) = strided_offsets(rank, shape, i);
@@ -567,11 +574,11 @@ mod tests {
     fn layout(n: usize, batch: usize, variant: usize) -> (isize, isize, isize, usize) {
         let (n, batch) = (n as isize, batch as isize);
         let (off, stride, dist) = match variant {
-            0 => (0, 1, n),                                       // packed
-            1 => (5, 3, 3 * n + 2),                               // strided, gaps
-            2 => (0, batch, 1),                                   // interleaved lines
+            0 => (0, 1, n),                                                       // packed
+            1 => (5, 3, 3 * n + 2),                                               // strided, gaps
+            2 => (0, batch, 1),                                                   // interleaved lines
             3 => ((2 * n + 1) * (batch - 1) + 2 * (n - 1) + 4, -2, -(2 * n + 1)), // negative
-            _ => (3 + (n - 1) * 3, -3, 1),                       // negative stride, dist 1 (interleaved)
+            _ => (3 + (n - 1) * 3, -3, 1), // negative stride, dist 1 (interleaved)
         };
         // buffer length: max offset + 1 (+ a tail that must stay untouched)
         let mut hi = 0isize;
@@ -613,7 +620,10 @@ mod tests {
                 }
                 let mut z = vec![Complex::new(T::cast(f64::NAN), T::cast(f64::NAN)); batch * big_n];
                 r2r_pre(kind, n, batch, &input, ioff, istr, idist, &mut z);
-                assert!(z.iter().all(|c| !c.re.into().is_nan() && !c.im.into().is_nan()), "{kind:?} n={n}: pre left z unwritten");
+                assert!(
+                    z.iter().all(|c| !c.re.into().is_nan() && !c.im.into().is_nan()),
+                    "{kind:?} n={n}: pre left z unwritten"
+                );
                 fft_lines(&mut z, big_n, r2r_fft_sign(kind));
                 let sentinel = T::cast(-7.25);
                 let mut output = vec![sentinel; olen];
@@ -815,7 +825,10 @@ mod tests {
             let Some(head) = head.strip_prefix("void") else { continue };
             let open = head.find('(').unwrap();
             let close = head.find(')').unwrap();
-            out.push((head[..open].trim().to_string(), head[open + 1..close].split_whitespace().collect::<Vec<_>>().join(" ")));
+            out.push((
+                head[..open].trim().to_string(),
+                head[open + 1..close].split_whitespace().collect::<Vec<_>>().join(" "),
+            ));
         }
         out
     }
@@ -850,14 +863,25 @@ mod tests {
                 "c32" => "float2",
                 _ => "double2",
             };
-            let want = format!("int rank, StridedShape shape, const {t}* src, long long src_offset, {t}* dst, long long dst_offset");
+            let want = format!(
+                "int rank, StridedShape shape, const {t}* src, long long src_offset, {t}* dst, long long dst_offset"
+            );
             assert_eq!(params, &want, "{name}");
         }
         assert_eq!(eps.len(), LAYOUT_KERNELS.len());
         assert!(layout.contains(&format!("#define FFTX_MAX_RANK {MAX_RANK}")));
         assert_eq!(std::mem::size_of::<StridedShape>(), 3 * MAX_RANK * 8);
         // Each file names its twins and each helper the twin uses.
-        for helper in ["r2r_logical", "r2r_pre_twiddled", "r2r_extend", "cis_pi", "r2r_pre_value", "r2r_post_value", "twins::r2r_pre", "twins::r2r_post"] {
+        for helper in [
+            "r2r_logical",
+            "r2r_pre_twiddled",
+            "r2r_extend",
+            "cis_pi",
+            "r2r_pre_value",
+            "r2r_post_value",
+            "twins::r2r_pre",
+            "twins::r2r_post",
+        ] {
             assert!(r2r.contains(helper), "r2r.cu lacks {helper}");
         }
         for helper in ["strided_total", "strided_offsets", "twins::strided_copy"] {
