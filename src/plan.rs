@@ -92,8 +92,12 @@ pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
         .collect()
 }
 
-/// Are these arrays in GPU memory? (Never, without a GPU.)
+/// Are these arrays in GPU memory? (Never, without a GPU; not asked with FFTX_BACKEND=cpu, which
+/// keeps CUDA untouched.)
 pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
+    if crate::planner::backend_setting() == crate::planner::BackendSetting::Cpu {
+        return false;
+    }
     let Some(g) = cuda::gpu() else { return false };
     [input, output].iter().any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
 }

@@ -21,10 +21,12 @@ run() { # name, env..., binary args
   fi
 }
 export FFTX_REQUIRE_GPU=1
+if [ "${DEVICE_SKIP_TESTS:-0}" != 1 ]; then
 run gpu-tests FFTX_LOG=warn .device/tests/gpu --test-threads=1
 [ -x .device/tests/fftx ] && run unit-tests .device/tests/fftx --test-threads=4
 run differential-gpu FFTX_BACKEND=gpu .device/tests/differential --test-threads=${DIFF_THREADS:-8}
 run api-gpu FFTX_BACKEND=gpu .device/tests/api --test-threads=1
+fi
 if [ "${DEVICE_SKIP_BENCH:-0}" != 1 ] && [ -x bench/run.sh ]; then
   echo "=== bench"
   bash bench/run.sh || { echo "!!! bench FAILED"; status=1; }

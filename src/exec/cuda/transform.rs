@@ -51,6 +51,8 @@ struct Stage {
     in_step: usize,
     out_step: usize,
     sign: i32,
+    /// The stream the plan was last bound to (cufftSetStream only when it changes).
+    bound: std::cell::Cell<usize>,
     /// An r2r pass along one axis: the pre kernel extends each line of `from` into the complex
     /// work buffer, `plan` (a c2c of the logical size) transforms it, the post kernel writes the
     /// lines of `to`.
@@ -98,8 +100,12 @@ pub struct GpuTransform<T: Real> {
 struct State {
     /// cuFFT stages per batch size (a full chunk, the last chunk, all transforms).
     stages: HashMap<usize, Stages>,
+    /// The stream transforms run on (made once: the plans stay bound to it).
+    compute: Option<cu::CUstream>,
     streams: Vec<cu::CUstream>,
     events: Vec<cu::CUevent>,
+    /// The sides found for the last arrays executed on (classifying costs driver calls).
+    last_sides: Option<((ArrayPtr, ArrayPtr), (Side, Side))>,
 }
 
 // SAFETY: the CUDA handles in State are used under its mutex only.
@@ -111,7 +117,7 @@ impl Drop for State {
             let _ = g.bind();
             // SAFETY: created by this state, destroyed once.
             unsafe {
-                for &s in &self.streams {
+                for &s in self.streams.iter().chain(&self.compute) {
                     cu::cuStreamSynchronize(s);
                     cu::cuStreamDestroy_v2(s);
                 }
@@ -213,7 +219,7 @@ impl<T: Real> GpuTransform<T> {
         let tail_batch = batch as i64 * lead;
         let trailing = |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
             let plan = CufftPlan::new(&sh[split..], &Layout::packed(&ish[split..]), &Layout::packed(&osh[split..]), tail_batch, ty, p)?;
-            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign, r2r: None })
+            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign, bound: Default::default(), r2r: None })
         };
         // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
         let leading = |k: usize, buf: Buf| -> GpuResult<Stage> {
@@ -222,7 +228,7 @@ impl<T: Real> GpuTransform<T> {
             let lay = Layout { embed: vec![csh[k]], stride: inner, dist: 1 };
             let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, p)?;
             let step = (csh[k] * inner) as usize;
-            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign, r2r: None })
+            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign, bound: Default::default(), r2r: None })
         };
         let mut stages = Vec::new();
         match self.kind {
@@ -257,7 +263,7 @@ impl<T: Real> GpuTransform<T> {
                     let plan = CufftPlan::new(&[logical], &lay, &lay, lines, FftType::C2c, p)?;
                     let from = if d == 0 { Buf::In } else { Buf::Out };
                     let axis = R2rAxis { kind: k as i32, n, logical, inner };
-                    stages.push(Stage { plan, from, to: Buf::Out, outer: outer as usize, in_step: 0, out_step: 0, sign: twins::r2r_fft_sign(k), r2r: Some(axis) });
+                    stages.push(Stage { plan, from, to: Buf::Out, outer: outer as usize, in_step: 0, out_step: 0, sign: twins::r2r_fft_sign(k), bound: Default::default(), r2r: Some(axis) });
                 }
                 return Ok(Stages { list: stages, work_bytes: work });
             }
@@ -269,7 +275,10 @@ impl<T: Real> GpuTransform<T> {
     unsafe fn run_stages(&self, stages: &Stages, din: u64, dout: u64, work: u64, stream: cu::CUstream) -> GpuResult<()> {
         let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
         for s in &stages.list {
-            s.plan.set_stream(stream)?;
+            if s.bound.get() != stream as usize {
+                s.plan.set_stream(stream)?;
+                s.bound.set(stream as usize);
+            }
             let base = |b: Buf| if b == Buf::In { din } else { dout };
             if let Some(a) = s.r2r {
                 self.run_r2r_axis(s, a, base(s.from), base(s.to), work, stream)?;
@@ -428,20 +437,21 @@ impl<T: Real> GpuTransform<T> {
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> GpuResult<()> {
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         g.bind()?;
-        let in_mem = memory_of(g, input.base(), self.extent_bytes(&self.in_dims, true, self.in_complex));
-        let out_mem = memory_of(g, output.base(), self.extent_bytes(&self.out_dims, false, self.out_complex));
-        let in_packed = self.is_packed(input, &self.in_dims, self.in_elems, true);
-        let out_packed = self.is_packed(output, &self.out_dims, self.out_elems, false);
         let mut st = self.state.lock();
-        let run = Run {
-            t: self,
-            g,
-            input,
-            output,
-            in_side: Side::of(in_mem, in_packed)?,
-            out_side: Side::of(out_mem, out_packed)?,
-            wrote_output: AtomicBool::new(false),
+        let key = (input, output);
+        let (in_side, out_side) = match st.last_sides {
+            Some((k, sides)) if k == key => sides,
+            _ => {
+                let in_mem = memory_of(g, input.base(), self.extent_bytes(&self.in_dims, true, self.in_complex));
+                let out_mem = memory_of(g, output.base(), self.extent_bytes(&self.out_dims, false, self.out_complex));
+                let in_packed = self.is_packed(input, &self.in_dims, self.in_elems, true);
+                let out_packed = self.is_packed(output, &self.out_dims, self.out_elems, false);
+                let sides = (Side::of(in_mem, in_packed)?, Side::of(out_mem, out_packed)?);
+                st.last_sides = Some((key, sides));
+                sides
+            }
         };
+        let run = Run { t: self, g, input, output, in_side, out_side, wrote_output: AtomicBool::new(false) };
         let r = run.go(&mut st);
         match r {
             Err(e) if self.in_place && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host()) => {
@@ -569,7 +579,16 @@ impl<'a, T: Real> Run<'a, T> {
         let ib = t.in_elems * elem_bytes::<T>(t.in_complex);
         let ob = t.out_elems * elem_bytes::<T>(t.out_complex);
         let mut pools = Pools { streams: st.streams.clone(), events: st.events.clone() };
-        let compute = pools.stream(st)?;
+        let compute = match st.compute {
+            Some(c) => c,
+            None => {
+                let c = pools.stream(st)?;
+                pools.streams.clear();
+                st.streams.retain(|&s| s != c);
+                st.compute = Some(c);
+                c
+            }
+        };
 
         // Device buffers: the caller's when on the device, else from the pool per slot. A c2r
         // destroys its input on the device, so a caller's device input is copied first.
@@ -608,8 +627,6 @@ impl<'a, T: Real> Run<'a, T> {
             if self.in_side == Side::DeviceStrided {
                 t.device_copy(self.input, din[0], true, compute)?;
             }
-            // The workers' streams use these buffers: make the allocations visible first.
-            check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
 
             // The blocks to move, in the order host threads take them: the inputs of chunk c,
             // then the outputs of chunk c-1, so transfers both ways and compute overlap.
@@ -672,6 +689,10 @@ impl<'a, T: Real> Run<'a, T> {
             let mut worker_streams = Vec::new();
             for _ in 0..workers {
                 worker_streams.push((pools.stream(st)?, pools.stream(st)?));
+            }
+            if workers > 0 && !owned.is_empty() {
+                // The workers' streams use the new buffers: make the allocations visible first.
+                check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
             }
             let next = AtomicUsize::new(0);
             let failed: Mutex<Option<GpuError>> = Mutex::new(None);
