@@ -223,17 +223,22 @@ fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     Choice { rigor: Rigor::Estimate, threads, cost_ns: 0.0, backend: Backend::Cpu }
 }
 
-/// Constants of the CPU/GPU cost model, measured on the H100 box (bench/results): PCIe from
-/// pinned memory each way, through staging blocks, cuFFT's and the CPU's time per point and
-/// log2 of the size, and the fixed cost of a GPU execute (launches, synchronization).
+/// Constants of the CPU/GPU cost model, from the H100 box (bench/results/2026-11-22-h100.md):
+/// PCIe from pinned memory each way, host arrays through the staging blocks (2^26 c2c f32 from
+/// malloc arrays: 1.07 GB in and out in 29 ms), cuFFT's time per point and log2 of the size
+/// (2^26 c2c f32 in 1.37 ms), the CPU's per thread, host memory bandwidth per thread and in all
+/// (one pass over the arrays per 2^16 of transform length: large 1-D transforms are
+/// memory-bound), and the fixed cost of a GPU execute (launches, synchronization, threads).
 mod model {
     pub const H2D_PINNED: f64 = 45.0; // bytes per ns
     pub const D2H_PINNED: f64 = 54.0;
-    pub const STAGED: f64 = 15.0;
-    pub const GPU_NS_PER_POINT_LOG: f64 = 0.001;
-    pub const CPU_NS_PER_POINT_LOG: f64 = 0.65;
+    pub const STAGED: f64 = 35.0;
+    pub const GPU_NS_PER_POINT_LOG: f64 = 0.0008;
+    pub const CPU_NS_PER_POINT_LOG: f64 = 0.5;
+    pub const HOST_BW_PER_THREAD: f64 = 10.0;
+    pub const HOST_BW: f64 = 40.0;
     pub const GPU_FIXED_NS: f64 = 40_000.0;
-    pub const GPU_DEVICE_FIXED_NS: f64 = 15_000.0;
+    pub const GPU_DEVICE_FIXED_NS: f64 = 12_000.0;
 }
 
 /// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
@@ -242,10 +247,12 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
     let points = n * p.howmany() as f64;
     let wide = if p.precision == Precision::F64 { 2.0 } else { 1.0 };
     let work = points * n.log2() * wide;
-    let cpu = work * model::CPU_NS_PER_POINT_LOG / threads as f64;
     let unit = p.precision.bytes() as f64;
     let bytes = |shape: Vec<isize>, complex: bool| shape.iter().product::<isize>() as f64 * p.howmany() as f64 * unit * if complex { 2.0 } else { 1.0 };
     let (bin, bout) = (bytes(p.input_shape(), p.kind.input_is_complex()), bytes(p.output_shape(), p.kind.output_is_complex()));
+    let passes = (n.log2() / 16.0).ceil().max(1.0);
+    let host_bw = (model::HOST_BW_PER_THREAD * threads as f64).min(model::HOST_BW);
+    let cpu = work * model::CPU_NS_PER_POINT_LOG / threads as f64 + passes * (bin + bout) / host_bw;
     let time = |b: f64, m: Memory, pinned_rate: f64| match m {
         Memory::Device => 0.0,
         Memory::Pinned => b / pinned_rate,
@@ -436,4 +443,54 @@ fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{IoDim, Kind};
+
+    fn c2c(n: isize, howmany: isize, precision: Precision) -> Problem {
+        Problem {
+            kind: Kind::Dft { sign: -1 },
+            dims: vec![IoDim::new(n, 2, 2)],
+            loops: if howmany > 1 { vec![IoDim::new(howmany, 2 * n, 2 * n)] } else { vec![] },
+            precision,
+            in_place: false,
+        }
+    }
+
+    #[test]
+    fn cost_model_keeps_small_transforms_on_the_cpu() {
+        let pinned = (Memory::Pinned, Memory::Pinned);
+        for n in [16, 256, 1024, 4096] {
+            let (cpu, gpu) = model_costs(&c2c(n, 1, Precision::F32), 1, pinned);
+            assert!(cpu < gpu, "n={n}: cpu {cpu} gpu {gpu}");
+        }
+        // Even on device arrays a tiny transform costs the GPU its fixed overhead.
+        let (cpu, gpu) = model_costs(&c2c(64, 1, Precision::F64), 1, (Memory::Device, Memory::Device));
+        assert!(cpu < gpu);
+    }
+
+    #[test]
+    fn cost_model_sends_large_work_to_the_gpu() {
+        let pinned = (Memory::Pinned, Memory::Pinned);
+        let (cpu, gpu) = model_costs(&c2c(4096, 4096, Precision::F32), 16, pinned);
+        assert!(gpu < cpu, "4096 x 4096 pinned: cpu {cpu} gpu {gpu}");
+        let (cpu, gpu) = model_costs(&c2c(1 << 26, 1, Precision::F32), 16, (Memory::Pageable, Memory::Pageable));
+        assert!(gpu < cpu, "2^26 pageable: cpu {cpu} gpu {gpu}");
+        // Transfers dominate: staged arrays cost more than pinned ones, device arrays least.
+        let p = c2c(4096, 1024, Precision::F64);
+        let t = |m| model_costs(&p, 1, (m, m)).1;
+        assert!(t(Memory::Device) < t(Memory::Pinned) && t(Memory::Pinned) < t(Memory::Pageable));
+    }
+
+    #[test]
+    fn backend_setting_follows_the_override() {
+        force_backend(Some(BackendSetting::Gpu));
+        assert_eq!(backend_setting(), BackendSetting::Gpu);
+        force_backend(Some(BackendSetting::Cpu));
+        assert_eq!(backend_setting(), BackendSetting::Cpu);
+        force_backend(None);
+    }
 }

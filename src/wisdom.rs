@@ -282,6 +282,20 @@ mod tests {
     }
 
     #[test]
+    fn backend_round_trips_and_old_wisdom_means_cpu() {
+        let w = Wisdom::new(Precision::F32);
+        w.remember("g", Choice { rigor: Rigor::Measure, threads: 4, cost_ns: 3.5e6, backend: Backend::Gpu });
+        let text = w.export();
+        assert!(text.contains(" gpu)"), "{text}");
+        let v = Wisdom::new(Precision::F32);
+        assert!(v.import(&text));
+        assert_eq!(v.lookup("g", Rigor::Measure).unwrap().backend, Backend::Gpu);
+        assert!(v.import("(fftw-3.3.10 fftxf_wisdom (choice \"old\" measure 2 10.0))"));
+        assert_eq!(v.lookup("old", Rigor::Measure).unwrap().backend, Backend::Cpu);
+        assert!(!v.import("(fftw-3.3.10 fftxf_wisdom (choice \"bad\" measure 2 10.0 tpu))"), "unknown backend");
+    }
+
+    #[test]
     fn rejects_malformed_and_accepts_fftws_own() {
         let w = Wisdom::new(Precision::F64);
         assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" measure 1 1.0)"));
