@@ -339,7 +339,10 @@ pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
 }
 
 /// Frees `p` if `fftw_malloc` made it pinned; false when it is not ours.
-pub fn free_pinned(p: *mut libc::c_void) -> bool {
+///
+/// # Safety
+/// `p` must not be used after it is freed.
+pub unsafe fn free_pinned(p: *mut libc::c_void) -> bool {
     if PINNED.lock().remove(&(p as usize)).is_none() {
         return false;
     }

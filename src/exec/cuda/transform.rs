@@ -194,11 +194,10 @@ impl<T: Real> GpuTransform<T> {
 
     /// The cuFFT stages for `batch` packed transforms (made once per batch size).
     fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> GpuResult<&'a Stages> {
-        if !st.stages.contains_key(&batch) {
-            let s = self.make_stages(batch)?;
-            st.stages.insert(batch, s);
+        match st.stages.entry(batch) {
+            std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+            std::collections::hash_map::Entry::Vacant(e) => Ok(e.insert(self.make_stages(batch)?)),
         }
-        Ok(&st.stages[&batch])
     }
 
     fn make_stages(&self, batch: usize) -> GpuResult<Stages> {
@@ -704,12 +703,11 @@ impl<'a, T: Real> Run<'a, T> {
             let stages = &st.stages;
 
             std::thread::scope(|scope| {
-                for (w, &(s_in, s_out)) in worker_streams.iter().enumerate() {
+                for &(s_in, s_out) in &worker_streams {
                     // Stream handles as integers: they may cross threads (CUDA allows it).
                     let (s_in, s_out) = (s_in as usize, s_out as usize);
                     let (order, next, in_sig, out_sig, comp_sig, din, dout) = (&order, &next, &in_sig, &out_sig, &comp_sig, &din, &dout);
                     let (fail, stop) = (&fail, &stop);
-                    let _ = w;
                     scope.spawn(move || {
                         let (s_in, s_out) = (s_in as cu::CUstream, s_out as cu::CUstream);
                         if let Err(e) = self.g.bind() {
