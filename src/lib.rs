@@ -9,6 +9,7 @@
 pub mod abi;
 pub mod api;
 pub mod exec;
+pub mod fftx;
 pub mod log;
 pub mod passes;
 pub mod plan;
