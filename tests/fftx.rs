@@ -2,7 +2,7 @@
 //! convolutions and DFTs), the paper's assignment semantics, pruning and fusion seen in the plan
 //! printout and in the executed transform counts, and the errors.
 
-use fftx::fftx::capi::*;
+use fftx::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::ffi::{c_void, CStr};
@@ -556,4 +556,125 @@ fn dead_subplans_are_removed() {
         plans.iter().for_each(|&q| fftx_destroy_plan(q));
         fftx_destroy_temp_real(t);
     }
+}
+
+/// r2r through FFTX is FFTW's r2r (the same path), and both match a direct REDFT10 sum.
+#[test]
+fn r2r_single_node_matches_fftw_and_direct_sum() {
+    let n = 12usize;
+    let mut r = rng(21);
+    let mut x = randv(&mut r, n);
+    let mut y = x.clone();
+    let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+    let kind = [FFTX_REDFT10];
+    unsafe {
+        let p = fftx_plan_guru_r2r(1, [d(n, 1, 1)].as_ptr(), 0, null_mut(), x.as_mut_ptr(), a.as_mut_ptr(), kind.as_ptr(), FFTX_ESTIMATE);
+        assert!(!p.is_null(), "{}", last_error());
+        fftx_execute(p);
+        fftx_destroy_plan(p);
+        let q = fftx::fftw_plan_r2r_1d(n as i32, y.as_mut_ptr(), b.as_mut_ptr(), fftx::FFTW_REDFT10, fftx::FFTW_ESTIMATE);
+        fftx::fftw_execute(q);
+        fftx::fftw_destroy_plan(q);
+    }
+    assert_eq!(a, b);
+    let want: Vec<f64> = (0..n).map(|k| 2.0 * (0..n).map(|j| x[j] * (std::f64::consts::PI * k as f64 * (j as f64 + 0.5) / n as f64).cos()).sum::<f64>()).collect();
+    assert_close(&a, &want, n, "redft10");
+}
+
+/// Batched (howmany) transforms on temporaries run as plain FFTW transforms inside a composed
+/// plan: r2c then c2r of m rows gives n times the input (guru64 forms).
+#[test]
+fn guru64_batched_roundtrip_through_temporaries() {
+    let (n, m) = (10usize, 7usize);
+    let nk = n / 2 + 1;
+    let mut r = rng(31);
+    let mut x = randv(&mut r, n * m);
+    let mut y = vec![0.0; n * m];
+    let dims = [fftx_iodim64 { n: n as isize, is: 1, os: 1 }];
+    let rows_r2c = [fftx_iodim64 { n: m as isize, is: n as isize, os: nk as isize }];
+    let rows_c2r = [fftx_iodim64 { n: m as isize, is: nk as isize, os: n as isize }];
+    unsafe {
+        let t = fftx_create_temp_complex64(1, [fftx_iodim64 { n: (nk * m) as isize, is: 1, os: 1 }].as_ptr());
+        let plans = [
+            fftx_plan_guru64_dft_r2c(1, dims.as_ptr(), 1, rows_r2c.as_ptr(), x.as_mut_ptr(), t, SUB),
+            fftx_plan_guru64_dft_c2r(1, dims.as_ptr(), 1, rows_c2r.as_ptr(), t, y.as_mut_ptr(), SUB),
+        ];
+        assert!(plans.iter().all(|p| !p.is_null()), "{}", last_error());
+        let p = fftx_plan_compose(2, plans.as_ptr(), MODE);
+        assert!(!p.is_null(), "{}", last_error());
+        fftx_execute(p);
+        let want: Vec<f64> = x.iter().map(|v| v * n as f64).collect();
+        assert_close(&y, &want, n, "roundtrip");
+        let s = printout(p);
+        assert!(s.contains("steps=2 ") && s.contains("dft-r2c") && s.contains("temporaries complex-temp#"), "{s}");
+        fftx_destroy_plan(p);
+        plans.iter().for_each(|&q| fftx_destroy_plan(q));
+        fftx_destroy_temp_complex(t);
+    }
+}
+
+/// A 2-D c2c whose input is a partial copy into a zero temporary: the copy becomes the
+/// transform's load, only the live rows are transformed first; against a direct DFT.
+#[test]
+fn pruned_c2c_with_a_partial_copy_matches_direct_dft() {
+    let (n0, n1) = (8usize, 6usize);
+    let mut r = rng(41);
+    // A 3x2 complex block at rows 2..5, columns 1..3, copied from a strided source.
+    let mut src = randv(&mut r, 2 * 3 * 4);
+    let mut out = vec![0.0; 2 * n0 * n1];
+    unsafe {
+        let td = [d(n0, n1, n1), d(n1, 1, 1)];
+        let t = fftx_create_zero_temp_complex(2, td.as_ptr());
+        let cx = [fftx_iodimx { n: 3, iofs: 0, oofs: 2, dofs: 0, is: 4, os: n1 as i32, ds: 1 }, fftx_iodimx { n: 2, iofs: 1, oofs: 1, dofs: 0, is: 1, os: 1, ds: 1 }];
+        let plans = [
+            fftx_plan_guru_copy_complex(2, cx.as_ptr(), src.as_mut_ptr() as _, t, SUB),
+            fftx_plan_guru_dft(2, td.as_ptr(), 0, null_mut(), t, out.as_mut_ptr() as _, FFTX_FORWARD, SUB),
+        ];
+        let p = fftx_plan_compose(2, plans.as_ptr(), MODE);
+        assert!(!p.is_null(), "{}", last_error());
+        fftx_execute(p);
+        let s = printout(p);
+        assert!(s.contains("steps=1 ") && s.contains("live-in=[2..5,1..3]") && s.contains("(temporaries none)"), "{s}");
+        let (planned, unpruned, _) = counts(p);
+        assert!(planned < unpruned, "{s}");
+        let mut want = vec![0.0; 2 * n0 * n1];
+        for k0 in 0..n0 {
+            for k1 in 0..n1 {
+                for j0 in 0..3 {
+                    for j1 in 0..2 {
+                        let (x, y) = (src[2 * (j0 * 4 + j1 + 1)], src[2 * (j0 * 4 + j1 + 1) + 1]);
+                        let ph = -2.0 * std::f64::consts::PI * (((j0 + 2) * k0) as f64 / n0 as f64 + ((j1 + 1) * k1) as f64 / n1 as f64);
+                        want[2 * (k0 * n1 + k1)] += x * ph.cos() - y * ph.sin();
+                        want[2 * (k0 * n1 + k1) + 1] += x * ph.sin() + y * ph.cos();
+                    }
+                }
+            }
+        }
+        assert_close(&out, &want, n0 * n1, "pruned c2c");
+        fftx_destroy_plan(p);
+        plans.iter().for_each(|&q| fftx_destroy_plan(q));
+        fftx_destroy_temp_complex(t);
+    }
+}
+
+/// One plan executed from several threads at once gives the right result each time.
+#[test]
+fn concurrent_executes_of_one_plan() {
+    let (n, ns, nd) = (32usize, 9usize, 11usize);
+    let mut r = rng(51);
+    let mut input = randv(&mut r, ns);
+    let kernel = full_kernel(&mut r, 1, n);
+    let mut g = symbol(n, 1, &kernel);
+    let want = direct(1, n, ns, nd, &input, &kernel);
+    let mut out = vec![0.0; nd];
+    let c = unsafe { pruned_conv(1, n, ns, nd, input.as_mut_ptr(), out.as_mut_ptr(), g.as_mut_ptr(), MODE) };
+    let plan = c.plan as usize;
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(move || (0..50).for_each(|_| unsafe { fftx_execute(plan as fftx_plan) }));
+        }
+    });
+    assert_close(&out, &want, n, "after concurrent executes");
+    assert_eq!(counts(c.plan).2, 200 * 2);
+    unsafe { release(c) };
 }

@@ -230,13 +230,6 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Index shape of the first stage's input and of the last stage's output.
-    pub fn in_shape(&self) -> Vec<usize> {
-        shape_of(&self.n, matches!(self.first_op(), Op::C2r))
-    }
-    pub fn out_shape(&self) -> Vec<usize> {
-        shape_of(&self.n, matches!(self.last_op(), Op::R2c))
-    }
     pub fn first_op(&self) -> &Op {
         self.stages.iter().find_map(|s| if let Stage::Fft { op, .. } = s { Some(op) } else { None }).unwrap()
     }

@@ -259,7 +259,8 @@ fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String>
     // Slots are 64-byte aligned: slot 0 starts at the arena's first aligned byte.
     let off = (SLOT - arena.as_ptr() as usize % SLOT) % SLOT;
     for (i, chunk) in arena.chunks_mut(8).enumerate() {
-        chunk.copy_from_slice(&(fill + i as f64 * 0.25).to_ne_bytes()[..chunk.len()]);
+        // Every value of one run differs from the other run's in sign and magnitude.
+        chunk.copy_from_slice(&(fill * (1.0 + i as f64 * 0.25)).to_ne_bytes()[..chunk.len()]);
     }
     let snapshot = arena.clone();
     let busy = RECORDING.with(|r| r.borrow().is_some());
