@@ -141,7 +141,7 @@ impl Elementwise {
         let shape = &self.shape;
         let r = shape.len();
         let mut idx = vec![0usize; r];
-        if shape.iter().any(|&x| x == 0) {
+        if shape.contains(&0) {
             return;
         }
         let (mut ps, mut pd) = (s.base, d.base);
@@ -365,7 +365,7 @@ impl ChainExec {
                             line[in_live[a].clone()].copy_from_slice(&cbuf[cb + in_live[a].start..cb + in_live[a].end]);
                             // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
                             line[0].im = 0.0;
-                            if n_real % 2 == 0 {
+                            if n_real.is_multiple_of(2) {
                                 line[h - 1].im = 0.0;
                             }
                             fft.process_with_scratch(&mut line, &mut row, &mut scratch).expect("lengths set at plan time");
@@ -399,7 +399,7 @@ impl ChainExec {
 }
 
 enum StepExec {
-    Elementwise(Elementwise),
+    Elementwise(Box<Elementwise>),
     Fftw(Box<Plan>),
     Chain(Box<ChainExec>),
 }
@@ -449,10 +449,11 @@ impl Compiled {
 
 /// FFTW flags for the plain transforms of a plan with FFTX flags `flags`.
 fn fftw_flags(flags: u32) -> u32 {
-    if flags & super::capi::FFTX_MEASURE != 0 {
-        crate::abi::FFTW_MEASURE
-    } else {
+    // FFTX_MEASURE is 0, as FFTW_MEASURE: the absence of FFTX_ESTIMATE.
+    if flags & super::capi::FFTX_ESTIMATE != 0 {
         crate::abi::FFTW_ESTIMATE
+    } else {
+        crate::abi::FFTW_MEASURE
     }
 }
 
@@ -488,9 +489,9 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
     let mut addrs = Addrs(HashMap::new());
     let mut note = |b: &Buf| {
         if let Buf::Temp(t) = b {
-            if !addrs.0.contains_key(&t.id) {
+            if let std::collections::hash_map::Entry::Vacant(e) = addrs.0.entry(t.id) {
                 let v = vec![0.0f64; t.len * if t.complex { 2 } else { 1 }];
-                addrs.0.insert(t.id, v.as_ptr() as usize);
+                e.insert(v.as_ptr() as usize);
                 temps.push((t.clone(), v));
             }
         }
@@ -523,13 +524,13 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
             Step::Node(n) => {
                 let resolve = |a: &Access| (addrs.of(&a.buf), a.buf.complex(), a.clone());
                 match &n.op {
-                    Op::Copy | Op::Pointwise(_) => StepExec::Elementwise(Elementwise {
+                    Op::Copy | Op::Pointwise(_) => StepExec::Elementwise(Box::new(Elementwise {
                         shape: n.in_shape.clone(),
                         src: resolve(&n.input),
                         dst: resolve(&n.output),
                         data: n.data.as_ref().map(resolve),
                         prog: if let Op::Pointwise(p) = &n.op { Some(p.clone()) } else { None },
-                    }),
+                    })),
                     _ => {
                         let p = problem_of(&n);
                         let input = array(addrs.of(&n.input.buf), n.input.buf.complex(), n.input.base);

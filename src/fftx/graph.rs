@@ -211,7 +211,7 @@ pub struct Graph {
 
 /// Calls `f(index, position)` for every index of `shape` in row-major order.
 pub fn walk(shape: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(&[usize], isize)) {
-    if shape.iter().any(|&n| n == 0) {
+    if shape.contains(&0) {
         return;
     }
     let r = shape.len();

@@ -48,6 +48,9 @@ fn bounding_box(shape: &[usize], loops: usize, hits: &[bool]) -> Option<Vec<Rang
     any.then(|| lo.into_iter().zip(hi).map(|(a, b)| a..b).collect())
 }
 
+/// Index ranges per transform axis.
+pub type Boxes = Vec<Range<usize>>;
+
 /// Input boxes found by zero propagation, one per node (Some only for DFTs whose input is zero
 /// outside a box smaller than the whole input). Errors: reading an undefined entry.
 pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
@@ -120,7 +123,7 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
 }
 
 /// Backward liveness: (node is live, output box of DFTs read only inside a smaller box).
-pub fn needed(g: &Graph) -> (Vec<bool>, Vec<Option<Vec<Range<usize>>>>) {
+pub fn needed(g: &Graph) -> (Vec<bool>, Vec<Option<Boxes>>) {
     let mut need: HashMap<u64, Vec<bool>> = HashMap::new();
     let n = g.nodes.len();
     let mut live = vec![false; n];
@@ -621,7 +624,7 @@ pub(crate) mod tests {
                 fft("f", Op::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
-        assert_eq!(zeros(&g).unwrap()[2], Some(vec![2..8]));
+        assert_eq!(zeros(&g).unwrap()[2], Some(std::iter::once(2..8).collect()));
         // Copying zeros from a zero temp keeps them zero.
         let z = temp(3, false, 10, true);
         let g2 = Graph {
@@ -632,7 +635,7 @@ pub(crate) mod tests {
                 fft("f", Op::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
-        assert_eq!(zeros(&g2).unwrap()[3], Some(vec![4..5]));
+        assert_eq!(zeros(&g2).unwrap()[3], Some(std::iter::once(4..5).collect()));
     }
 
     #[test]

@@ -129,19 +129,17 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
                 return Err(format!("{label}: {what} dimension {k} has n = 0"));
             }
         }
-        if shape.iter().any(|&n| n == 0) {
+        if shape.contains(&0) {
             continue;
         }
         let (lo, hi) = a.span(shape);
         match &a.buf {
-            Buf::Temp(t) => {
-                if lo < 0 || hi >= t.len as isize {
-                    return Err(format!(
-                        "{label}: the {what} strides leave {}: they reach elements {lo}..={hi} of {} (shapes do not chain)",
-                        a.buf.name(),
-                        t.len
-                    ));
-                }
+            Buf::Temp(t) if lo < 0 || hi >= t.len as isize => {
+                return Err(format!(
+                    "{label}: the {what} strides leave {}: they reach elements {lo}..={hi} of {} (shapes do not chain)",
+                    a.buf.name(),
+                    t.len
+                ));
             }
             Buf::User { .. } if offsets && lo < 0 => {
                 return Err(format!("{label}: the {what} offsets and strides reach element {lo}, before the start of the array"));
@@ -172,6 +170,7 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn node(label: &str, op: Op, loops: usize, n: Vec<usize>, in_shape: Vec<usize>, out_shape: Vec<usize>, input: Access, output: Access, data: Option<Access>) -> Node {
     Node { label: label.into(), op, loops, n, in_shape, out_shape, input, output, data, in_live: None, out_live: None }
 }

@@ -161,7 +161,7 @@ impl Recording {
     fn reg_of(&self, p: usize, what: &str) -> Result<Reg, String> {
         let base = self.arena.as_ptr() as usize + self.off;
         let used = 3 + self.temps as usize;
-        if p < base || p >= base + used * SLOT || (p - base) % SLOT != 0 {
+        if p < base || p >= base + used * SLOT || !(p - base).is_multiple_of(SLOT) {
             return Err(format!(
                 "{what} operand {p:#x} is not a tracing handle (in, out, data or an FFTX_*_TEMP): pointer arithmetic and the caller's own variables cannot be recorded"
             ));
