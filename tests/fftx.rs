@@ -679,3 +679,25 @@ fn concurrent_executes_of_one_plan() {
     assert_eq!(counts(c.plan).2, 200 * 2);
     unsafe { release(c) };
 }
+
+/// With host threads (fftw_plan_with_nthreads) the chain's passes are shared among them; the
+/// result is the same.
+#[test]
+fn threaded_chain_matches_direct_convolution() {
+    let (n, ns, nd) = (48, 20, 30);
+    let mut r = rng(61);
+    let mut input = randv(&mut r, ns * ns * ns);
+    let kernel = random_kernel(&mut r, 3, n, 5);
+    let mut g = symbol(n, 3, &kernel);
+    let want = direct(3, n, ns, nd, &input, &kernel);
+    let mut out = vec![0.0; nd * nd * nd];
+    unsafe {
+        fftx::fftw_init_threads();
+        fftx::fftw_plan_with_nthreads(4);
+        let c = pruned_conv(3, n, ns, nd, input.as_mut_ptr(), out.as_mut_ptr(), g.as_mut_ptr(), MODE);
+        fftx::fftw_plan_with_nthreads(1);
+        fftx_execute(c.plan);
+        assert_close(&out, &want, n * n * n, "threaded");
+        release(c);
+    }
+}

@@ -10,7 +10,8 @@
 use super::graph::{linear, Access, Buf, Node, Op, Temp};
 use super::passes::{shape_of, Chain, Segment, Stage, Step};
 use super::recorder::Program;
-use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::cpu::layout::{ArrayPtr, SharedMut};
+use crate::exec::parallel::parallel_for;
 use crate::plan::Plan;
 use crate::problem::{IoDim, Kind, Precision, Problem};
 use crate::real::Real;
@@ -202,6 +203,8 @@ struct ChainExec {
     last_out: Vec<Range<usize>>,
     first_real: bool,
     last_real: bool,
+    /// Host threads for the passes (fftw_plan_with_nthreads).
+    threads: usize,
 }
 
 fn strides_of(shape: &[usize]) -> Vec<usize> {
@@ -264,6 +267,7 @@ impl ChainExec {
             last_out,
             first_real,
             last_real,
+            threads: crate::planner::settings(Precision::F64).nthreads(),
         }
     }
 
@@ -334,63 +338,84 @@ impl ChainExec {
                 let last = rank - 1;
                 let n_real = self.rshape[last];
                 let h = cshape[last];
+                let rshape = &self.rshape;
+                let (rbuf, cbuf) = (SharedMut(self.rbuf.as_mut_ptr()), SharedMut(self.cbuf.as_mut_ptr()));
                 let mut count = 0u64;
-                let mut line: Vec<C64> = Vec::new();
-                let mut scratch: Vec<C64> = Vec::new();
-                let mut row: Vec<f64> = vec![0.0; n_real];
                 for (a, ranges) in passes {
                     let a = *a;
-                    let (rbuf, cbuf) = (&mut self.rbuf, &mut self.cbuf);
-                    if a == last && r2c.is_some() {
-                        let fft = r2c.as_ref().unwrap();
-                        line.resize(h, C64::default());
-                        scratch.resize(fft.get_scratch_len(), C64::default());
-                        walk_box(ranges, |i| {
-                            let rb = linear(&self.rshape, i);
-                            let cb = linear(&cshape, i);
-                            row.iter_mut().for_each(|x| *x = 0.0);
-                            row[in_live[a].clone()].copy_from_slice(&rbuf[rb + in_live[a].start..rb + in_live[a].end]);
-                            fft.process_with_scratch(&mut row, &mut line, &mut scratch).expect("lengths set at plan time");
-                            cbuf[cb + out_live[a].start..cb + out_live[a].end].copy_from_slice(&line[out_live[a].clone()]);
-                            count += 1;
-                        });
-                    } else if a == last && c2r.is_some() {
-                        let fft = c2r.as_ref().unwrap();
-                        line.resize(h, C64::default());
-                        scratch.resize(fft.get_scratch_len(), C64::default());
-                        walk_box(ranges, |i| {
-                            let rb = linear(&self.rshape, i);
-                            let cb = linear(&cshape, i);
-                            line.iter_mut().for_each(|x| *x = C64::default());
-                            line[in_live[a].clone()].copy_from_slice(&cbuf[cb + in_live[a].start..cb + in_live[a].end]);
-                            // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
-                            line[0].im = 0.0;
-                            if n_real.is_multiple_of(2) {
-                                line[h - 1].im = 0.0;
+                    let lens: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+                    let pencils: usize = lens.iter().product();
+                    count += pencils as u64;
+                    // Threads pay off with enough points per pass (as the FFTW path's estimate).
+                    let threads = if pencils * cshape[a] >= 1 << 15 { self.threads } else { 1 };
+                    let job = |range: Range<usize>| {
+                        #[allow(clippy::redundant_locals)] // the Sync wrappers, not their pointers
+                        let (rbuf, cbuf) = (rbuf, cbuf);
+                        let mut line: Vec<C64> = Vec::new();
+                        let mut scratch: Vec<C64> = Vec::new();
+                        let mut row: Vec<f64> = vec![0.0; n_real];
+                        let mut idx = vec![0usize; rank];
+                        for p in range {
+                            let mut rest = p;
+                            for d in (0..rank).rev() {
+                                idx[d] = ranges[d].start + rest % lens[d];
+                                rest /= lens[d];
                             }
-                            fft.process_with_scratch(&mut line, &mut row, &mut scratch).expect("lengths set at plan time");
-                            rbuf[rb + out_live[a].start..rb + out_live[a].end].copy_from_slice(&row[out_live[a].clone()]);
-                            count += 1;
-                        });
-                    } else {
-                        let fft = &c2c[a];
-                        let n = cshape[a];
-                        let stride = cstr[a];
-                        line.resize(n, C64::default());
-                        scratch.resize(fft.get_inplace_scratch_len(), C64::default());
-                        walk_box(ranges, |i| {
-                            let base = linear(&cshape, i);
-                            line.iter_mut().for_each(|x| *x = C64::default());
-                            for j in in_live[a].clone() {
-                                line[j] = cbuf[base + j * stride];
+                            // SAFETY: each pencil reads and writes only its own line (or row) of
+                            // the work buffers; pencils of one pass are distinct.
+                            unsafe {
+                                if a == last && r2c.is_some() {
+                                    let fft = r2c.as_ref().unwrap();
+                                    line.resize(h, C64::default());
+                                    scratch.resize(fft.get_scratch_len(), C64::default());
+                                    let rb = linear(rshape, &idx);
+                                    let cb = linear(&cshape, &idx);
+                                    row.iter_mut().for_each(|x| *x = 0.0);
+                                    for j in in_live[a].clone() {
+                                        row[j] = *rbuf.0.add(rb + j);
+                                    }
+                                    fft.process_with_scratch(&mut row, &mut line, &mut scratch).expect("lengths set at plan time");
+                                    for j in out_live[a].clone() {
+                                        *cbuf.0.add(cb + j) = line[j];
+                                    }
+                                } else if a == last && c2r.is_some() {
+                                    let fft = c2r.as_ref().unwrap();
+                                    line.resize(h, C64::default());
+                                    scratch.resize(fft.get_scratch_len(), C64::default());
+                                    let rb = linear(rshape, &idx);
+                                    let cb = linear(&cshape, &idx);
+                                    line.iter_mut().for_each(|x| *x = C64::default());
+                                    for j in in_live[a].clone() {
+                                        line[j] = *cbuf.0.add(cb + j);
+                                    }
+                                    // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
+                                    line[0].im = 0.0;
+                                    if n_real.is_multiple_of(2) {
+                                        line[h - 1].im = 0.0;
+                                    }
+                                    fft.process_with_scratch(&mut line, &mut row, &mut scratch).expect("lengths set at plan time");
+                                    for j in out_live[a].clone() {
+                                        *rbuf.0.add(rb + j) = row[j];
+                                    }
+                                } else {
+                                    let fft = &c2c[a];
+                                    let stride = cstr[a];
+                                    line.resize(cshape[a], C64::default());
+                                    scratch.resize(fft.get_inplace_scratch_len(), C64::default());
+                                    let base = linear(&cshape, &idx);
+                                    line.iter_mut().for_each(|x| *x = C64::default());
+                                    for j in in_live[a].clone() {
+                                        line[j] = *cbuf.0.add(base + j * stride);
+                                    }
+                                    fft.process_with_scratch(&mut line, &mut scratch);
+                                    for j in out_live[a].clone() {
+                                        *cbuf.0.add(base + j * stride) = line[j];
+                                    }
+                                }
                             }
-                            fft.process_with_scratch(&mut line, &mut scratch);
-                            for j in out_live[a].clone() {
-                                cbuf[base + j * stride] = line[j];
-                            }
-                            count += 1;
-                        });
-                    }
+                        }
+                    };
+                    parallel_for(threads, pencils, &job);
                 }
                 count
             }
