@@ -211,8 +211,17 @@ pub fn new_temp(complex: bool) -> *mut u8 {
 
 /// A one- or two-operand helper.
 pub fn op(complex: bool, code: OpCode, d: usize, s: usize) {
-    let what = format!("FFTX_{}_{:?}", if complex { "COMPLEX" } else { "REAL" }, code).to_uppercase();
-    with_recording(complex, &what.clone(), |rec| {
+    let name = match code {
+        OpCode::Mov => "MOV",
+        OpCode::Add => "ADD",
+        OpCode::Sub => "SUB",
+        OpCode::Mul => "MULT",
+        OpCode::Div => "DIV",
+        OpCode::Conj => "CONJ",
+        OpCode::Neg => "NEG",
+    };
+    let what = format!("FFTX_{}_{name}", if complex { "COMPLEX" } else { "REAL" });
+    with_recording(complex, &what, |rec| {
         let d = rec.reg_of(d, &format!("{what} destination"))?;
         let src = match code {
             OpCode::Conj | OpCode::Neg => None,
@@ -411,7 +420,7 @@ mod tests {
             (direct_write, "directly"),
             (branches, "records differently"),
             (value_constant, "records differently"),
-            (pointer_math, "not a tracing handle"),
+            (pointer_math, "FFTX_COMPLEX_MOV source operand"),
             (local_var, "not a tracing handle"),
             (writes_in, "read-only"),
             (no_out, "never writes out"),
