@@ -743,3 +743,20 @@ fn pruned_transform_over_a_shared_temporary() {
         fftx_destroy_temp_real(t);
     }
 }
+
+/// A plan made with FFTX_SUBPLAN can still be executed on its own (compiled on first use).
+#[test]
+fn a_subplan_executes_on_its_own() {
+    let mut a = vec![1.5, 2.5, 3.5];
+    let mut b = vec![0.0; 3];
+    let cx = [fftx_iodimx { n: 3, iofs: 0, oofs: 0, dofs: 0, is: 1, os: 1, ds: 1 }];
+    unsafe {
+        let p = fftx_plan_guru_copy_real(1, cx.as_ptr(), a.as_mut_ptr(), b.as_mut_ptr(), SUB);
+        assert!(!p.is_null(), "{}", last_error());
+        assert!(printout(p).starts_with("(fftx-subplan"));
+        fftx_execute(p);
+        assert_eq!(a, b);
+        assert!(printout(p).contains("steps=1 "));
+        fftx_destroy_plan(p);
+    }
+}

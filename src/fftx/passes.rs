@@ -639,6 +639,21 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn zeros_refuses_reading_the_unwritten_part_of_a_temporary() {
+        // A non-zero temporary of 8, only 0..5 written, then read whole.
+        let t = temp(1, false, 8, false);
+        let u = user(0x1000, false);
+        let o = user(0x9000, false);
+        let g = Graph { nodes: vec![copy("c0", &[5], acc(&u, 0, &[1]), acc(&t, 0, &[1])), copy("c1", &[8], acc(&t, 0, &[1]), acc(&o, 0, &[1]))] };
+        let e = zeros(&g).unwrap_err();
+        assert!(e.contains("c1: reads its input real-temp#1[8] at element 5 before anything writes it"), "{e}");
+        // Written whole by two copies: fine.
+        let mut g2 = g.clone();
+        g2.nodes.insert(1, copy("c2", &[3], acc(&u, 0, &[1]), acc(&t, 7, &[-1])));
+        assert!(zeros(&g2).is_ok());
+    }
+
+    #[test]
     fn needed_finds_the_output_box_and_dead_nodes() {
         let mut g = fig2(16, 5, 7);
         // A dead copy: writes a temp no one reads.
