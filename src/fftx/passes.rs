@@ -257,37 +257,87 @@ pub enum Step {
     Chain(Chain),
 }
 
-/// For an access over a temporary: temporary position -> 1 + linear index (0: not addressed).
-/// None if two indices share a position or the access leaves the temporary.
-fn coord_table(a: &Access, shape: &[usize]) -> Option<Vec<u32>> {
-    let t = a.buf.temp()?;
-    let count: usize = shape.iter().product();
-    if count >= u32::MAX as usize {
-        return None;
-    }
-    let mut table = vec![0u32; t.len];
-    let mut ok = true;
-    let mut l = 0u32;
-    walk(shape, a.base, &a.strides, |_, p| {
-        l += 1;
-        match table.get_mut(p as usize) {
-            Some(x) if *x == 0 && p >= 0 => *x = l,
-            _ => ok = false,
+/// Position -> index of an injective access over a temporary.
+enum Locator {
+    /// Positive strides, each at least the whole extent of the next smaller one: the index is
+    /// read off the position by division, no memory needed.
+    Nested { base: isize, order: Vec<usize>, strides: Vec<isize>, shape: Vec<usize> },
+    /// Anything else: temporary position -> 1 + linear index (0: not addressed).
+    Table { table: Vec<u32>, shape: Vec<usize> },
+}
+
+impl Locator {
+    /// None if the access is not injective or leaves the temporary.
+    fn new(a: &Access, shape: &[usize]) -> Option<Locator> {
+        let t = a.buf.temp()?;
+        let (lo, hi) = a.span(shape);
+        if shape.contains(&0) || lo < 0 || hi >= t.len as isize {
+            return None;
         }
-    });
-    ok.then_some(table)
+        let mut order: Vec<usize> = (0..shape.len()).filter(|&d| shape[d] > 1).collect();
+        order.sort_by_key(|&d| std::cmp::Reverse(a.strides[d]));
+        let nested = order.iter().all(|&d| a.strides[d] > 0)
+            && order.windows(2).all(|w| a.strides[w[0]] >= a.strides[w[1]] * shape[w[1]] as isize);
+        if nested {
+            return Some(Locator::Nested { base: a.base, order, strides: a.strides.clone(), shape: shape.to_vec() });
+        }
+        let count: usize = shape.iter().product();
+        if count >= u32::MAX as usize {
+            return None;
+        }
+        let mut table = vec![0u32; t.len];
+        let mut ok = true;
+        let mut l = 0u32;
+        walk(shape, a.base, &a.strides, |_, p| {
+            l += 1;
+            match table.get_mut(p as usize) {
+                Some(x) if *x == 0 => *x = l,
+                _ => ok = false,
+            }
+        });
+        ok.then(|| Locator::Table { table, shape: shape.to_vec() })
+    }
+
+    /// The index at position `p`, if the access addresses it.
+    fn locate(&self, p: isize) -> Option<Vec<usize>> {
+        match self {
+            Locator::Nested { base, order, strides, shape } => {
+                let mut r = p - base;
+                let mut idx = vec![0; shape.len()];
+                for &d in order {
+                    if r < 0 {
+                        return None;
+                    }
+                    let i = r / strides[d];
+                    if i as usize >= shape[d] {
+                        return None;
+                    }
+                    idx[d] = i as usize;
+                    r -= i * strides[d];
+                }
+                (r == 0).then_some(idx)
+            }
+            Locator::Table { table, shape } => {
+                let l = *table.get(usize::try_from(p).ok()?)?;
+                (l > 0).then(|| unravel(shape, l as usize - 1))
+            }
+        }
+    }
+
+    fn shape(&self) -> &[usize] {
+        match self {
+            Locator::Nested { shape, .. } | Locator::Table { shape, .. } => shape,
+        }
+    }
 }
 
 /// Maps a box written or read by an elementwise node (positions `base + sum_k j_k strides[k]`,
-/// `j < ext`) into the index space `shape` of the access behind `table`: (origin, axis of each
-/// box axis (None for extent-1 axes)). None unless every box axis is one unit step of a distinct
-/// index axis and the box stays inside.
-fn map_box(table: &[u32], shape: &[usize], base: isize, strides: &[isize], ext: &[usize]) -> Option<(Vec<usize>, Vec<Option<usize>>)> {
-    let look = |p: isize| -> Option<Vec<usize>> {
-        let l = *table.get(usize::try_from(p).ok()?)?;
-        (l > 0).then(|| unravel(shape, l as usize - 1))
-    };
-    let origin = look(base)?;
+/// `j < ext`) into the index space of the access behind `loc`: (origin, axis of each box axis
+/// (None for extent-1 axes)). None unless every box axis is one unit step of a distinct index
+/// axis and the box stays inside.
+fn map_box(loc: &Locator, base: isize, strides: &[isize], ext: &[usize]) -> Option<(Vec<usize>, Vec<Option<usize>>)> {
+    let shape = loc.shape();
+    let origin = loc.locate(base)?;
     let mut used = vec![false; shape.len()];
     let mut axes = vec![None; ext.len()];
     for k in 0..ext.len() {
@@ -297,7 +347,7 @@ fn map_box(table: &[u32], shape: &[usize], base: isize, strides: &[isize], ext: 
         if ext[k] == 1 {
             continue;
         }
-        let c = look(base + strides[k])?;
+        let c = loc.locate(base + strides[k])?;
         let diff: Vec<usize> = (0..shape.len()).filter(|&d| c[d] != origin[d]).collect();
         let [d] = diff[..] else { return None };
         if c[d] != origin[d] + 1 || used[d] || origin[d] + ext[k] > shape[d] {
@@ -376,10 +426,10 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
         return None;
     }
     let shape = &d1.out_shape;
-    let t1 = coord_table(&d1.output, shape)?;
-    let (o1, axes) = map_box(&t1, shape, pw.input.base, &pw.input.strides, &pw.in_shape)?;
-    let t3tab = coord_table(&d2.input, shape)?;
-    let (o3, axes3) = map_box(&t3tab, shape, pw.output.base, &pw.output.strides, &pw.out_shape)?;
+    let t1 = Locator::new(&d1.output, shape)?;
+    let (o1, axes) = map_box(&t1, pw.input.base, &pw.input.strides, &pw.in_shape)?;
+    let t3tab = Locator::new(&d2.input, shape)?;
+    let (o3, axes3) = map_box(&t3tab, pw.output.base, &pw.output.strides, &pw.out_shape)?;
     if axes != axes3 || o1.iter().any(|&x| x != 0) || o3.iter().any(|&x| x != 0) {
         return None;
     }
@@ -404,14 +454,14 @@ fn find_loads(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     if copies.is_empty() || copies.iter().any(|&k| k > i) {
         return None;
     }
-    let table = coord_table(&d.input, &d.in_shape)?;
+    let table = Locator::new(&d.input, &d.in_shape)?;
     let mut segs = Vec::new();
     for &k in &copies {
         let c = &nodes[k];
         if !matches!(c.op, Op::Copy) || c.output.buf.temp_id() != Some(t.id) || c.input.buf.temp_id() == Some(t.id) {
             return None;
         }
-        let (origin, axes) = map_box(&table, &d.in_shape, c.output.base, &c.output.strides, &c.out_shape)?;
+        let (origin, axes) = map_box(&table, c.output.base, &c.output.strides, &c.out_shape)?;
         let (s, e) = per_axis(d.in_shape.len(), &axes, &c.input.strides, &c.in_shape);
         segs.push(Segment { origin, extent: e, access: Access { buf: c.input.buf.clone(), base: c.input.base, strides: s }, from: c.label.clone() });
     }
@@ -427,14 +477,14 @@ fn find_stores(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     if copies.is_empty() || copies.iter().any(|&k| k < i) {
         return None;
     }
-    let table = coord_table(&d.output, &d.out_shape)?;
+    let table = Locator::new(&d.output, &d.out_shape)?;
     let mut segs = Vec::new();
     for &k in &copies {
         let c = &nodes[k];
         if !matches!(c.op, Op::Copy) || c.input.buf.temp_id() != Some(t.id) || c.output.buf.temp_id() == Some(t.id) {
             return None;
         }
-        let (origin, axes) = map_box(&table, &d.out_shape, c.input.base, &c.input.strides, &c.in_shape)?;
+        let (origin, axes) = map_box(&table, c.input.base, &c.input.strides, &c.in_shape)?;
         let (s, e) = per_axis(d.out_shape.len(), &axes, &c.output.strides, &c.out_shape);
         segs.push(Segment { origin, extent: e, access: Access { buf: c.output.buf.clone(), base: c.output.base, strides: s }, from: c.label.clone() });
     }
@@ -716,15 +766,32 @@ pub(crate) mod tests {
 
     #[test]
     fn map_box_checks_every_axis() {
-        // A 4x6 index space at strides (6, 1).
+        // A 4x6 index space at strides (6, 1): nested; the same with a reversed axis: a table.
         let t = temp(1, false, 24, false);
-        let a = acc(&t, 0, &[6, 1]);
-        let table = coord_table(&a, &[4, 6]).unwrap();
-        assert_eq!(map_box(&table, &[4, 6], 7, &[6, 1], &[2, 3]), Some((vec![1, 1], vec![Some(0), Some(1)])));
-        assert_eq!(map_box(&table, &[4, 6], 7, &[1, 6], &[3, 2]), Some((vec![1, 1], vec![Some(1), Some(0)])));
-        assert_eq!(map_box(&table, &[4, 6], 7, &[2, 1], &[2, 3]), None); // stride 2: not a unit step
-        assert_eq!(map_box(&table, &[4, 6], 4, &[6, 1], &[2, 3]), None); // leaves the row
-        // Non-injective access: no table.
-        assert!(coord_table(&acc(&t, 0, &[1, 1]), &[4, 6]).is_none());
+        for a in [acc(&t, 0, &[6, 1]), acc(&t, 5, &[6, -1])] {
+            let loc = Locator::new(&a, &[4, 6]).unwrap();
+            let at = |i: usize, j: usize| a.base + i as isize * 6 + j as isize * a.strides[1];
+            assert!(matches!(loc, Locator::Nested { .. }) == (a.strides[1] > 0));
+            for i in 0..4 {
+                for j in 0..6 {
+                    assert_eq!(loc.locate(at(i, j)), Some(vec![i, j]));
+                }
+            }
+            assert_eq!(loc.locate(24), None);
+            assert_eq!(loc.locate(-1), None);
+        }
+        let loc = Locator::new(&acc(&t, 0, &[6, 1]), &[4, 6]).unwrap();
+        assert_eq!(map_box(&loc, 7, &[6, 1], &[2, 3]), Some((vec![1, 1], vec![Some(0), Some(1)])));
+        assert_eq!(map_box(&loc, 7, &[1, 6], &[3, 2]), Some((vec![1, 1], vec![Some(1), Some(0)])));
+        assert_eq!(map_box(&loc, 7, &[2, 1], &[2, 3]), None); // stride 2: not a unit step
+        assert_eq!(map_box(&loc, 4, &[6, 1], &[2, 3]), None); // leaves the row
+        // A padded layout (row stride 8 for rows of 6) is nested; positions in the padding are not addressed.
+        let p = Locator::new(&acc(&temp(2, false, 32, false), 0, &[8, 1]), &[4, 6]).unwrap();
+        assert!(matches!(p, Locator::Nested { .. }));
+        assert_eq!(p.locate(6), None);
+        assert_eq!(p.locate(9), Some(vec![1, 1]));
+        // Non-injective access: no locator.
+        assert!(Locator::new(&acc(&t, 0, &[1, 1]), &[4, 6]).is_none());
     }
+
 }
