@@ -14,7 +14,7 @@
 //! The boxes are exact bounding boxes computed on the elements (strides of any sign, several
 //! copies into one temporary); the element maps behind every fusion are checked, not assumed.
 
-use super::graph::{linear, may_overlap, unravel, walk, Access, Buf, Graph, Node, Op};
+use super::graph::{may_overlap, unravel, walk, Access, Buf, Graph, Node, Op};
 use super::recorder::Program;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -35,9 +35,10 @@ fn bounding_box(shape: &[usize], loops: usize, hits: &[bool]) -> Option<Vec<Rang
     let mut lo = t.to_vec();
     let mut hi = vec![0usize; t.len()];
     let mut any = false;
+    let mut l = 0;
     walk(shape, 0, &vec![0; shape.len()], |idx, _| {
-        let l = linear(shape, idx);
-        if hits[l] {
+        l += 1; // row-major: the linear index of idx is l - 1
+        if hits[l - 1] {
             any = true;
             for (d, &i) in idx[loops..].iter().enumerate() {
                 lo[d] = lo[d].min(i);
