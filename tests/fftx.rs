@@ -532,7 +532,18 @@ fn errors_name_the_subplan_and_the_reason() {
         assert!(q.is_null());
         assert!(last_error().contains("subplan 0: 0x1234 is not a live FFTX plan"), "{}", last_error());
         plans.iter().for_each(|&q| fftx_destroy_plan(q));
+        // NULL arrays and dims, negative ranks, released temporaries.
+        let q = fftx_plan_guru_copy_real(1, cx.as_ptr(), null_mut(), b.as_mut_ptr(), MODE);
+        assert!(q.is_null() && last_error().contains("in is NULL"), "{}", last_error());
+        let q = fftx_plan_guru_copy_real(2, null_mut(), a.as_mut_ptr(), b.as_mut_ptr(), MODE);
+        assert!(q.is_null() && last_error().contains("dims are NULL"), "{}", last_error());
+        let q = fftx_plan_guru_dft(-1, dd.as_ptr(), 0, null_mut(), a.as_mut_ptr() as _, b.as_mut_ptr() as _, FFTX_FORWARD, MODE);
+        assert!(q.is_null() && last_error().contains("negative transform rank"), "{}", last_error());
+        fftx_destroy_temp_real(t as *mut f64);
         fftx_destroy_temp_real(t);
+        assert!(last_error().contains("is not a live FFTX temporary"), "{}", last_error());
+        fftx_destroy_temp_real(tc as *mut f64);
+        assert!(last_error().contains("is complex, released as real"), "{}", last_error());
         fftx_destroy_temp_complex(tc);
         fftx_destroy_temp_complex(small);
     }
