@@ -211,6 +211,11 @@ fn fig6_pruned_3d_convolution_small_full_kernel() {
     let mut out = vec![0.0; nd * nd * nd];
     unsafe {
         let c = pruned_conv(3, n, ns, nd, input.as_mut_ptr(), out.as_mut_ptr(), g.as_mut_ptr(), MODE);
+        // Twice, the first time on other data: nothing of an earlier execute leaks into the next.
+        let keep = input.clone();
+        input.iter_mut().for_each(|x| *x = -*x + 0.5);
+        fftx_execute(c.plan);
+        input.copy_from_slice(&keep);
         fftx_execute(c.plan);
         assert_close(&out, &want, n * n * n, "3-D");
         let text = printout(c.plan);
@@ -539,7 +544,7 @@ fn errors_name_the_subplan_and_the_reason() {
         assert!(q.is_null() && last_error().contains("dims are NULL"), "{}", last_error());
         let q = fftx_plan_guru_dft(-1, dd.as_ptr(), 0, null_mut(), a.as_mut_ptr() as _, b.as_mut_ptr() as _, FFTX_FORWARD, MODE);
         assert!(q.is_null() && last_error().contains("negative transform rank"), "{}", last_error());
-        fftx_destroy_temp_real(t as *mut f64);
+        fftx_destroy_temp_real(t);
         fftx_destroy_temp_real(t);
         assert!(last_error().contains("is not a live FFTX temporary"), "{}", last_error());
         fftx_destroy_temp_real(tc as *mut f64);
@@ -770,4 +775,113 @@ fn a_subplan_executes_on_its_own() {
         assert!(printout(p).contains("steps=1 "));
         fftx_destroy_plan(p);
     }
+}
+
+/// Random pipelines (rank 1 to 3, odd and even sizes, input and output boxes anywhere, row-major
+/// dims): the optimized plan computes what the unoptimized graph computes.
+#[test]
+fn random_pipelines_optimized_equal_unoptimized() {
+    let mut r = rng(2024);
+    for case in 0..40 {
+        let rank = r.gen_range(1..=3usize);
+        let n: Vec<usize> = (0..rank).map(|_| r.gen_range(1..=9usize)).collect();
+        let nk = n[rank - 1] / 2 + 1;
+        let cshape: Vec<usize> = (0..rank).map(|d| if d == rank - 1 { nk } else { n[d] }).collect();
+        let ins: Vec<usize> = n.iter().map(|&x| r.gen_range(1..=x)).collect();
+        let inofs: Vec<usize> = n.iter().zip(&ins).map(|(&x, &s)| r.gen_range(0..=x - s)).collect();
+        let outs: Vec<usize> = n.iter().map(|&x| r.gen_range(1..=x)).collect();
+        let outofs: Vec<usize> = n.iter().zip(&outs).map(|(&x, &s)| r.gen_range(0..=x - s)).collect();
+        let rm = |shape: &[usize]| -> Vec<usize> { (0..shape.len()).map(|d| shape[d + 1..].iter().product()).collect() };
+        let (sr, sc, si, so) = (rm(&n), rm(&cshape), rm(&ins), rm(&outs));
+        let mut input = randv(&mut r, ins.iter().product());
+        let mut g = randv(&mut r, 2 * cshape.iter().product::<usize>());
+        let total: usize = outs.iter().product();
+        let mut results = vec![];
+        for flags in [MODE, MODE | FFTX_NO_OPTIMIZE] {
+            let mut out = vec![0.25; total];
+            unsafe {
+                let id = |n: &[usize], s: &[usize]| -> Vec<fftx_iodim> { (0..rank).map(|k| d(n[k], s[k], s[k])).collect() };
+                let p_d = id(&n, &sr);
+                // r2c: logical sizes n, real input strides, complex output strides.
+                let f_d: Vec<fftx_iodim> = (0..rank).map(|k| d(n[k], sr[k], sc[k])).collect();
+                let c_d = id(&cshape, &sc);
+                let i_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: ins[k] as i32, iofs: 0, oofs: inofs[k] as i32, dofs: 0, is: si[k] as i32, os: sr[k] as i32, ds: 1 }).collect();
+                let o_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: outs[k] as i32, iofs: outofs[k] as i32, oofs: 0, dofs: 0, is: sr[k] as i32, os: so[k] as i32, ds: 1 }).collect();
+                let f_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: cshape[k] as i32, iofs: 0, oofs: 0, dofs: 0, is: sc[k] as i32, os: sc[k] as i32, ds: sc[k] as i32 }).collect();
+                let c2r_d: Vec<fftx_iodim> = (0..rank).map(|k| d(n[k], sc[k], sr[k])).collect();
+                let t1 = fftx_create_zero_temp_real(rank as i32, p_d.as_ptr());
+                let t2 = fftx_create_temp_complex(rank as i32, c_d.as_ptr());
+                let t3 = fftx_create_temp_complex(rank as i32, c_d.as_ptr());
+                let t4 = fftx_create_temp_real(rank as i32, p_d.as_ptr());
+                let rk = rank as i32;
+                let plans = [
+                    fftx_plan_guru_copy_real(rk, i_dx.as_ptr(), input.as_mut_ptr(), t1, SUB),
+                    fftx_plan_guru_dft_r2c(rk, f_d.as_ptr(), 0, null_mut(), t1, t2, SUB),
+                    fftx_plan_guru_pointwise_c2c(rk, f_dx.as_ptr(), 0, null_mut(), t2, t3, g.as_mut_ptr() as _, Some(cplx_scaling), SUB),
+                    fftx_plan_guru_dft_c2r(rk, c2r_d.as_ptr(), 0, null_mut(), t3, t4, SUB),
+                    fftx_plan_guru_copy_real(rk, o_dx.as_ptr(), t4, out.as_mut_ptr(), SUB),
+                ];
+                for (k, p) in plans.iter().enumerate() {
+                    assert!(!p.is_null(), "case {case} subplan {k}: {}", last_error());
+                }
+                let p = fftx_plan_compose(5, plans.as_ptr(), flags);
+                assert!(!p.is_null(), "case {case}: {}", last_error());
+                // First on other data, so that a work buffer's stale values would show.
+                let keep = input.clone();
+                input.iter_mut().for_each(|x| *x = *x * 3.0 - 1.0);
+                fftx_execute(p);
+                input.copy_from_slice(&keep);
+                fftx_execute(p);
+                if flags == MODE {
+                    assert!(printout(p).contains("steps=1 "), "case {case}: {}", printout(p));
+                }
+                fftx_destroy_plan(p);
+                plans.iter().for_each(|&q| fftx_destroy_plan(q));
+                fftx_destroy_temp_real(t1);
+                fftx_destroy_temp_complex(t2);
+                fftx_destroy_temp_complex(t3);
+                fftx_destroy_temp_real(t4);
+            }
+            results.push(out);
+        }
+        assert_close(&results[0], &results[1], n.iter().product(), &format!("case {case}: n={n:?} in {ins:?}@{inofs:?} out {outs:?}@{outofs:?}"));
+    }
+}
+
+/// A c2r whose input spectrum is a partial copy into a zero temporary (pruned on its input),
+/// executed twice on different data, equals the unoptimized graph (the FFTW path).
+#[test]
+fn pruned_c2r_of_a_partial_spectrum() {
+    let (n0, n1) = (6usize, 8usize);
+    let h = n1 / 2 + 1;
+    let mut r = rng(81);
+    let mut coef = randv(&mut r, 2 * 3 * 3);
+    let mut results = vec![];
+    for flags in [MODE, MODE | FFTX_NO_OPTIMIZE] {
+        let mut out = vec![0.0; n0 * n1];
+        unsafe {
+            let t = fftx_create_zero_temp_complex(2, [d(n0, h, h), d(h, 1, 1)].as_ptr());
+            let cx = [fftx_iodimx { n: 3, iofs: 0, oofs: 1, dofs: 0, is: 3, os: h as i32, ds: 1 }, fftx_iodimx { n: 3, iofs: 0, oofs: 1, dofs: 0, is: 1, os: 1, ds: 1 }];
+            let plans = [
+                fftx_plan_guru_copy_complex(2, cx.as_ptr(), coef.as_mut_ptr() as _, t, SUB),
+                fftx_plan_guru_dft_c2r(2, [d(n0, h, n1), d(n1, 1, 1)].as_ptr(), 0, null_mut(), t, out.as_mut_ptr(), SUB),
+            ];
+            let p = fftx_plan_compose(2, plans.as_ptr(), flags);
+            assert!(!p.is_null(), "{}", last_error());
+            let keep = coef.clone();
+            coef.iter_mut().for_each(|x| *x = 2.0 * *x + 0.3);
+            fftx_execute(p);
+            coef.copy_from_slice(&keep);
+            fftx_execute(p);
+            if flags == MODE {
+                let s = printout(p);
+                assert!(s.contains("steps=1 ") && s.contains("(dft-c2r n=[6, 8] live-in=[1..4,1..4]"), "{s}");
+            }
+            fftx_destroy_plan(p);
+            plans.iter().for_each(|&q| fftx_destroy_plan(q));
+            fftx_destroy_temp_complex(t);
+        }
+        results.push(out);
+    }
+    assert_close(&results[0], &results[1], n0 * n1, "pruned c2r");
 }
