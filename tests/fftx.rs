@@ -791,6 +791,8 @@ fn random_pipelines_optimized_equal_unoptimized() {
         let inofs: Vec<usize> = n.iter().zip(&ins).map(|(&x, &s)| r.gen_range(0..=x - s)).collect();
         let outs: Vec<usize> = n.iter().map(|&x| r.gen_range(1..=x)).collect();
         let outofs: Vec<usize> = n.iter().zip(&outs).map(|(&x, &s)| r.gen_range(0..=x - s)).collect();
+        let rev_in: Vec<bool> = (0..rank).map(|_| r.gen_bool(0.3)).collect();
+        let rev_out: Vec<bool> = (0..rank).map(|_| r.gen_bool(0.3)).collect();
         let rm = |shape: &[usize]| -> Vec<usize> { (0..shape.len()).map(|d| shape[d + 1..].iter().product()).collect() };
         let (sr, sc, si, so) = (rm(&n), rm(&cshape), rm(&ins), rm(&outs));
         let mut input = randv(&mut r, ins.iter().product());
@@ -805,8 +807,20 @@ fn random_pipelines_optimized_equal_unoptimized() {
                 // r2c: logical sizes n, real input strides, complex output strides.
                 let f_d: Vec<fftx_iodim> = (0..rank).map(|k| d(n[k], sr[k], sc[k])).collect();
                 let c_d = id(&cshape, &sc);
-                let i_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: ins[k] as i32, iofs: 0, oofs: inofs[k] as i32, dofs: 0, is: si[k] as i32, os: sr[k] as i32, ds: 1 }).collect();
-                let o_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: outs[k] as i32, iofs: outofs[k] as i32, oofs: 0, dofs: 0, is: sr[k] as i32, os: so[k] as i32, ds: 1 }).collect();
+                // Some axes of the caller's arrays are walked backwards (negative stride, the
+                // offset at the far end).
+                let i_dx: Vec<fftx_iodimx> = (0..rank)
+                    .map(|k| {
+                        let (iofs, is) = if rev_in[k] { (ins[k] as i32 - 1, -(si[k] as i32)) } else { (0, si[k] as i32) };
+                        fftx_iodimx { n: ins[k] as i32, iofs, oofs: inofs[k] as i32, dofs: 0, is, os: sr[k] as i32, ds: 1 }
+                    })
+                    .collect();
+                let o_dx: Vec<fftx_iodimx> = (0..rank)
+                    .map(|k| {
+                        let (oofs, os) = if rev_out[k] { (outs[k] as i32 - 1, -(so[k] as i32)) } else { (0, so[k] as i32) };
+                        fftx_iodimx { n: outs[k] as i32, iofs: outofs[k] as i32, oofs, dofs: 0, is: sr[k] as i32, os, ds: 1 }
+                    })
+                    .collect();
                 let f_dx: Vec<fftx_iodimx> = (0..rank).map(|k| fftx_iodimx { n: cshape[k] as i32, iofs: 0, oofs: 0, dofs: 0, is: sc[k] as i32, os: sc[k] as i32, ds: sc[k] as i32 }).collect();
                 let c2r_d: Vec<fftx_iodim> = (0..rank).map(|k| d(n[k], sc[k], sr[k])).collect();
                 let t1 = fftx_create_zero_temp_real(rank as i32, p_d.as_ptr());
