@@ -899,3 +899,61 @@ fn pruned_c2r_of_a_partial_spectrum() {
     }
     assert_close(&results[0], &results[1], n0 * n1, "pruned c2r");
 }
+
+/// A pointwise function after the last transform (here an r2c of a padded input, then a
+/// multiply into the caller's array with permuted strides) runs in the chain's work buffer.
+#[test]
+fn trailing_pointwise_is_fused() {
+    let (n0, n1, ns) = (6usize, 10usize, 4usize);
+    let h = n1 / 2 + 1;
+    let mut r = rng(91);
+    let mut x = randv(&mut r, ns * ns);
+    let mut g = randv(&mut r, 2 * n0 * h);
+    let mut results = vec![];
+    for flags in [MODE, MODE | FFTX_NO_OPTIMIZE] {
+        // The output stored transposed: element (k0, k1) at k1 * n0 + k0.
+        let mut out = vec![0.0; 2 * n0 * h];
+        unsafe {
+            let t1 = fftx_create_zero_temp_real(2, [d(n0, n1, n1), d(n1, 1, 1)].as_ptr());
+            let t2 = fftx_create_temp_complex(2, [d(n0, h, h), d(h, 1, 1)].as_ptr());
+            let cx = [fftx_iodimx { n: ns as i32, iofs: 0, oofs: 1, dofs: 0, is: ns as i32, os: n1 as i32, ds: 1 }, fftx_iodimx { n: ns as i32, iofs: 0, oofs: 2, dofs: 0, is: 1, os: 1, ds: 1 }];
+            let px = [fftx_iodimx { n: n0 as i32, iofs: 0, oofs: 0, dofs: 0, is: h as i32, os: 1, ds: h as i32 }, fftx_iodimx { n: h as i32, iofs: 0, oofs: 0, dofs: 0, is: 1, os: n0 as i32, ds: 1 }];
+            let plans = [
+                fftx_plan_guru_copy_real(2, cx.as_ptr(), x.as_mut_ptr(), t1, SUB),
+                fftx_plan_guru_dft_r2c(2, [d(n0, n1, h), d(n1, 1, 1)].as_ptr(), 0, null_mut(), t1, t2, SUB),
+                fftx_plan_guru_pointwise_c2c(2, px.as_ptr(), 0, null_mut(), t2, out.as_mut_ptr() as _, g.as_mut_ptr() as _, Some(cplx_scaling), SUB),
+            ];
+            assert!(plans.iter().all(|p| !p.is_null()), "{}", last_error());
+            let p = fftx_plan_compose(3, plans.as_ptr(), flags);
+            assert!(!p.is_null(), "{}", last_error());
+            let keep = x.clone();
+            x.iter_mut().for_each(|v| *v = 1.0 - *v);
+            fftx_execute(p);
+            x.copy_from_slice(&keep);
+            fftx_execute(p);
+            if flags == MODE {
+                let s = printout(p);
+                assert!(s.contains("steps=1 ") && s.contains("(temporaries none)") && s.contains("(pointwise \"mov t0 in; mul t0 data; mov out t0\"") && s.contains("strides=[1, 6]"), "{s}");
+            }
+            fftx_destroy_plan(p);
+            plans.iter().for_each(|&q| fftx_destroy_plan(q));
+            fftx_destroy_temp_real(t1);
+            fftx_destroy_temp_complex(t2);
+        }
+        results.push(out);
+    }
+    assert_close(&results[0], &results[1], n0 * n1, "trailing pointwise");
+    // And against a direct sum for one element: (k0, k1) = (2, 3).
+    let (k0, k1) = (2usize, 3usize);
+    let (mut re, mut im) = (0.0, 0.0);
+    for j0 in 0..ns {
+        for j1 in 0..ns {
+            let ph = -2.0 * std::f64::consts::PI * (((j0 + 1) * k0) as f64 / n0 as f64 + ((j1 + 2) * k1) as f64 / n1 as f64);
+            re += x[j0 * ns + j1] * ph.cos();
+            im += x[j0 * ns + j1] * ph.sin();
+        }
+    }
+    let (gr, gi) = (g[2 * (k0 * h + k1)], g[2 * (k0 * h + k1) + 1]);
+    let o = 2 * (k1 * n0 + k0);
+    assert!((results[0][o] - (re * gr - im * gi)).abs() < 1e-12 && (results[0][o + 1] - (re * gi + im * gr)).abs() < 1e-12);
+}

@@ -249,10 +249,8 @@ impl ChainExec {
             Some(Stage::Fft { in_live, .. }) => in_live.clone(),
             _ => unreachable!("a chain starts with a transform"),
         };
-        let last_out = match chain.stages.last() {
-            Some(Stage::Fft { out_live, .. }) => out_live.clone(),
-            _ => unreachable!("a chain ends with a transform"),
-        };
+        // The last transform's output box (a trailing pointwise stage keeps it).
+        let last_out = chain.stages.iter().rev().find_map(|s| if let Stage::Fft { out_live, .. } = s { Some(out_live.clone()) } else { None }).expect("a chain has a transform");
         let resolve = |v: &[Segment]| v.iter().map(|s| (addrs.of(&s.access.buf), s.access.buf.complex(), s.clone())).collect();
         let needs_real = first_real || last_real;
         ChainExec {

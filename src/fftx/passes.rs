@@ -446,6 +446,36 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
     Some((p, j, data))
 }
 
+/// Trailing pointwise fusion: D (c2c or r2c) -> T -> P -> anywhere, P the only other user of T
+/// and covering D's whole output. Returns (p, data access per chain axis, P's output as a store).
+fn find_trailing(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Segment)> {
+    let d = &nodes[i];
+    if !matches!(d.op, Op::Dft { .. } | Op::R2c) || d.out_live.is_some() {
+        return None;
+    }
+    let t = d.output.buf.temp()?;
+    let [a, p] = users(nodes, t.id)[..] else { return None };
+    if a != i || p <= i {
+        return None;
+    }
+    let pw = &nodes[p];
+    let Op::Pointwise(prog) = &pw.op else { return None };
+    if !prog.complex || pw.input.buf.temp_id() != Some(t.id) || pw.output.buf.temp_id() == Some(t.id) {
+        return None;
+    }
+    let shape = &d.out_shape;
+    let loc = Locator::new(&d.output, shape)?;
+    let (origin, axes) = map_box(&loc, pw.input.base, &pw.input.strides, &pw.in_shape)?;
+    let (_, ext) = per_axis(shape.len(), &axes, &pw.input.strides, &pw.in_shape);
+    if origin.iter().any(|&x| x != 0) || &ext != shape || pw.in_shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+        return None;
+    }
+    let data = pw.data.as_ref().map(|x| Access { buf: x.buf.clone(), base: x.base, strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0 });
+    let (out_strides, _) = per_axis(shape.len(), &axes, &pw.output.strides, &pw.in_shape);
+    let store = Segment { origin: vec![0; shape.len()], extent: shape.clone(), access: Access { buf: pw.output.buf.clone(), base: pw.output.base, strides: out_strides }, from: pw.label.clone() };
+    Some((p, data, store))
+}
+
 /// Load fusion: every writer of D's input temporary is a copy before D that maps into D's input.
 fn find_loads(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     let d = &nodes[i];
@@ -523,6 +553,17 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
                 pw = Some((p, data));
             }
         }
+        // Otherwise a pointwise function reading the whole output: it runs in the work buffer
+        // and writes where it wrote.
+        let mut tail = None;
+        if pw.is_none() {
+            if let Some((p, data, seg)) = find_trailing(nodes, i) {
+                if !consumed[p] && can_move(nodes, i, p, &[i, p]) {
+                    members = vec![i, p];
+                    tail = Some((p, data, seg));
+                }
+            }
+        }
         let last = *members.last().unwrap();
         let first = &nodes[i];
         let last_node = &nodes[last];
@@ -535,7 +576,9 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
             }
         }
         let mut stores = None;
-        if let Some((copies, segs)) = find_stores(nodes, last) {
+        if tail.is_some() {
+            // the pointwise function's own output is the store
+        } else if let Some((copies, segs)) = find_stores(nodes, last) {
             let mut all: Vec<usize> = members.clone();
             all.extend(&copies);
             if let Some((l, _)) = &loads {
@@ -566,11 +609,19 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
             stages.push(Stage::Pointwise { prog: prog.clone(), data });
             stages.push(fft_stage(last_node));
         }
+        let mut tail_store = None;
+        if let Some((p, data, seg)) = tail {
+            let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
+            stages.push(Stage::Pointwise { prog: prog.clone(), data });
+            tail_store = Some(seg);
+        }
         for &m in &members {
             consumed[m] = true;
             labels.push(nodes[m].label.clone());
         }
-        let store_segs = match stores {
+        let store_segs = match (tail_store, stores) {
+            (Some(seg), _) => vec![seg],
+            (None, stores) => match stores {
             Some((copies, segs)) => {
                 for c in copies {
                     consumed[c] = true;
@@ -579,6 +630,7 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
                 segs
             }
             None => vec![full_segment(&last_node.output, &last_node.out_shape, &last_node.label)],
+            },
         };
         chain_at.insert(last, Chain { labels, n: first.n.clone(), loads: load_segs, stages, stores: store_segs });
     }
@@ -736,6 +788,26 @@ pub(crate) mod tests {
         assert_eq!(c.stores[0].access.strides, vec![7, 1]);
         assert_eq!(c.stages.len(), 3);
         assert!(matches!(&c.stages[1], Stage::Pointwise { data: Some(d), .. } if d.strides == vec![9, 1]));
+    }
+
+    #[test]
+    fn fuse_takes_a_trailing_pointwise_that_covers_the_output() {
+        let t = temp(1, true, 8, false);
+        let (u, v, g) = (user(0x1000, true), user(0x9000, true), user(0x20000, true));
+        let graph = |n: usize| Graph {
+            nodes: vec![
+                fft("f", Op::Dft { sign: -1 }, &[8], acc(&u, 0, &[1]), acc(&t, 0, &[1])),
+                pointwise("p", &[n], acc(&t, 0, &[1]), acc(&v, 0, &[2]), acc(&g, 0, &[1])),
+            ],
+        };
+        let steps = fuse(&prune(&graph(8)).unwrap().0);
+        let [Step::Chain(c)] = &steps[..] else { panic!("{steps:?}") };
+        assert_eq!(c.stages.len(), 2);
+        assert!(matches!(&c.stages[1], Stage::Pointwise { data: Some(_), .. }));
+        assert_eq!((c.stores.len(), c.stores[0].access.strides.clone()), (1, vec![2]));
+        // Covering only part of the output: not fused (and the transform's output is pruned).
+        let steps = fuse(&prune(&graph(5)).unwrap().0);
+        assert_eq!(steps.len(), 2, "{steps:?}");
     }
 
     #[test]
