@@ -957,3 +957,59 @@ fn trailing_pointwise_is_fused() {
     let o = 2 * (k1 * n0 + k0);
     assert!((results[0][o] - (re * gr - im * gi)).abs() < 1e-12 && (results[0][o + 1] - (re * gi + im * gr)).abs() < 1e-12);
 }
+
+/// A pointwise function writing the whole input of a c2c (reading the caller's array with
+/// transposed strides) runs in the chain's work buffer before the transform.
+#[test]
+fn leading_pointwise_is_fused() {
+    let (n0, n1) = (5usize, 8usize);
+    let mut r = rng(101);
+    let mut x = randv(&mut r, 2 * n0 * n1);
+    let mut g = randv(&mut r, 2 * n0 * n1);
+    let mut results = vec![];
+    for flags in [MODE, MODE | FFTX_NO_OPTIMIZE] {
+        let mut out = vec![0.0; 2 * n0 * n1];
+        unsafe {
+            let dd = [d(n0, n1, n1), d(n1, 1, 1)];
+            let t = fftx_create_temp_complex(2, dd.as_ptr());
+            // Element (i0, i1) of the transform's input is x[i1 * n0 + i0] * g[i0 * n1 + i1].
+            let px = [fftx_iodimx { n: n0 as i32, iofs: 0, oofs: 0, dofs: 0, is: 1, os: n1 as i32, ds: n1 as i32 }, fftx_iodimx { n: n1 as i32, iofs: 0, oofs: 0, dofs: 0, is: n0 as i32, os: 1, ds: 1 }];
+            let plans = [
+                fftx_plan_guru_pointwise_c2c(2, px.as_ptr(), 0, null_mut(), x.as_mut_ptr() as _, t, g.as_mut_ptr() as _, Some(cplx_scaling), SUB),
+                fftx_plan_guru_dft(2, dd.as_ptr(), 0, null_mut(), t, out.as_mut_ptr() as _, FFTX_BACKWARD, SUB),
+            ];
+            assert!(plans.iter().all(|p| !p.is_null()), "{}", last_error());
+            let p = fftx_plan_compose(2, plans.as_ptr(), flags);
+            assert!(!p.is_null(), "{}", last_error());
+            let keep = x.clone();
+            x.iter_mut().for_each(|v| *v = 0.5 - *v);
+            fftx_execute(p);
+            x.copy_from_slice(&keep);
+            fftx_execute(p);
+            if flags == MODE {
+                let s = printout(p);
+                assert!(s.contains("steps=1 ") && s.contains("(temporaries none)") && s.contains("strides=[1, 5]"), "{s}");
+            }
+            fftx_destroy_plan(p);
+            plans.iter().for_each(|&q| fftx_destroy_plan(q));
+            fftx_destroy_temp_complex(t);
+        }
+        results.push(out);
+    }
+    assert_close(&results[0], &results[1], n0 * n1, "leading pointwise");
+    // Direct sum for one output element.
+    let (k0, k1) = (3usize, 5usize);
+    let (mut re, mut im) = (0.0, 0.0);
+    for i0 in 0..n0 {
+        for i1 in 0..n1 {
+            let (a, b) = (x[2 * (i1 * n0 + i0)], x[2 * (i1 * n0 + i0) + 1]);
+            let (c, e) = (g[2 * (i0 * n1 + i1)], g[2 * (i0 * n1 + i1) + 1]);
+            let (vr, vi) = (a * c - b * e, a * e + b * c);
+            let ph = 2.0 * std::f64::consts::PI * ((i0 * k0) as f64 / n0 as f64 + (i1 * k1) as f64 / n1 as f64);
+            re += vr * ph.cos() - vi * ph.sin();
+            im += vr * ph.sin() + vi * ph.cos();
+        }
+    }
+    let o = 2 * (k0 * n1 + k1);
+    assert!((results[0][o] - re).abs() < 1e-12 && (results[0][o + 1] - im).abs() < 1e-12, "{} {} vs {re} {im}", results[0][o], results[0][o + 1]);
+}

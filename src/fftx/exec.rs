@@ -245,10 +245,8 @@ impl ChainExec {
         }
         let first_real = matches!(chain.first_op(), Op::R2c);
         let last_real = matches!(chain.last_op(), Op::C2r);
-        let first_in = match chain.stages.first() {
-            Some(Stage::Fft { in_live, .. }) => in_live.clone(),
-            _ => unreachable!("a chain starts with a transform"),
-        };
+        // The first transform's input box (a leading pointwise stage runs on all of it).
+        let first_in = chain.stages.iter().find_map(|s| if let Stage::Fft { in_live, .. } = s { Some(in_live.clone()) } else { None }).expect("a chain has a transform");
         // The last transform's output box (a trailing pointwise stage keeps it).
         let last_out = chain.stages.iter().rev().find_map(|s| if let Stage::Fft { out_live, .. } = s { Some(out_live.clone()) } else { None }).expect("a chain has a transform");
         let resolve = |v: &[Segment]| v.iter().map(|s| (addrs.of(&s.access.buf), s.access.buf.complex(), s.clone())).collect();

@@ -476,6 +476,36 @@ fn find_trailing(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Seg
     Some((p, data, store))
 }
 
+/// Leading pointwise fusion: anywhere -> P -> T -> D (c2c), P the only other user of T and
+/// writing D's whole input. Returns (p, data access per chain axis, P's input as the load).
+fn find_leading(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Segment)> {
+    let d = &nodes[i];
+    if !matches!(d.op, Op::Dft { .. }) || d.in_live.is_some() {
+        return None;
+    }
+    let t = d.input.buf.temp()?;
+    let [p, b] = users(nodes, t.id)[..] else { return None };
+    if b != i || p >= i {
+        return None;
+    }
+    let pw = &nodes[p];
+    let Op::Pointwise(prog) = &pw.op else { return None };
+    if !prog.complex || pw.output.buf.temp_id() != Some(t.id) || pw.input.buf.temp_id() == Some(t.id) {
+        return None;
+    }
+    let shape = &d.in_shape;
+    let loc = Locator::new(&d.input, shape)?;
+    let (origin, axes) = map_box(&loc, pw.output.base, &pw.output.strides, &pw.out_shape)?;
+    let (_, ext) = per_axis(shape.len(), &axes, &pw.output.strides, &pw.out_shape);
+    if origin.iter().any(|&x| x != 0) || &ext != shape || pw.out_shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+        return None;
+    }
+    let data = pw.data.as_ref().map(|x| Access { buf: x.buf.clone(), base: x.base, strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0 });
+    let (in_strides, _) = per_axis(shape.len(), &axes, &pw.input.strides, &pw.in_shape);
+    let load = Segment { origin: vec![0; shape.len()], extent: shape.clone(), access: Access { buf: pw.input.buf.clone(), base: pw.input.base, strides: in_strides }, from: pw.label.clone() };
+    Some((p, data, load))
+}
+
 /// Load fusion: every writer of D's input temporary is a copy before D that maps into D's input.
 fn find_loads(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     let d = &nodes[i];
@@ -575,6 +605,18 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
                 loads = Some((copies, segs));
             }
         }
+        // Or a pointwise function writing the whole input of a c2c: it runs in the work buffer,
+        // loading from where it read.
+        let mut head = None;
+        if loads.is_none() {
+            if let Some((p, data, seg)) = find_leading(nodes, i) {
+                let mut all = members.clone();
+                all.push(p);
+                if !consumed[p] && can_move(nodes, p, last, &all) {
+                    head = Some((p, data, seg));
+                }
+            }
+        }
         let mut stores = None;
         if tail.is_some() {
             // the pointwise function's own output is the store
@@ -584,26 +626,37 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
             if let Some((l, _)) = &loads {
                 all.extend(l);
             }
+            if let Some((p, _, _)) = &head {
+                all.push(*p);
+            }
             if copies.iter().all(|&c| !consumed[c] && can_move(nodes, c, last, &all)) {
                 stores = Some((copies, segs));
             }
         }
         let pruned = first.in_live.is_some() || first.out_live.is_some() || last_node.in_live.is_some() || last_node.out_live.is_some();
-        if members.len() == 1 && loads.is_none() && stores.is_none() && !pruned {
+        if members.len() == 1 && loads.is_none() && head.is_none() && stores.is_none() && !pruned {
             continue; // nothing gained: runs as the plain transform
         }
         let mut labels: Vec<String> = Vec::new();
-        let load_segs = match loads {
-            Some((copies, segs)) => {
+        let mut stages = vec![];
+        let load_segs = match (loads, head) {
+            (Some((copies, segs)), _) => {
                 for c in copies {
                     consumed[c] = true;
                     labels.push(nodes[c].label.clone());
                 }
                 segs
             }
-            None => vec![full_segment(&first.input, &first.in_shape, &first.label)],
+            (None, Some((p, data, seg))) => {
+                consumed[p] = true;
+                labels.push(nodes[p].label.clone());
+                let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
+                stages.push(Stage::Pointwise { prog: prog.clone(), data });
+                vec![seg]
+            }
+            (None, None) => vec![full_segment(&first.input, &first.in_shape, &first.label)],
         };
-        let mut stages = vec![fft_stage(first)];
+        stages.push(fft_stage(first));
         if let Some((p, data)) = pw {
             let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
             stages.push(Stage::Pointwise { prog: prog.clone(), data });
