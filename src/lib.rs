@@ -9,6 +9,7 @@
 pub mod abi;
 pub mod api;
 pub mod exec;
+mod fftx;
 pub mod log;
 pub mod passes;
 pub mod plan;
@@ -29,3 +30,4 @@ pub use api::split::*;
 pub use api::threads::*;
 pub use api::wisdom::*;
 pub use api::{fftw_plan, fftwf_plan};
+pub use fftx::capi::*;

@@ -1,0 +1,513 @@
+//! FFTX's C interface. `build.rs` runs cbindgen on this file to make `include/fftx.h`; the
+//! helper macros of the header are in `build.rs` too. Every entry point runs inside [`guard`]:
+//! a failure returns NULL (or does nothing), and `fftx_last_error()` says which call failed and
+//! why; no panic crosses the boundary.
+#![allow(non_camel_case_types, clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+use super::graph::{Graph, Op};
+use super::plan::{self, DimX, FftxPlan};
+use super::recorder::{self, OpCode};
+use std::cell::RefCell;
+use std::ffi::{c_void, CString};
+use std::os::raw::{c_char, c_int, c_uint};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::null_mut;
+
+/// `fftx_real`: double precision.
+pub type fftx_real = f64;
+/// `fftx_complex`: `double[2]`, as `fftw_complex`.
+pub type fftx_complex = [f64; 2];
+
+/// One dimension of a transform: length, input and output strides in elements (as `fftw_iodim`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fftx_iodim {
+    pub n: c_int,
+    pub is: c_int,
+    pub os: c_int,
+}
+
+/// One dimension of a copy or pointwise operation: length; input, output and data offsets (in
+/// indices: index j is at (ofs + j)*s for s >= 0 and (ofs - j)*|s| for s < 0, so a negative
+/// stride walks down from index ofs); input, output and data strides.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fftx_iodimx {
+    pub n: c_int,
+    pub iofs: c_int,
+    pub oofs: c_int,
+    pub dofs: c_int,
+    pub is: c_int,
+    pub os: c_int,
+    pub ds: c_int,
+}
+
+/// `fftx_iodim` with `ptrdiff_t` fields (the guru64 calls).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fftx_iodim64 {
+    pub n: isize,
+    pub is: isize,
+    pub os: isize,
+}
+
+/// `fftx_iodimx` with `ptrdiff_t` fields (the guru64 calls).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct fftx_iodimx64 {
+    pub n: isize,
+    pub iofs: isize,
+    pub oofs: isize,
+    pub dofs: isize,
+    pub is: isize,
+    pub os: isize,
+    pub ds: isize,
+}
+
+/// The opaque plan type.
+pub struct fftx_plan_s {
+    plan: FftxPlan,
+}
+
+/// A plan: a subplan, or a composition of subplans.
+pub type fftx_plan = *mut fftx_plan_s;
+/// A real temporary; accepted wherever an `fftx_real *` array is.
+pub type fftx_temp_real = *mut fftx_real;
+/// A complex temporary; accepted wherever an `fftx_complex *` array is.
+pub type fftx_temp_complex = *mut fftx_complex;
+/// A pointwise function `f(in, out, data)` written with the `FFTX_*` helper macros.
+pub type fftx_callback = Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void)>;
+/// An r2r kind (FFTW's values).
+pub type fftx_r2r_kind = c_int;
+
+pub const FFTX_FORWARD: c_int = -1;
+pub const FFTX_BACKWARD: c_int = 1;
+/// Plan by time measurements (the plain transforms use FFTW_MEASURE).
+pub const FFTX_MEASURE: c_uint = 0;
+/// Plan by the cost model (the plain transforms use FFTW_ESTIMATE).
+pub const FFTX_ESTIMATE: c_uint = 1 << 6;
+/// The plan is a step of a larger plan: checked now, compiled when composed (or first executed).
+pub const FFTX_SUBPLAN: c_uint = 1 << 24;
+/// Report what the planner did: the optimized plan is logged (FFTX_LOG=info shows it).
+pub const FFTX_OBSERVE: c_uint = 1 << 25;
+/// `fftx_init`: optimize composed plans (symbolic analysis, pruning, fusion). Composition always
+/// optimizes on the CPU backend; the flag is accepted and recorded.
+pub const FFTX_HIGH_PERFORMANCE: c_uint = 1 << 26;
+/// `fftx_plan_compose`: keep the graph as given, without pruning or fusion (a reference).
+pub const FFTX_NO_OPTIMIZE: c_uint = 1 << 27;
+
+pub const FFTX_R2HC: fftx_r2r_kind = 0;
+pub const FFTX_HC2R: fftx_r2r_kind = 1;
+pub const FFTX_DHT: fftx_r2r_kind = 2;
+pub const FFTX_REDFT00: fftx_r2r_kind = 3;
+pub const FFTX_REDFT01: fftx_r2r_kind = 4;
+pub const FFTX_REDFT10: fftx_r2r_kind = 5;
+pub const FFTX_REDFT11: fftx_r2r_kind = 6;
+pub const FFTX_RODFT00: fftx_r2r_kind = 7;
+pub const FFTX_RODFT01: fftx_r2r_kind = 8;
+pub const FFTX_RODFT10: fftx_r2r_kind = 9;
+pub const FFTX_RODFT11: fftx_r2r_kind = 10;
+
+const KNOWN_FLAGS: c_uint = crate::abi::FFTW_KNOWN_FLAGS | FFTX_SUBPLAN | FFTX_OBSERVE | FFTX_HIGH_PERFORMANCE | FFTX_NO_OPTIMIZE;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+static INIT_FLAGS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+fn set_error(msg: String) {
+    crate::log_warn!("{msg}");
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+/// Runs an entry point: `Err` and panics become `fail` and the thread's last error.
+fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(msg)) => {
+            set_error(format!("{what}: {msg}"));
+            fail
+        }
+        Err(panic) => {
+            let msg = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+            set_error(format!("{what}: internal error: {msg}"));
+            fail
+        }
+    }
+}
+
+static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> = once_cell::sync::Lazy::new(Default::default);
+
+fn register(plan: FftxPlan) -> fftx_plan {
+    if plan.flags & FFTX_OBSERVE != 0 {
+        crate::log_info!("{}", plan.describe());
+    }
+    let p = Box::into_raw(Box::new(fftx_plan_s { plan }));
+    LIVE.lock().insert(p as usize);
+    p
+}
+
+fn live<'a>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
+    if p.is_null() {
+        return Err("NULL plan".into());
+    }
+    if !LIVE.lock().contains(&(p as usize)) {
+        return Err(format!("{p:p} is not a live FFTX plan"));
+    }
+    // SAFETY: registered plans stay allocated until fftx_destroy_plan.
+    Ok(unsafe { &(*p).plan })
+}
+
+fn check_flags(flags: c_uint) -> Result<(), String> {
+    if flags & !KNOWN_FLAGS != 0 {
+        return Err(format!("unknown flag bits {:#x}", flags & !KNOWN_FLAGS));
+    }
+    Ok(())
+}
+
+trait ReadDim: Copy {
+    fn get(&self) -> DimX;
+}
+impl ReadDim for fftx_iodim {
+    fn get(&self) -> DimX {
+        DimX::plain(self.n as isize, self.is as isize, self.os as isize)
+    }
+}
+impl ReadDim for fftx_iodim64 {
+    fn get(&self) -> DimX {
+        DimX::plain(self.n, self.is, self.os)
+    }
+}
+impl ReadDim for fftx_iodimx {
+    fn get(&self) -> DimX {
+        let c = |x: c_int| x as isize;
+        DimX { n: c(self.n), iofs: c(self.iofs), oofs: c(self.oofs), dofs: c(self.dofs), is: c(self.is), os: c(self.os), ds: c(self.ds) }
+    }
+}
+impl ReadDim for fftx_iodimx64 {
+    fn get(&self) -> DimX {
+        DimX { n: self.n, iofs: self.iofs, oofs: self.oofs, dofs: self.dofs, is: self.is, os: self.os, ds: self.ds }
+    }
+}
+
+unsafe fn dims<D: ReadDim>(rank: c_int, p: *const D, what: &str) -> Result<Vec<DimX>, String> {
+    if rank < 0 {
+        return Err(format!("negative {what} rank {rank}"));
+    }
+    if rank > 0 && p.is_null() {
+        return Err(format!("{what} dims are NULL with rank {rank}"));
+    }
+    Ok((0..rank as usize).map(|i| (*p.add(i)).get()).collect())
+}
+
+fn single(node: super::graph::Node, flags: c_uint) -> Result<fftx_plan, String> {
+    let plan = FftxPlan::new(Graph { nodes: vec![node] }, flags)?;
+    Ok(register(plan))
+}
+
+unsafe fn temp<D: ReadDim>(rank: c_int, d: *const D, complex: bool, zero: bool) -> Result<usize, String> {
+    plan::create_temp(&dims(rank, d, "temporary")?, complex, zero)
+}
+
+unsafe fn guru_transform<D: ReadDim>(name: &str, op: Op, rank: c_int, d: *const D, hr: c_int, hd: *const D, input: usize, ic: bool, output: usize, oc: bool, flags: c_uint) -> Result<fftx_plan, String> {
+    check_flags(flags)?;
+    let (d, l) = (dims(rank, d, "transform")?, dims(hr, hd, "howmany")?);
+    let node = plan::transform(name, op, &d, &l, plan::buffer(input, ic, "in")?, plan::buffer(output, oc, "out")?)?;
+    single(node, flags)
+}
+
+unsafe fn guru_copy<D: ReadDim>(name: &str, rank: c_int, d: *const D, input: usize, output: usize, complex: bool, flags: c_uint) -> Result<fftx_plan, String> {
+    check_flags(flags)?;
+    let node = plan::copy(name, &dims(rank, d, "copy")?, plan::buffer(input, complex, "in")?, plan::buffer(output, complex, "out")?)?;
+    single(node, flags)
+}
+
+unsafe fn guru_pointwise<D: ReadDim>(name: &str, rank: c_int, d: *const D, hr: c_int, hd: *const D, input: usize, output: usize, data: usize, func: fftx_callback, complex: bool, flags: c_uint) -> Result<fftx_plan, String> {
+    check_flags(flags)?;
+    let f = func.ok_or("the pointwise function is NULL")?;
+    let (d, l) = (dims(rank, d, "pointwise")?, dims(hr, hd, "howmany")?);
+    let prog = recorder::record(f, complex, data != 0)?;
+    let data = if data == 0 { None } else { Some(plan::buffer(data, complex, "data")?) };
+    let node = plan::pointwise(name, prog, &d, &l, plan::buffer(input, complex, "in")?, plan::buffer(output, complex, "out")?, data)?;
+    single(node, flags)
+}
+
+unsafe fn r2r_kinds(rank: c_int, kind: *const fftx_r2r_kind) -> Result<Vec<crate::problem::R2rKind>, String> {
+    if rank > 0 && kind.is_null() {
+        return Err("kind is NULL".into());
+    }
+    plan::r2r_kinds(&(0..rank.max(0) as usize).map(|i| *kind.add(i)).collect::<Vec<_>>())
+}
+
+/// Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.
+#[no_mangle]
+pub extern "C" fn fftx_init(flags: c_uint) {
+    INIT_FLAGS.store(flags, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Ends the FFTX region. Plans and temporaries still alive stay valid until released.
+#[no_mangle]
+pub extern "C" fn fftx_shutdown() {
+    INIT_FLAGS.store(0, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The last failure on this thread ("" if none): which call, which subplan, why. Valid until the
+/// next failure on this thread.
+#[no_mangle]
+pub extern "C" fn fftx_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_temp_real(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_real {
+    guard("fftx_create_temp_real", null_mut(), || Ok(temp(rank, dims, false, false)? as fftx_temp_real))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_temp_complex(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_complex {
+    guard("fftx_create_temp_complex", null_mut(), || Ok(temp(rank, dims, true, false)? as fftx_temp_complex))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_zero_temp_real(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_real {
+    guard("fftx_create_zero_temp_real", null_mut(), || Ok(temp(rank, dims, false, true)? as fftx_temp_real))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_zero_temp_complex(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_complex {
+    guard("fftx_create_zero_temp_complex", null_mut(), || Ok(temp(rank, dims, true, true)? as fftx_temp_complex))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_temp_real64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_real {
+    guard("fftx_create_temp_real64", null_mut(), || Ok(temp(rank, dims, false, false)? as fftx_temp_real))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_temp_complex64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_complex {
+    guard("fftx_create_temp_complex64", null_mut(), || Ok(temp(rank, dims, true, false)? as fftx_temp_complex))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_zero_temp_real64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_real {
+    guard("fftx_create_zero_temp_real64", null_mut(), || Ok(temp(rank, dims, false, true)? as fftx_temp_real))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_create_zero_temp_complex64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_complex {
+    guard("fftx_create_zero_temp_complex64", null_mut(), || Ok(temp(rank, dims, true, true)? as fftx_temp_complex))
+}
+/// Releases a temporary. Plans that use it keep what they need.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_destroy_temp_real(t: fftx_temp_real) {
+    guard("fftx_destroy_temp_real", (), || plan::destroy_temp(t as usize, false))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_destroy_temp_complex(t: fftx_temp_complex) {
+    guard("fftx_destroy_temp_complex", (), || plan::destroy_temp(t as usize, true))
+}
+
+/// Complex DFT (FFTX_FORWARD or FFTX_BACKWARD, unnormalized), FFTW's guru form.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_dft(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_complex, output: *mut fftx_complex, sign: c_int, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_dft", null_mut(), || guru_transform("fftx_plan_guru_dft", Op::Dft { sign }, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_dft_r2c(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_real, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_dft_r2c", null_mut(), || guru_transform("fftx_plan_guru_dft_r2c", Op::R2c, rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_dft_c2r(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_complex, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_dft_c2r", null_mut(), || guru_transform("fftx_plan_guru_dft_c2r", Op::C2r, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, false, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_r2r(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_real, output: *mut fftx_real, kind: *const fftx_r2r_kind, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_r2r", null_mut(), || {
+        let k = r2r_kinds(rank, kind)?;
+        guru_transform("fftx_plan_guru_r2r", Op::R2r(k), rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, false, flags)
+    })
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_dft(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_complex, output: *mut fftx_complex, sign: c_int, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_dft", null_mut(), || guru_transform("fftx_plan_guru64_dft", Op::Dft { sign }, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_dft_r2c(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_real, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_dft_r2c", null_mut(), || guru_transform("fftx_plan_guru64_dft_r2c", Op::R2c, rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_dft_c2r(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_complex, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_dft_c2r", null_mut(), || guru_transform("fftx_plan_guru64_dft_c2r", Op::C2r, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, false, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_r2r(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_real, output: *mut fftx_real, kind: *const fftx_r2r_kind, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_r2r", null_mut(), || {
+        let k = r2r_kinds(rank, kind)?;
+        guru_transform("fftx_plan_guru64_r2r", Op::R2r(k), rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, false, flags)
+    })
+}
+
+/// Copies a (sub-)box: out[oofs-shifted box] = in[iofs-shifted box]; other entries of out keep
+/// their values.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_copy_real(rank: c_int, dims: *const fftx_iodimx, input: *mut fftx_real, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_copy_real", null_mut(), || guru_copy("fftx_plan_guru_copy_real", rank, dims, input as usize, output as usize, false, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_copy_complex(rank: c_int, dims: *const fftx_iodimx, input: *mut fftx_complex, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_copy_complex", null_mut(), || guru_copy("fftx_plan_guru_copy_complex", rank, dims, input as usize, output as usize, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_copy_real(rank: c_int, dims: *const fftx_iodimx64, input: *mut fftx_real, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_copy_real", null_mut(), || guru_copy("fftx_plan_guru64_copy_real", rank, dims, input as usize, output as usize, false, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_copy_complex(rank: c_int, dims: *const fftx_iodimx64, input: *mut fftx_complex, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_copy_complex", null_mut(), || guru_copy("fftx_plan_guru64_copy_complex", rank, dims, input as usize, output as usize, true, flags))
+}
+
+/// out = func(in, data) element by element; `func` is recorded at plan time (see the FFTX_*
+/// helper macros); `data` may be NULL if `func` does not read it.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_pointwise_c2c(rank: c_int, dims: *const fftx_iodimx, howmany_rank: c_int, howmany_dims: *const fftx_iodimx, input: *mut fftx_complex, output: *mut fftx_complex, data: *mut fftx_complex, func: fftx_callback, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_pointwise_c2c", null_mut(), || guru_pointwise("fftx_plan_guru_pointwise_c2c", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru_pointwise_r2r(rank: c_int, dims: *const fftx_iodimx, howmany_rank: c_int, howmany_dims: *const fftx_iodimx, input: *mut fftx_real, output: *mut fftx_real, data: *mut fftx_real, func: fftx_callback, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru_pointwise_r2r", null_mut(), || guru_pointwise("fftx_plan_guru_pointwise_r2r", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, false, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_pointwise_c2c(rank: c_int, dims: *const fftx_iodimx64, howmany_rank: c_int, howmany_dims: *const fftx_iodimx64, input: *mut fftx_complex, output: *mut fftx_complex, data: *mut fftx_complex, func: fftx_callback, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_pointwise_c2c", null_mut(), || guru_pointwise("fftx_plan_guru64_pointwise_c2c", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, true, flags))
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_pointwise_r2r(rank: c_int, dims: *const fftx_iodimx64, howmany_rank: c_int, howmany_dims: *const fftx_iodimx64, input: *mut fftx_real, output: *mut fftx_real, data: *mut fftx_real, func: fftx_callback, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_guru64_pointwise_r2r", null_mut(), || guru_pointwise("fftx_plan_guru64_pointwise_r2r", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, false, flags))
+}
+
+/// One plan running `plans[0..n]` in order (each may itself be composed). The subplans stay
+/// the caller's to destroy.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_compose(n: c_int, plans: *const fftx_plan, flags: c_uint) -> fftx_plan {
+    guard("fftx_plan_compose", null_mut(), || {
+        check_flags(flags)?;
+        if n < 1 || plans.is_null() {
+            return Err(format!("needs at least one plan (n = {n})"));
+        }
+        let mut nodes = Vec::new();
+        for k in 0..n as usize {
+            let p = live(*plans.add(k)).map_err(|e| format!("subplan {k}: {e}"))?;
+            for node in &p.graph.nodes {
+                let mut node = node.clone();
+                node.label = match node.label.strip_prefix("subplan ") {
+                    Some(rest) => format!("subplan {k}.{rest}"),
+                    None => format!("subplan {k} ({})", node.label),
+                };
+                nodes.push(node);
+            }
+        }
+        let plan = FftxPlan::new(Graph { nodes }, flags & !FFTX_SUBPLAN)?;
+        Ok(register(plan))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fftx_execute(p: fftx_plan) {
+    guard("fftx_execute", (), || live(p)?.execute())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fftx_destroy_plan(p: fftx_plan) {
+    guard("fftx_destroy_plan", (), || {
+        if p.is_null() {
+            return Ok(());
+        }
+        if !LIVE.lock().remove(&(p as usize)) {
+            return Err(format!("{p:p} is not a live FFTX plan"));
+        }
+        drop(Box::from_raw(p));
+        Ok(())
+    })
+}
+
+/// Prints the (optimized) plan to stdout.
+#[no_mangle]
+pub unsafe extern "C" fn fftx_print_plan(p: fftx_plan) {
+    guard("fftx_print_plan", (), || {
+        use std::io::Write;
+        let s = live(p)?.describe();
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{s}").and_then(|_| out.flush()).map_err(|e| e.to_string())
+    })
+}
+
+/// The printout as a string; release it with free().
+#[no_mangle]
+pub unsafe extern "C" fn fftx_sprint_plan(p: fftx_plan) -> *mut c_char {
+    guard("fftx_sprint_plan", null_mut(), || {
+        let s = CString::new(live(p)?.describe()).map_err(|e| e.to_string())?;
+        let bytes = s.as_bytes_with_nul();
+        let m = libc::malloc(bytes.len()) as *mut u8;
+        if m.is_null() {
+            return Err("out of memory".into());
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), m, bytes.len());
+        Ok(m as *mut c_char)
+    })
+}
+
+// The pointwise helpers behind the FFTX_* macros: they record, they compute nothing.
+
+/// `FFTX_COMPLEX_TEMP(t)`: a complex temporary register of the pointwise function.
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_temp_complex() -> *mut fftx_complex {
+    guard("FFTX_COMPLEX_TEMP", null_mut(), || Ok(recorder::new_temp(true) as *mut fftx_complex))
+}
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_temp_real() -> *mut fftx_real {
+    guard("FFTX_REAL_TEMP", null_mut(), || Ok(recorder::new_temp(false) as *mut fftx_real))
+}
+/// `FFTX_COMPLEX_<OP>(d, s)` for op 0 = MOV, 1 = ADD, 2 = SUB, 3 = MULT, 4 = DIV, 5 = CONJ
+/// (d = conj d), 6 = NEG (d = -d).
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_complex(op: c_int, d: *mut fftx_complex, s: *mut fftx_complex) {
+    guard("FFTX_COMPLEX", (), || record_op(true, op, d as usize, s as usize))
+}
+/// `FFTX_REAL_<OP>(d, s)`, ops as for complex (CONJ is refused).
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_real(op: c_int, d: *mut fftx_real, s: *mut fftx_real) {
+    guard("FFTX_REAL", (), || record_op(false, op, d as usize, s as usize))
+}
+/// `FFTX_COMPLEX_SCALE(d, c)`: d = c*d, c a real constant.
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_complex_scale(d: *mut fftx_complex, c: f64) {
+    guard("FFTX_COMPLEX_SCALE", (), || { recorder::scale(true, d as usize, c); stray() })
+}
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_real_scale(d: *mut fftx_real, c: f64) {
+    guard("FFTX_REAL_SCALE", (), || { recorder::scale(false, d as usize, c); stray() })
+}
+/// `FFTX_COMPLEX_SET(d, re, im)`: d = re + i im, constants.
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_complex_set(d: *mut fftx_complex, re: f64, im: f64) {
+    guard("FFTX_COMPLEX_SET", (), || { recorder::set(true, d as usize, re, im); stray() })
+}
+#[no_mangle]
+pub extern "C" fn fftx_pointwise_real_set(d: *mut fftx_real, c: f64) {
+    guard("FFTX_REAL_SET", (), || { recorder::set(false, d as usize, c, 0.0); stray() })
+}
+
+fn record_op(complex: bool, op: c_int, d: usize, s: usize) -> Result<(), String> {
+    let code = match op {
+        0 => OpCode::Mov,
+        1 => OpCode::Add,
+        2 => OpCode::Sub,
+        3 => OpCode::Mul,
+        4 => OpCode::Div,
+        5 => OpCode::Conj,
+        6 => OpCode::Neg,
+        _ => return Err(format!("unknown pointwise operation {op}")),
+    };
+    recorder::op(complex, code, d, s);
+    stray()
+}
+
+/// A helper called outside any recording is an error of that call.
+fn stray() -> Result<(), String> {
+    recorder::take_stray().map_or(Ok(()), Err)
+}

@@ -1,0 +1,279 @@
+//! The FFTX graph: an ordered list of nodes (the subplans, in the order given to
+//! `fftx_plan_compose`) over buffers (the caller's arrays and FFTX temporaries).
+//!
+//! Every node reads its input (and, for pointwise nodes, a data operand) and writes its output
+//! through an [`Access`]: a strided box over a logical index space. Positions are counted in
+//! elements of the buffer (complex elements for complex buffers), as FFTX's iodims count them.
+//! Offsets of `fftx_iodimx` are resolved when a node is made: along a dimension with stride `s`
+//! and offset `o`, index `j` is at position `o*|s| + j*s` (the paper's `(o + j)*s` for `s >= 0`;
+//! for `s < 0` the walk starts at index `o` and goes down, which is how Fig. 7 reflects the
+//! Green's function octant).
+
+use super::recorder::Program;
+use crate::problem::R2rKind;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// An FFTX temporary: storage the library owns, sized by the dims it was created with.
+#[derive(Debug)]
+pub struct Temp {
+    pub id: u64,
+    pub complex: bool,
+    /// Elements (complex elements for a complex temporary).
+    pub len: usize,
+    /// Created by `fftx_create_zero_temp_*`: every entry is zero at the start of each execute.
+    pub zero: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum Buf {
+    /// A caller's array: its address and element type. Its extent is not known.
+    User { addr: usize, complex: bool },
+    Temp(Arc<Temp>),
+}
+
+impl Buf {
+    pub fn complex(&self) -> bool {
+        match self {
+            Buf::User { complex, .. } => *complex,
+            Buf::Temp(t) => t.complex,
+        }
+    }
+    pub fn temp_id(&self) -> Option<u64> {
+        match self {
+            Buf::Temp(t) => Some(t.id),
+            Buf::User { .. } => None,
+        }
+    }
+    pub fn temp(&self) -> Option<&Arc<Temp>> {
+        match self {
+            Buf::Temp(t) => Some(t),
+            Buf::User { .. } => None,
+        }
+    }
+    /// Bytes of one element.
+    pub fn elem_bytes(&self) -> isize {
+        if self.complex() {
+            16
+        } else {
+            8
+        }
+    }
+    pub fn name(&self) -> String {
+        match self {
+            Buf::User { addr, complex } => format!("{}array@{:#x}", if *complex { "complex-" } else { "real-" }, addr),
+            Buf::Temp(t) => format!("{}temp#{}[{}]{}", if t.complex { "complex-" } else { "real-" }, t.id, t.len, if t.zero { "=0" } else { "" }),
+        }
+    }
+}
+
+/// A strided box over a buffer: index `j` (one entry per axis of the node's index space) is at
+/// element position `base + sum_k j_k * strides[k]`.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub buf: Buf,
+    pub base: isize,
+    pub strides: Vec<isize>,
+}
+
+impl Access {
+    /// (lowest, highest) element position the box touches over `shape` (empty shape: base).
+    pub fn span(&self, shape: &[usize]) -> (isize, isize) {
+        let (mut lo, mut hi) = (self.base, self.base);
+        for (&n, &s) in shape.iter().zip(&self.strides) {
+            let ext = (n as isize - 1).max(0) * s;
+            if ext < 0 {
+                lo += ext
+            } else {
+                hi += ext
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Byte range `[lo, hi)` of a caller's array the box touches (None for temporaries).
+    pub fn user_bytes(&self, shape: &[usize]) -> Option<(isize, isize)> {
+        match self.buf {
+            Buf::User { addr, .. } => {
+                let (lo, hi) = self.span(shape);
+                let e = self.buf.elem_bytes();
+                Some((addr as isize + lo * e, addr as isize + (hi + 1) * e))
+            }
+            Buf::Temp(_) => None,
+        }
+    }
+
+    /// Same buffer and the same position for every index (an elementwise in-place access pair).
+    pub fn same_map(&self, other: &Access, shape: &[usize]) -> bool {
+        self.buf.same(&other.buf)
+            && self.base == other.base
+            && shape.iter().enumerate().all(|(k, &n)| n <= 1 || self.strides[k] == other.strides[k])
+    }
+}
+
+impl Buf {
+    /// The same storage (same temporary, or a caller's array at the same address).
+    pub fn same(&self, other: &Buf) -> bool {
+        match (self, other) {
+            (Buf::Temp(a), Buf::Temp(b)) => a.id == b.id,
+            (Buf::User { addr: a, .. }, Buf::User { addr: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Do two accesses (over their shapes) possibly touch common memory?
+pub fn may_overlap(a: &Access, sa: &[usize], b: &Access, sb: &[usize]) -> bool {
+    match (&a.buf, &b.buf) {
+        (Buf::Temp(x), Buf::Temp(y)) => x.id == y.id,
+        (Buf::User { .. }, Buf::User { .. }) => {
+            let (alo, ahi) = a.user_bytes(sa).unwrap();
+            let (blo, bhi) = b.user_bytes(sb).unwrap();
+            alo < bhi && blo < ahi
+        }
+        _ => false,
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Copy,
+    Dft { sign: i32 },
+    R2c,
+    C2r,
+    R2r(Vec<R2rKind>),
+    Pointwise(Arc<Program>),
+}
+
+impl Op {
+    pub fn name(&self) -> String {
+        match self {
+            Op::Copy => "copy".into(),
+            Op::Dft { sign } => format!("dft-{}", if *sign < 0 { "forward" } else { "backward" }),
+            Op::R2c => "dft-r2c".into(),
+            Op::C2r => "dft-c2r".into(),
+            Op::R2r(k) => format!("r2r-{}", k.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")),
+            Op::Pointwise(_) => "pointwise".into(),
+        }
+    }
+    pub fn is_fft(&self) -> bool {
+        matches!(self, Op::Dft { .. } | Op::R2c | Op::C2r | Op::R2r(_))
+    }
+}
+
+/// One subplan.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// "subplan 3 (dft_c2r)": how errors and the printout name it.
+    pub label: String,
+    pub op: Op,
+    /// Leading axes of the index spaces that are howmany loops; the rest are transform axes.
+    pub loops: usize,
+    /// Logical transform sizes (the real sizes for r2c/c2r); empty for copy and pointwise.
+    pub n: Vec<usize>,
+    pub in_shape: Vec<usize>,
+    pub out_shape: Vec<usize>,
+    pub input: Access,
+    pub output: Access,
+    /// Pointwise data operand, indexed like the input.
+    pub data: Option<Access>,
+    /// Set by pruning: the input is zero outside these index ranges of the transform axes.
+    pub in_live: Option<Vec<Range<usize>>>,
+    /// Set by pruning: only these output index ranges of the transform axes are read later.
+    pub out_live: Option<Vec<Range<usize>>>,
+}
+
+impl Node {
+    /// Buffers read (with their index shapes).
+    pub fn reads(&self) -> Vec<(&Access, &[usize])> {
+        let mut v = vec![(&self.input, &self.in_shape[..])];
+        if let Some(d) = &self.data {
+            v.push((d, &self.in_shape[..]));
+        }
+        v
+    }
+    pub fn touches_temp(&self, id: u64) -> bool {
+        self.input.buf.temp_id() == Some(id) || self.output.buf.temp_id() == Some(id) || self.data.as_ref().and_then(|d| d.buf.temp_id()) == Some(id)
+    }
+    /// Transform axes of the input / output index space.
+    pub fn in_tshape(&self) -> &[usize] {
+        &self.in_shape[self.loops..]
+    }
+    pub fn out_tshape(&self) -> &[usize] {
+        &self.out_shape[self.loops..]
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+}
+
+/// Calls `f(index, position)` for every index of `shape` in row-major order.
+pub fn walk(shape: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(&[usize], isize)) {
+    if shape.contains(&0) {
+        return;
+    }
+    let r = shape.len();
+    let mut idx = vec![0usize; r];
+    let mut pos = base;
+    loop {
+        f(&idx, pos);
+        let mut d = r;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            pos += strides[d];
+            if idx[d] < shape[d] {
+                break;
+            }
+            pos -= strides[d] * shape[d] as isize;
+            idx[d] = 0;
+        }
+    }
+}
+
+/// Row-major linear index of `idx` in `shape`.
+pub fn linear(shape: &[usize], idx: &[usize]) -> usize {
+    idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)
+}
+
+/// Inverse of [`linear`].
+pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        idx[d] = lin % shape[d];
+        lin /= shape[d];
+    }
+    idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_visits_row_major_with_negative_strides() {
+        let mut seen = vec![];
+        walk(&[2, 3], 10, &[-5, 1], |i, p| seen.push((i.to_vec(), p)));
+        assert_eq!(seen.len(), 6);
+        assert_eq!(seen[0], (vec![0, 0], 10));
+        assert_eq!(seen[2], (vec![0, 2], 12));
+        assert_eq!(seen[3], (vec![1, 0], 5));
+        assert_eq!(seen[5], (vec![1, 2], 7));
+        let a = Access { buf: Buf::User { addr: 800, complex: false }, base: 10, strides: vec![-5, 1] };
+        assert_eq!(a.span(&[2, 3]), (5, 12));
+        assert_eq!(a.user_bytes(&[2, 3]), Some((840, 904)));
+    }
+
+    #[test]
+    fn linear_and_unravel_agree() {
+        let s = [3, 4, 5];
+        for l in 0..60 {
+            assert_eq!(linear(&s, &unravel(&s, l)), l);
+        }
+    }
+}

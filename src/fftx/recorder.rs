@@ -1,0 +1,443 @@
+//! The pointwise recorder: a user's pointwise function, written with the `FFTX_*` helper macros,
+//! becomes a small instruction list at plan time.
+//!
+//! The planner calls the function with tracing handles: `in`, `out` and `data` point at slots
+//! of a library-owned arena, and `FFTX_*_TEMP` hands out further slots. Each helper macro is a
+//! call into the library that appends one instruction naming the slots it got. Nothing is
+//! computed while recording.
+//!
+//! What cannot be represented is rejected, never run wrongly. The function is called twice, with
+//! different contents in the slots: both recordings must be the same instruction list (so the
+//! function's behaviour does not depend on the values it might read directly), and the slots'
+//! memory must be unchanged afterwards (so it wrote nothing directly). Every operand must be a
+//! slot start (`in + 1` or the address of a local variable is refused); `in` and `data` are
+//! read-only; a temporary or `out` must be written before it is read; `out` must be written.
+//!
+//! The list runs on the CPU through [`Program::run`] (an interpreter over a few registers) and is
+//! meant to become CUDA source for the GPU later (issue 6): every instruction is a one-line
+//! expression over registers.
+
+use num_complex::Complex;
+use std::cell::RefCell;
+use std::fmt;
+
+/// A register of the pointwise program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reg {
+    In,
+    Out,
+    Data,
+    Temp(u16),
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reg::In => f.write_str("in"),
+            Reg::Out => f.write_str("out"),
+            Reg::Data => f.write_str("data"),
+            Reg::Temp(i) => write!(f, "t{i}"),
+        }
+    }
+}
+
+/// One instruction: the destination is the first operand (two-operand form, as in the paper).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    Mov(Reg, Reg),
+    Add(Reg, Reg),
+    Sub(Reg, Reg),
+    Mul(Reg, Reg),
+    Div(Reg, Reg),
+    /// d = conj(d) (complex programs only).
+    Conj(Reg),
+    Neg(Reg),
+    /// d = d * c, c a real constant.
+    Scale(Reg, f64),
+    /// d = re + i im (im is 0 in real programs).
+    Set(Reg, f64, f64),
+}
+
+impl fmt::Display for Inst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Inst::Mov(d, s) => write!(f, "mov {d} {s}"),
+            Inst::Add(d, s) => write!(f, "add {d} {s}"),
+            Inst::Sub(d, s) => write!(f, "sub {d} {s}"),
+            Inst::Mul(d, s) => write!(f, "mul {d} {s}"),
+            Inst::Div(d, s) => write!(f, "div {d} {s}"),
+            Inst::Conj(d) => write!(f, "conj {d}"),
+            Inst::Neg(d) => write!(f, "neg {d}"),
+            Inst::Scale(d, c) => write!(f, "scale {d} {c:e}"),
+            Inst::Set(d, re, im) => write!(f, "set {d} {re:e} {im:e}"),
+        }
+    }
+}
+
+/// A recorded pointwise program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub complex: bool,
+    pub temps: u16,
+    pub insts: Vec<Inst>,
+    pub uses_data: bool,
+}
+
+impl Program {
+    /// Applies the program to one element: `out = p(input, data)`.
+    #[inline]
+    pub fn run(&self, input: Complex<f64>, data: Complex<f64>, regs: &mut Vec<Complex<f64>>) -> Complex<f64> {
+        regs.clear();
+        regs.resize(3 + self.temps as usize, Complex::new(0.0, 0.0));
+        regs[0] = input;
+        regs[2] = data;
+        let at = |r: Reg| match r {
+            Reg::In => 0,
+            Reg::Out => 1,
+            Reg::Data => 2,
+            Reg::Temp(i) => 3 + i as usize,
+        };
+        for inst in &self.insts {
+            match *inst {
+                Inst::Mov(d, s) => regs[at(d)] = regs[at(s)],
+                Inst::Add(d, s) => regs[at(d)] = regs[at(d)] + regs[at(s)],
+                Inst::Sub(d, s) => regs[at(d)] = regs[at(d)] - regs[at(s)],
+                Inst::Mul(d, s) => regs[at(d)] = regs[at(d)] * regs[at(s)],
+                Inst::Div(d, s) => {
+                    regs[at(d)] = if self.complex { regs[at(d)] / regs[at(s)] } else { Complex::new(regs[at(d)].re / regs[at(s)].re, 0.0) }
+                }
+                Inst::Conj(d) => regs[at(d)] = regs[at(d)].conj(),
+                Inst::Neg(d) => regs[at(d)] = -regs[at(d)],
+                Inst::Scale(d, c) => regs[at(d)] = regs[at(d)] * c,
+                Inst::Set(d, re, im) => regs[at(d)] = Complex::new(re, im),
+            }
+        }
+        regs[1]
+    }
+
+    pub fn describe(&self) -> String {
+        self.insts.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("; ")
+    }
+}
+
+/// Slot size in bytes: a handle plus one element is still inside its own slot, never another's.
+const SLOT: usize = 64;
+/// Slots of one recording: in, out, data and up to this many temporaries minus three.
+const SLOTS: usize = 259;
+
+/// What one helper call asks for, before its operands are checked.
+#[derive(Clone, Copy, Debug)]
+pub enum OpCode {
+    Mov,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Conj,
+    Neg,
+}
+
+struct Recording {
+    complex: bool,
+    arena: Vec<u8>,
+    /// Offset of slot 0 in `arena` (slots are 64-byte aligned).
+    off: usize,
+    temps: u16,
+    insts: Vec<Inst>,
+    /// The first problem found; the recording is rejected with it.
+    error: Option<String>,
+}
+
+thread_local! {
+    static RECORDING: RefCell<Option<Recording>> = const { RefCell::new(None) };
+    /// Misuse of a helper outside any recording, reported by the next planner call's error.
+    static STRAY: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+impl Recording {
+    fn slot_addr(&self, i: usize) -> usize {
+        self.arena.as_ptr() as usize + self.off + i * SLOT
+    }
+    fn reg_of(&self, p: usize, what: &str) -> Result<Reg, String> {
+        let base = self.arena.as_ptr() as usize + self.off;
+        let used = 3 + self.temps as usize;
+        if p < base || p >= base + used * SLOT || !(p - base).is_multiple_of(SLOT) {
+            return Err(format!(
+                "{what} operand {p:#x} is not a tracing handle (in, out, data or an FFTX_*_TEMP): pointer arithmetic and the caller's own variables cannot be recorded"
+            ));
+        }
+        Ok(match (p - base) / SLOT {
+            0 => Reg::In,
+            1 => Reg::Out,
+            2 => Reg::Data,
+            i => Reg::Temp((i - 3) as u16),
+        })
+    }
+    fn fail(&mut self, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(msg);
+        }
+    }
+}
+
+fn with_recording(complex: bool, what: &str, f: impl FnOnce(&mut Recording) -> Result<(), String>) {
+    RECORDING.with(|r| {
+        let mut r = r.borrow_mut();
+        match r.as_mut() {
+            Some(rec) if rec.complex == complex => {
+                if let Err(e) = f(rec) {
+                    rec.fail(e);
+                }
+            }
+            Some(rec) => rec.fail(format!("{what}: a {} helper in a {} pointwise function", if complex { "complex" } else { "real" }, if rec.complex { "complex" } else { "real" })),
+            None => STRAY.with(|s| *s.borrow_mut() = Some(format!("{what} called outside a pointwise function being planned (it only records; it computes nothing)"))),
+        }
+    })
+}
+
+/// `FFTX_*_TEMP`: a new temporary register; returns its handle (NULL outside a recording).
+pub fn new_temp(complex: bool) -> *mut u8 {
+    let mut out = std::ptr::null_mut();
+    with_recording(complex, "FFTX_TEMP", |rec| {
+        if 3 + rec.temps as usize >= SLOTS {
+            return Err(format!("more than {} pointwise temporaries", SLOTS - 3));
+        }
+        rec.temps += 1;
+        out = rec.slot_addr(2 + rec.temps as usize) as *mut u8;
+        Ok(())
+    });
+    out
+}
+
+/// A one- or two-operand helper.
+pub fn op(complex: bool, code: OpCode, d: usize, s: usize) {
+    let name = match code {
+        OpCode::Mov => "MOV",
+        OpCode::Add => "ADD",
+        OpCode::Sub => "SUB",
+        OpCode::Mul => "MULT",
+        OpCode::Div => "DIV",
+        OpCode::Conj => "CONJ",
+        OpCode::Neg => "NEG",
+    };
+    let what = format!("FFTX_{}_{name}", if complex { "COMPLEX" } else { "REAL" });
+    with_recording(complex, &what, |rec| {
+        let d = rec.reg_of(d, &format!("{what} destination"))?;
+        let src = match code {
+            OpCode::Conj | OpCode::Neg => None,
+            _ => Some(rec.reg_of(s, &format!("{what} source"))?),
+        };
+        if matches!(code, OpCode::Conj) && !complex {
+            return Err("FFTX conj of a real value".into());
+        }
+        let inst = match (code, src) {
+            (OpCode::Mov, Some(s)) => Inst::Mov(d, s),
+            (OpCode::Add, Some(s)) => Inst::Add(d, s),
+            (OpCode::Sub, Some(s)) => Inst::Sub(d, s),
+            (OpCode::Mul, Some(s)) => Inst::Mul(d, s),
+            (OpCode::Div, Some(s)) => Inst::Div(d, s),
+            (OpCode::Conj, _) => Inst::Conj(d),
+            _ => Inst::Neg(d),
+        };
+        rec.insts.push(inst);
+        Ok(())
+    })
+}
+
+pub fn scale(complex: bool, d: usize, c: f64) {
+    with_recording(complex, "FFTX_SCALE", |rec| {
+        let d = rec.reg_of(d, "FFTX_SCALE destination")?;
+        rec.insts.push(Inst::Scale(d, c));
+        Ok(())
+    })
+}
+
+pub fn set(complex: bool, d: usize, re: f64, im: f64) {
+    with_recording(complex, "FFTX_SET", |rec| {
+        let d = rec.reg_of(d, "FFTX_SET destination")?;
+        rec.insts.push(Inst::Set(d, re, if complex { im } else { 0.0 }));
+        Ok(())
+    })
+}
+
+/// The user's pointwise function.
+pub type Callback = unsafe extern "C" fn(*mut std::ffi::c_void, *mut std::ffi::c_void, *mut std::ffi::c_void);
+
+fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String> {
+    let mut arena = vec![0u8; SLOTS * SLOT + SLOT];
+    // Slots are 64-byte aligned: slot 0 starts at the arena's first aligned byte.
+    let off = (SLOT - arena.as_ptr() as usize % SLOT) % SLOT;
+    for (i, chunk) in arena.chunks_mut(8).enumerate() {
+        // Every value of one run differs from the other run's in sign and magnitude.
+        chunk.copy_from_slice(&(fill * (1.0 + i as f64 * 0.25)).to_ne_bytes()[..chunk.len()]);
+    }
+    let snapshot = arena.clone();
+    let busy = RECORDING.with(|r| r.borrow().is_some());
+    if busy {
+        return Err("a pointwise function planned another pointwise plan while being recorded".into());
+    }
+    RECORDING.with(|r| *r.borrow_mut() = Some(Recording { complex, arena, off, temps: 0, insts: Vec::new(), error: None }));
+    let (i, o, d) = RECORDING.with(|r| {
+        let r = r.borrow();
+        let rec = r.as_ref().unwrap();
+        (rec.slot_addr(0), rec.slot_addr(1), rec.slot_addr(2))
+    });
+    // SAFETY: the handles point into the arena, which stays allocated (inside the thread-local)
+    // until the call returns; the function is the caller's and was declared with this signature.
+    unsafe { f(i as *mut _, o as *mut _, d as *mut _) };
+    let rec = RECORDING.with(|r| r.borrow_mut().take()).expect("recording still present");
+    if let Some(e) = rec.error {
+        return Err(e);
+    }
+    if rec.arena != snapshot {
+        return Err("the pointwise function wrote to a handle's memory directly; only FFTX_* helpers can be recorded".into());
+    }
+    Ok(Program { complex, temps: rec.temps, insts: rec.insts, uses_data: false })
+}
+
+/// Records `f` and checks the program. `has_data`: whether a data operand was given.
+pub fn record(f: Callback, complex: bool, has_data: bool) -> Result<Program, String> {
+    STRAY.with(|s| s.borrow_mut().take());
+    let a = record_once(f, complex, 1.0e10)?;
+    let b = record_once(f, complex, -3.5e-7)?;
+    if a != b {
+        return Err("the pointwise function records differently on different values: it depends on values it reads directly (branches or constants computed from them), which cannot be represented".into());
+    }
+    let mut p = a;
+    check(&mut p, has_data)?;
+    Ok(p)
+}
+
+/// Dataflow checks of a recorded program.
+pub fn check(p: &mut Program, has_data: bool) -> Result<(), String> {
+    let mut written_temps = vec![false; p.temps as usize];
+    let mut out_written = false;
+    for (k, inst) in p.insts.iter().enumerate() {
+        let (d, s, reads_d) = match *inst {
+            Inst::Mov(d, s) => (d, Some(s), false),
+            Inst::Add(d, s) | Inst::Sub(d, s) | Inst::Mul(d, s) | Inst::Div(d, s) => (d, Some(s), true),
+            Inst::Conj(d) | Inst::Neg(d) | Inst::Scale(d, _) => (d, None, true),
+            Inst::Set(d, _, _) => (d, None, false),
+        };
+        let mut reads = vec![];
+        if reads_d {
+            reads.push(d);
+        }
+        reads.extend(s);
+        for r in reads {
+            match r {
+                Reg::Data if !has_data => return Err(format!("instruction {k} ({inst}) reads data, but no data operand was given")),
+                Reg::Data => p.uses_data = true,
+                Reg::Out if !out_written => return Err(format!("instruction {k} ({inst}) reads out before writing it")),
+                Reg::Temp(t) if !written_temps[t as usize] => return Err(format!("instruction {k} ({inst}) reads temporary t{t} before writing it")),
+                _ => {}
+            }
+        }
+        match d {
+            Reg::In | Reg::Data => return Err(format!("instruction {k} ({inst}) writes {d}, which is read-only")),
+            Reg::Out => out_written = true,
+            Reg::Temp(t) => written_temps[t as usize] = true,
+        }
+    }
+    if !out_written {
+        return Err("the pointwise function never writes out".into());
+    }
+    Ok(())
+}
+
+/// A helper's misuse outside recording, if any (taken: reported once).
+pub fn take_stray() -> Option<String> {
+    STRAY.with(|s| s.borrow_mut().take())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::c_void;
+
+    unsafe extern "C" fn scaling(i: *mut c_void, o: *mut c_void, d: *mut c_void) {
+        let t = new_temp(true) as usize;
+        op(true, OpCode::Mov, t, i as usize);
+        op(true, OpCode::Mul, t, d as usize);
+        op(true, OpCode::Mov, o as usize, t);
+    }
+
+    unsafe extern "C" fn direct_write(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        op(true, OpCode::Mov, o as usize, i as usize);
+        *(o as *mut f64) = 1.0;
+    }
+
+    unsafe extern "C" fn branches(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        if *(i as *const f64) > 0.0 {
+            op(true, OpCode::Mov, o as usize, i as usize);
+        } else {
+            set(true, o as usize, 0.0, 0.0);
+        }
+    }
+
+    unsafe extern "C" fn value_constant(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        op(true, OpCode::Mov, o as usize, i as usize);
+        scale(true, o as usize, *(i as *const f64));
+    }
+
+    unsafe extern "C" fn pointer_math(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        op(true, OpCode::Mov, o as usize, (i as *mut f64).add(2) as usize);
+    }
+
+    unsafe extern "C" fn local_var(_i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        let x = [1.0f64, 2.0];
+        op(true, OpCode::Mov, o as usize, x.as_ptr() as usize);
+    }
+
+    unsafe extern "C" fn writes_in(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        op(true, OpCode::Neg, i as usize, 0);
+        op(true, OpCode::Mov, o as usize, i as usize);
+    }
+
+    unsafe extern "C" fn no_out(i: *mut c_void, _o: *mut c_void, _d: *mut c_void) {
+        let t = new_temp(true) as usize;
+        op(true, OpCode::Mov, t, i as usize);
+    }
+
+    unsafe extern "C" fn real_helper(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        op(false, OpCode::Mov, o as usize, i as usize);
+    }
+
+    #[test]
+    fn records_the_papers_scaling() {
+        let p = record(scaling, true, true).unwrap();
+        assert_eq!(p.insts, vec![Inst::Mov(Reg::Temp(0), Reg::In), Inst::Mul(Reg::Temp(0), Reg::Data), Inst::Mov(Reg::Out, Reg::Temp(0))]);
+        assert!(p.uses_data);
+        let mut regs = vec![];
+        let y = p.run(Complex::new(1.0, 2.0), Complex::new(3.0, -1.0), &mut regs);
+        assert_eq!(y, Complex::new(5.0, 5.0));
+        assert_eq!(p.describe(), "mov t0 in; mul t0 data; mov out t0");
+    }
+
+    #[test]
+    fn rejects_what_it_cannot_represent() {
+        let cases: [(Callback, &str); 8] = [
+            (direct_write, "directly"),
+            (branches, "records differently"),
+            (value_constant, "records differently"),
+            (pointer_math, "FFTX_COMPLEX_MOV source operand"),
+            (local_var, "not a tracing handle"),
+            (writes_in, "read-only"),
+            (no_out, "never writes out"),
+            (real_helper, "real helper"),
+        ];
+        for (f, want) in cases {
+            let e = record(f, true, true).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        }
+        let e = record(scaling, true, false).unwrap_err();
+        assert!(e.contains("no data operand"), "{e}");
+    }
+
+    #[test]
+    fn helpers_outside_recording_are_reported() {
+        op(true, OpCode::Add, 8, 16);
+        assert!(take_stray().unwrap().contains("outside"));
+        assert!(take_stray().is_none());
+    }
+}
