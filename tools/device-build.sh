@@ -17,7 +17,8 @@ cargo test --release --no-run --message-format=json 2>/dev/null \
 for l in sys.stdin:
     m = json.loads(l)
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] != ["bin"]:
-        print(m["target"]["name"], m["executable"])' \
+        name = "unit" if set(m["target"]["kind"]) & {"lib", "rlib", "cdylib"} else m["target"]["name"]
+        print(name, m["executable"])' \
   | while read -r name exe; do cp "$exe" ".device/tests/$name"; strip --strip-debug ".device/tests/$name"; done
 ls -la .device/lib .device/tests
 du -sh .device

@@ -13,7 +13,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 # cuFFT and the real FFTW (the tests' reference) must be findable by dlopen.
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 ldconfig -p | grep -E "libfftw3(f)?\.so\.3 |libcufft\.so" | tee -a "$OUT/gpu.txt"
-run() { # name, env..., binary args
+run() { # name, env..., binary args (the log goes to $OUT, which a call may set: OUT=/tmp run ...)
   local name=$1; shift
   echo "=== $name"
   if ! ( set -o pipefail; env "$@" 2>&1 | tee "$OUT/$name.log" | grep -E "^test |test result|panicked|rel\. L2|FAILED|error" ); then
@@ -23,7 +23,8 @@ run() { # name, env..., binary args
 export FFTX_REQUIRE_GPU=1
 if [ "${DEVICE_SKIP_TESTS:-0}" != 1 ]; then
 run gpu-tests FFTX_LOG=warn .device/tests/gpu --test-threads=1
-[ -x .device/tests/fftx ] && run unit-tests .device/tests/fftx --test-threads=4
+OUT=/tmp run unit-tests .device/tests/unit --test-threads=4
+OUT=/tmp run fftx-tests FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
 run differential-gpu FFTX_BACKEND=gpu .device/tests/differential --test-threads=${DIFF_THREADS:-8}
 run api-gpu FFTX_BACKEND=gpu .device/tests/api --test-threads=1
 fi

@@ -135,8 +135,12 @@ fn elem_bytes<T>(complex: bool) -> usize {
 
 /// Can the GPU run this problem? (Rank 0 problems are copies, and empty batches do nothing:
 /// the CPU does them.)
+///
+/// Transform dimensions of length 1 (which normalization keeps only for r2c, c2r and r2r) stay
+/// on the CPU too: cuFFT computed an r2c/c2r of shape [7, 1] wrongly (found by the FFTX random
+/// pipelines on the H100, 2026-11-22), and such problems are tiny.
 pub fn supports(p: &Problem) -> bool {
-    !p.dims.is_empty() && p.howmany() > 0
+    !p.dims.is_empty() && p.howmany() > 0 && p.dims.iter().all(|d| d.n > 1)
 }
 
 impl<T: Real> GpuTransform<T> {
