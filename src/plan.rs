@@ -59,8 +59,8 @@ impl<T: Real> StepExec<T> {
             }
             return;
         };
-        if let Err(e) = g.execute(input, output) {
-            if device_arrays || e.0.contains("partly overwritten") {
+        if let Err(cuda::transform::Failure { error: e, input_lost }) = g.execute(input, output) {
+            if device_arrays || input_lost {
                 crate::log_warn!("execute on the GPU failed: {e}; the output is not computed");
             } else {
                 crate::log_warn!("execute on the GPU failed: {e}; computing on the CPU");

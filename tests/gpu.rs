@@ -400,6 +400,20 @@ fn kernels_match_their_cpu_twins() {
         launch(function(Source::Layout, "strided_copy_f64").unwrap(), 105, stream, &mut params).unwrap();
         cudarc::driver::sys::cuCtxSynchronize();
         assert_eq!(host_copy_of(&dd, 200), want, "strided_copy_f64 differs from its twin");
+        // The f32 variant (f32 device arrays) on the same shape.
+        let src32: Vec<f32> = src.iter().map(|&v| v as f32).collect();
+        let mut want32 = vec![-1.0f32; 200];
+        twins::strided_copy(3, &n, &src32, 100, &src_s, &mut want32, 10, &dst_s);
+        let b32 = |v: &[f32]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 4).to_vec();
+        let ds32 = cuda::Mirror::new(&b32(&src32), cuda::Memory::Device).unwrap();
+        let dd32 = cuda::Mirror::new(&b32(&[-1.0f32; 200]), cuda::Memory::Device).unwrap();
+        let (mut sp, mut dp) = (ds32.ptr as u64, dd32.ptr as u64);
+        let mut params: [*mut c_void; 6] = [&mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut sp as *mut _ as _, &mut so as *mut _ as _, &mut dp as *mut _ as _, &mut dof as *mut _ as _];
+        launch(function(Source::Layout, "strided_copy_f32").unwrap(), 105, stream, &mut params).unwrap();
+        cudarc::driver::sys::cuCtxSynchronize();
+        let mut got32 = vec![0f32; 200];
+        cudarc::driver::sys::cuMemcpyDtoH_v2(got32.as_mut_ptr() as *mut _, dd32.ptr as u64, 800);
+        assert_eq!(got32, want32, "strided_copy_f32 differs from its twin");
 
         // r2r_pre / r2r_post for every kind, strided lines.
         let kinds = [FFTW_R2HC, FFTW_HC2R, FFTW_DHT, FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11];

@@ -56,6 +56,20 @@ pub fn walk(dims: &[Strided], base: isize, mut f: impl FnMut(usize, isize)) {
     }
 }
 
+/// Offsets (input, output), in real scalars, of transform number `index` of the loop
+/// dimensions, counted row-major.
+pub fn instance_offsets(loops: &[crate::problem::IoDim], mut index: usize) -> (isize, isize) {
+    let (mut io, mut oo) = (0isize, 0isize);
+    for d in loops.iter().rev() {
+        let n = d.n as usize;
+        let i = (index % n) as isize;
+        index /= n;
+        io += i * d.is;
+        oo += i * d.os;
+    }
+    (io, oo)
+}
+
 /// A caller's array: real, or complex as (real parts, imaginary parts) addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArrayPtr {

@@ -87,18 +87,6 @@ impl<T: Real> CpuTransform<T> {
         CpuTransform { kind: p.kind.clone(), shape, in_dims, out_dims, loops: p.loops.clone(), howmany, c2c, r2c, c2r, r2r, threads: threads.max(1), batch }
     }
 
-    /// Offsets (input, output) of transform number `index` of the loop dimensions, row-major.
-    fn instance_offsets(&self, mut index: usize) -> (isize, isize) {
-        let (mut io, mut oo) = (0isize, 0isize);
-        for d in self.loops.iter().rev() {
-            let n = d.n as usize;
-            let i = (index % n) as isize;
-            index /= n;
-            io += i * d.is;
-            oo += i * d.os;
-        }
-        (io, oo)
-    }
 
     /// Runs every transform of the step on the given arrays.
     ///
@@ -151,7 +139,7 @@ impl<T: Real> CpuTransform<T> {
             let mut scratch = vec![Complex::<T>::default(); fft.get_inplace_scratch_len()];
             for job in range {
                 for i in job * per_job..((job + 1) * per_job).min(howmany) {
-                    let (io, oo) = self.instance_offsets(i);
+                    let (io, oo) = layout::instance_offsets(&self.loops, i);
                     // SAFETY: the plan's layout: n unit-stride complex elements at each offset,
                     // distinct transforms disjoint; in place, input and output coincide.
                     unsafe {
@@ -170,7 +158,7 @@ impl<T: Real> CpuTransform<T> {
     unsafe fn run_batch(&self, input: ArrayPtr, output: ArrayPtr, first: usize, count: usize, threads: usize, w: &mut Work<T>) {
         let mut offsets = std::mem::take(&mut w.offsets);
         offsets.clear();
-        offsets.extend((first..first + count).map(|i| self.instance_offsets(i)));
+        offsets.extend((first..first + count).map(|i| layout::instance_offsets(&self.loops, i)));
         let in_len: usize = self.in_dims.iter().map(|d| d.n).product();
         let out_len: usize = self.out_dims.iter().map(|d| d.n).product();
         match &self.kind {

@@ -63,11 +63,6 @@ pub fn set_device_budget(bytes: Option<usize>) {
     DEVICE_BUDGET.store(bytes.unwrap_or(usize::MAX), std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Out of device memory (the planner then falls back to the CPU).
-pub fn is_out_of_memory(e: &GpuError) -> bool {
-    e.0.contains("out of memory") || e.0.contains("CUFFT_ALLOC_FAILED")
-}
-
 /// The GPU fftx runs on: one device and its primary context.
 pub struct Gpu {
     pub ordinal: i32,

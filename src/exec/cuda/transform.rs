@@ -20,7 +20,7 @@ use super::kernels::{self, Source};
 use super::{check, gpu, memory_of, Gpu, GpuError, GpuResult, Memory};
 use crate::exec::twins;
 use std::ffi::c_void;
-use crate::exec::cpu::layout::{gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
+use crate::exec::cpu::layout::{instance_offsets, gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
@@ -379,18 +379,6 @@ impl<T: Real> GpuTransform<T> {
         kernels::launch(f, acc as u64, stream, &mut params)
     }
 
-    /// Offsets (input, output), in real scalars, of transform `index` of the loops, row-major.
-    fn instance_offsets(&self, mut index: usize) -> (isize, isize) {
-        let (mut io, mut oo) = (0isize, 0isize);
-        for d in self.loops.iter().rev() {
-            let n = d.n as usize;
-            let i = (index % n) as isize;
-            index /= n;
-            io += i * d.is;
-            oo += i * d.os;
-        }
-        (io, oo)
-    }
 
     /// Is one side laid out exactly as the packed device buffer (interleaved, row-major,
     /// transforms one after the other)? Then it moves as one contiguous byte range.
@@ -435,9 +423,9 @@ impl<T: Real> GpuTransform<T> {
     ///
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    /// Errors are returned before anything is written to the output, except when the message
-    /// says the in-place array was partly overwritten (then the caller cannot recompute).
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> GpuResult<()> {
+    /// On failure, says whether the caller may recompute elsewhere: not when an in-place array
+    /// was already partly overwritten.
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         g.bind()?;
         let mut st = self.state.lock();
@@ -449,7 +437,7 @@ impl<T: Real> GpuTransform<T> {
                 let out_mem = memory_of(g, output.base(), self.extent_bytes(&self.out_dims, false, self.out_complex));
                 let in_packed = self.is_packed(input, &self.in_dims, self.in_elems, true);
                 let out_packed = self.is_packed(output, &self.out_dims, self.out_elems, false);
-                let sides = (Side::of(in_mem, in_packed)?, Side::of(out_mem, out_packed)?);
+                let sides = (Side::of(in_mem, in_packed), Side::of(out_mem, out_packed));
                 st.last_sides = Some((key, sides));
                 sides
             }
@@ -457,11 +445,26 @@ impl<T: Real> GpuTransform<T> {
         let run = Run { t: self, g, input, output, in_side, out_side, wrote_output: AtomicBool::new(false) };
         let r = run.go(&mut st);
         match r {
-            Err(e) if self.in_place && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host()) => {
-                Err(GpuError(format!("{e}; the in-place array was partly overwritten")))
+            Err(error) => {
+                let input_lost = self.in_place && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host());
+                Err(Failure { error, input_lost })
             }
-            r => r,
+            Ok(()) => Ok(()),
         }
+    }
+}
+
+/// A failed GPU execute.
+#[derive(Debug)]
+pub struct Failure {
+    pub error: GpuError,
+    /// The in-place array was partly overwritten: the input is gone, nothing can recompute it.
+    pub input_lost: bool,
+}
+
+impl From<GpuError> for Failure {
+    fn from(error: GpuError) -> Self {
+        Failure { error, input_lost: false }
     }
 }
 
@@ -481,14 +484,14 @@ enum Side {
 }
 
 impl Side {
-    fn of(m: Memory, packed: bool) -> GpuResult<Side> {
-        Ok(match (m, packed) {
+    fn of(m: Memory, packed: bool) -> Side {
+        match (m, packed) {
             (Memory::Pinned, true) => Side::HostDirect,
             (Memory::Pageable, true) => Side::HostCopy,
             (Memory::Pageable | Memory::Pinned, false) => Side::HostStrided,
             (Memory::Device, true) => Side::Device,
             (Memory::Device, false) => Side::DeviceStrided,
-        })
+        }
     }
     fn host(self) -> bool {
         !matches!(self, Side::Device | Side::DeviceStrided)
@@ -840,7 +843,7 @@ impl<'a, T: Real> Run<'a, T> {
             Side::HostStrided => {
                 let blk = m.slot(bytes)?;
                 for k in 0..b.count {
-                    let (io, _) = t.instance_offsets(b.chunk * chunk + b.first + k);
+                    let (io, _) = instance_offsets(&t.loops, b.chunk * chunk + b.first + k);
                     let at = blk.add(k * ib);
                     match self.input {
                         ArrayPtr::Complex { re, im } => {
@@ -897,7 +900,7 @@ impl<'a, T: Real> Run<'a, T> {
             }
             Side::HostStrided => {
                 for k in 0..b.count {
-                    let (_, oo) = t.instance_offsets(b.chunk * chunk + b.first + k);
+                    let (_, oo) = instance_offsets(&t.loops, b.chunk * chunk + b.first + k);
                     let at = blk.add(k * ob);
                     match self.output {
                         ArrayPtr::Complex { re, im } => {
