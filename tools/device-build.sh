@@ -22,3 +22,12 @@ for l in sys.stdin:
   | while read -r name exe; do cp "$exe" ".device/tests/$name"; strip --strip-debug ".device/tests/$name"; done
 ls -la .device/lib .device/tests
 du -sh .device
+# The FFTX ctest programs (C and C++), linked against the library above, for FFTX_BACKEND=gpu runs.
+mkdir -p .device/ctest
+for c in ctest/fftx/*.c; do
+  gcc -O2 -std=c11 -Iinclude -Ictest/fftx "$c" -o ".device/ctest/$(basename "$c" .c)" -L.device/lib -lfftx -lm -Wl,-rpath,'$ORIGIN/../lib'
+done
+for c in ctest/fftx/*.cpp; do
+  g++ -O2 -Iinclude -Ictest/fftx "$c" -o ".device/ctest/$(basename "$c" .cpp)" -L.device/lib -lfftx -lm -Wl,-rpath,'$ORIGIN/../lib'
+done
+ls .device/ctest

@@ -251,6 +251,8 @@ pub extern "C" fn fftx_init(flags: c_uint) {
 #[no_mangle]
 pub extern "C" fn fftx_shutdown() {
     INIT_FLAGS.store(0, std::sync::atomic::Ordering::Relaxed);
+    // The generated GPU modules (compiled once per process for every plan) go with it.
+    let _ = std::panic::catch_unwind(crate::exec::cuda::kernels::forget_generated);
 }
 
 /// The last failure on this thread ("" if none): which call, which subplan, why. Valid until the

@@ -9,6 +9,7 @@
 
 use super::graph::{linear, Access, Buf, Node, Op, Temp};
 use super::passes::{shape_of, Chain, Segment, Stage, Step};
+use super::pencil::PencilProgram;
 use super::recorder::Program;
 use crate::exec::cpu::layout::{ArrayPtr, SharedMut};
 use crate::exec::parallel::parallel_for;
@@ -423,6 +424,14 @@ enum StepExec {
     Elementwise(Box<Elementwise>),
     Fftw(Box<Plan>),
     Chain(Box<ChainExec>),
+    /// A chain run as the GPU runs it (`FFTX_CHAIN_ENGINE=pencil`): the twin of the GPU passes.
+    Pencil(Box<(PencilProgram, Vec<usize>)>),
+}
+
+/// `FFTX_CHAIN_ENGINE=pencil`: chains run as pencil programs on the CPU (the GPU's passes, for
+/// testing them without a GPU).
+fn pencil_engine() -> bool {
+    std::env::var("FFTX_CHAIN_ENGINE").is_ok_and(|v| v == "pencil")
 }
 
 /// What a plan runs: its steps and the temporaries they use.
@@ -435,6 +444,8 @@ pub struct Compiled {
     pub executed_transforms: u64,
     pub executions: u64,
     plain_counts: Vec<u64>,
+    /// The plan lowered to the GPU (then `steps` is empty).
+    gpu: Option<Box<super::gpu::GpuCompiled>>,
 }
 
 impl Compiled {
@@ -442,11 +453,24 @@ impl Compiled {
         self.temps.iter().map(|(t, _)| t)
     }
 
+    /// The GPU lowering's printout lines (none on the CPU).
+    pub fn gpu_lines(&self) -> Vec<String> {
+        self.gpu.as_ref().map(|g| g.describe()).unwrap_or_default()
+    }
+
     /// Runs every step in order.
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must be valid for what the plan addresses.
     pub unsafe fn execute(&mut self) {
+        if let Some(g) = &self.gpu {
+            match g.execute() {
+                Ok(count) => self.executed_transforms += count,
+                Err(e) => crate::log_warn!("fftx_execute: the GPU failed: {e}"),
+            }
+            self.executions += 1;
+            return;
+        }
         for (t, v) in &mut self.temps {
             if t.zero {
                 v.iter_mut().for_each(|x| *x = 0.0);
@@ -461,6 +485,11 @@ impl Compiled {
                     count += self.plain_counts[k];
                 }
                 StepExec::Chain(c) => count += c.run(),
+                StepExec::Pencil(p) => {
+                    let (prog, addrs) = &**p;
+                    super::pencil::run_cpu(prog, &|s| addrs[s - super::pencil::BUFFERS]);
+                    count += prog.transforms();
+                }
             }
         }
         self.executed_transforms += count;
@@ -478,7 +507,7 @@ fn fftw_flags(flags: u32) -> u32 {
     }
 }
 
-fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
+pub(super) fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
     if complex {
         let re = (addr as isize + base * 16) as usize;
         ArrayPtr::Complex { re, im: re + 8 }
@@ -506,6 +535,18 @@ pub fn problem_of(node: &Node) -> Problem {
 
 /// Allocates the temporaries the steps use and makes every step runnable.
 pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
+    if let Some(must) = super::gpu::wanted(&steps) {
+        match super::gpu::lower(&steps, fftw_flags(flags), flags & super::capi::FFTX_ESTIMATE == 0) {
+            Ok(g) => {
+                let mut seen = std::collections::HashSet::new();
+                let temps = super::gpu::temps_of(&steps).into_iter().filter(|t| seen.insert(t.id)).map(|t| (t, Vec::new())).collect();
+                let planned = g.counts.iter().sum();
+                return Ok(Compiled { steps: Vec::new(), temps, planned_transforms: planned, executed_transforms: 0, executions: 0, plain_counts: Vec::new(), gpu: Some(Box::new(g)) });
+            }
+            Err(e) if must => return Err(format!("the plan's arrays are on the GPU, but the GPU cannot run it: {e}")),
+            Err(e) => crate::log_warn!("fftx: the GPU cannot run this plan ({e}); it runs on the CPU"),
+        }
+    }
     let mut temps: Vec<(Arc<Temp>, Vec<f64>)> = Vec::new();
     let mut addrs = Addrs(HashMap::new());
     let mut note = |b: &Buf| {
@@ -568,13 +609,19 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                         planned += pencil_count(&passes(op, &c.n, in_live, out_live));
                     }
                 }
-                StepExec::Chain(Box::new(ChainExec::new(c, &addrs)))
+                if pencil_engine() {
+                    let prog = super::pencil::lower(&c)?;
+                    let a = prog.buffers.iter().map(|b| addrs.of(b)).collect();
+                    StepExec::Pencil(Box::new((prog, a)))
+                } else {
+                    StepExec::Chain(Box::new(ChainExec::new(c, &addrs)))
+                }
             }
         });
         planned += plain;
         plain_counts.push(plain);
     }
-    Ok(Compiled { steps: out, temps, planned_transforms: planned, executed_transforms: 0, executions: 0, plain_counts })
+    Ok(Compiled { steps: out, temps, planned_transforms: planned, executed_transforms: 0, executions: 0, plain_counts, gpu: None })
 }
 
 // The compiled plan holds raw addresses of the caller's arrays, as FFTW plans do.

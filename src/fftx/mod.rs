@@ -12,9 +12,12 @@
 //! precision (`fftx_real` = `double`).
 
 pub mod capi;
+pub mod cudagen;
 pub mod exec;
+pub mod gpu;
 pub mod graph;
 pub mod passes;
+pub mod pencil;
 pub mod plan;
 pub mod recorder;
 

@@ -323,6 +323,9 @@ impl FftxPlan {
                 }
             }
         }
+        for l in r.compiled.gpu_lines() {
+            let _ = write!(s, "\n  {l}");
+        }
         if !r.report.dead.is_empty() {
             let _ = write!(s, "\n  (removed-dead [{}])", r.report.dead.join(", "));
         }

@@ -57,6 +57,16 @@ unsafe impl Sync for CufftPlan {}
 impl CufftPlan {
     /// A plan of `batch` transforms of logical shape `n` (rank 1 to 3).
     pub fn new(n: &[i64], input: &Layout, output: &Layout, batch: i64, ty: FftType, precision: Precision) -> GpuResult<Self> {
+        Self::make(n, Some((input, output)), batch, ty, precision, None)
+    }
+
+    /// A plan of `batch` packed 1-D transforms of length `n` whose loads and stores go through
+    /// LTO callbacks (`cb`), or plain (None).
+    pub fn batched_1d(n: i64, batch: i64, ty: FftType, precision: Precision, cb: Option<&JitCallbacks>) -> GpuResult<Self> {
+        Self::make(&[n], None, batch, ty, precision, cb)
+    }
+
+    fn make(n: &[i64], layouts: Option<(&Layout, &Layout)>, batch: i64, ty: FftType, precision: Precision, cb: Option<&JitCallbacks>) -> GpuResult<Self> {
         assert!((1..=3).contains(&n.len()), "cuFFT plans have rank 1 to 3");
         let cty = match (ty, precision) {
             (FftType::C2c, Precision::F32) => cf::cufftType::CUFFT_C2C,
@@ -73,28 +83,19 @@ impl CufftPlan {
         // From here on, dropping `plan` destroys the handle (on errors too).
         let mut plan = CufftPlan { handle, ty, precision, work_bytes: 0 };
         LIVE.fetch_add(1, Ordering::Relaxed);
+        if let Some(cb) = cb {
+            cb.attach(handle)?;
+        }
         let mut n = n.to_vec();
-        let mut ie = input.embed.clone();
-        let mut oe = output.embed.clone();
+        let (mut ie, mut oe, (is, id, os, od)) = match layouts {
+            Some((i, o)) => (i.embed.clone(), o.embed.clone(), (i.stride, i.dist, o.stride, o.dist)),
+            None => (vec![], vec![], (1, 0, 1, 0)),
+        };
+        let embed = |e: &mut Vec<i64>| if e.is_empty() { std::ptr::null_mut() } else { e.as_mut_ptr() };
         let mut work = 0usize;
-        // SAFETY: arrays of rank elements, read during the call.
+        // SAFETY: arrays of rank elements (or NULL: packed layouts), read during the call.
         check(
-            unsafe {
-                cf::cufftMakePlanMany64(
-                    handle,
-                    n.len() as i32,
-                    n.as_mut_ptr(),
-                    ie.as_mut_ptr(),
-                    input.stride,
-                    input.dist,
-                    oe.as_mut_ptr(),
-                    output.stride,
-                    output.dist,
-                    cty,
-                    batch,
-                    &mut work,
-                )
-            },
+            unsafe { cf::cufftMakePlanMany64(handle, n.len() as i32, n.as_mut_ptr(), embed(&mut ie), is, id, embed(&mut oe), os, od, cty, batch, &mut work) },
             "cufftMakePlanMany64",
         )?;
         plan.work_bytes = work;
@@ -132,5 +133,57 @@ impl Drop for CufftPlan {
             unsafe { cf::cufftDestroy(self.handle) };
         }
         LIVE.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// LTO callbacks for a plan: an LTO-IR image holding the load and store functions, and the
+/// device address handed to them as `callerInfo`.
+pub struct JitCallbacks {
+    pub image: std::sync::Arc<Vec<u8>>,
+    pub load: String,
+    pub store: String,
+    pub real_in: bool,
+    pub real_out: bool,
+    pub precision: Precision,
+    pub info: u64,
+}
+
+type SetJitCallback = unsafe extern "C" fn(cf::cufftHandle, *const std::os::raw::c_char, *const std::ffi::c_void, usize, i32, *mut *mut std::ffi::c_void) -> cf::cufftResult;
+
+/// `cufftXtSetJITCallback` (CUDA 12.8+ signature, with the symbol name), loaded by hand: cudarc
+/// does not bind cufftXt. None when the installed cuFFT lacks it.
+fn set_jit_callback() -> Option<SetJitCallback> {
+    static F: once_cell::sync::Lazy<Option<usize>> = once_cell::sync::Lazy::new(|| {
+        std::panic::catch_unwind(|| {
+            // SAFETY: the symbol has the declared C signature in cufftXt.h of CUDA 12.8 and 13.
+            unsafe { cf::culib().get::<SetJitCallback>(b"cufftXtSetJITCallback\0").ok().map(|s| *s as usize) }
+        })
+        .ok()
+        .flatten()
+    });
+    // SAFETY: the address of a function of that type (above).
+    F.map(|a| unsafe { std::mem::transmute::<usize, SetJitCallback>(a) })
+}
+
+/// Whether this cuFFT takes LTO callbacks.
+pub fn jit_callbacks_available() -> bool {
+    set_jit_callback().is_some()
+}
+
+impl JitCallbacks {
+    fn attach(&self, handle: cf::cufftHandle) -> GpuResult<()> {
+        let f = set_jit_callback().ok_or_else(|| GpuError("this cuFFT has no cufftXtSetJITCallback".into()))?;
+        let d = self.precision == Precision::F64;
+        // cufftXtCallbackType: LD_COMPLEX 0, LD_COMPLEX_DOUBLE 1, LD_REAL 2, LD_REAL_DOUBLE 3, ST_ from 4.
+        let ld = (if self.real_in { 2 } else { 0 }) + d as i32;
+        let st = 4 + (if self.real_out { 2 } else { 0 }) + d as i32;
+        for (sym, ty) in [(&self.load, ld), (&self.store, st)] {
+            let name = std::ffi::CString::new(sym.as_str()).map_err(|e| GpuError(e.to_string()))?;
+            let mut info = self.info as *mut std::ffi::c_void;
+            // SAFETY: a handle before planning, a NUL-terminated name, an image of the given
+            // size and one callerInfo pointer (one GPU).
+            check(unsafe { f(handle, name.as_ptr(), self.image.as_ptr() as *const _, self.image.len(), ty, &mut info) }, "cufftXtSetJITCallback")?;
+        }
+        Ok(())
     }
 }

@@ -92,3 +92,112 @@ pub unsafe fn launch(f: cu::CUfunction, total: u64, stream: cu::CUstream, params
 pub fn loaded_modules() -> usize {
     MODULES.lock().values().filter(|m| m.is_ok()).count()
 }
+
+/// Generated sources (FFTX pencil passes and elementwise nodes), compiled once per process and
+/// source text: loaded modules (PTX) and LTO-IR images (cuFFT callbacks).
+static GENERATED: Lazy<Mutex<HashMap<(String, bool), Result<Generated, String>>>> = Lazy::new(Default::default);
+
+#[derive(Clone)]
+pub enum Generated {
+    /// A loaded module (address of its CUmodule).
+    Module(usize),
+    /// LTO-IR for cuFFT's JIT callbacks.
+    Lto(std::sync::Arc<Vec<u8>>),
+}
+
+/// Compiles generated CUDA source with NVRTC: to PTX and a loaded module, or (`lto`) to LTO-IR.
+/// Cached by source; an error is cached too (it would fail the same way again).
+pub fn compile_generated(source: &str, lto: bool) -> GpuResult<Generated> {
+    let key = (source.to_string(), lto);
+    if let Some(r) = GENERATED.lock().get(&key) {
+        return r.clone().map_err(GpuError);
+    }
+    let r = nvrtc(source, lto).map_err(|e| e.0);
+    GENERATED.lock().insert(key, r.clone());
+    r.map_err(GpuError)
+}
+
+fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
+    use cudarc::nvrtc::sys as nv;
+    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    g.bind()?;
+    // SAFETY: a presence check only tries to dlopen the library.
+    if !unsafe { nv::is_culib_present() } {
+        return Err(GpuError("no NVRTC library (libnvrtc.so)".into()));
+    }
+    let t = std::time::Instant::now();
+    let src = CString::new(source).map_err(|e| GpuError(e.to_string()))?;
+    let name = CString::new("fftx_generated.cu").unwrap();
+    let arch = CString::new(format!("--gpu-architecture=compute_{}{}", g.capability.0, g.capability.1)).unwrap();
+    let mut opts: Vec<CString> = vec![arch, CString::new("--std=c++17").unwrap()];
+    if lto {
+        opts.push(CString::new("-dlto").unwrap());
+        opts.push(CString::new("--relocatable-device-code=true").unwrap());
+    }
+    let opt_ptrs: Vec<*const std::os::raw::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
+    let ok = |r: nv::nvrtcResult, what: &str| if r == nv::nvrtcResult::NVRTC_SUCCESS { Ok(()) } else { Err(GpuError(format!("{what}: {r:?}"))) };
+    // SAFETY: NVRTC calls on a program made here and destroyed before returning; buffers sized
+    // by the matching *Size calls.
+    unsafe {
+        let mut prog = std::ptr::null_mut();
+        ok(nv::nvrtcCreateProgram(&mut prog, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()), "nvrtcCreateProgram")?;
+        let result = (|| {
+            let r = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
+            if r != nv::nvrtcResult::NVRTC_SUCCESS {
+                let mut n = 0usize;
+                nv::nvrtcGetProgramLogSize(prog, &mut n);
+                let mut log = vec![0u8; n.max(1)];
+                nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut _);
+                return Err(GpuError(format!("NVRTC: {r:?}: {}", String::from_utf8_lossy(&log).trim_end_matches('\0'))));
+            }
+            if lto {
+                let mut n = 0usize;
+                ok(nv::nvrtcGetLTOIRSize(prog, &mut n), "nvrtcGetLTOIRSize")?;
+                let mut ir = vec![0u8; n];
+                ok(nv::nvrtcGetLTOIR(prog, ir.as_mut_ptr() as *mut _), "nvrtcGetLTOIR")?;
+                Ok(Generated::Lto(std::sync::Arc::new(ir)))
+            } else {
+                let mut n = 0usize;
+                ok(nv::nvrtcGetPTXSize(prog, &mut n), "nvrtcGetPTXSize")?;
+                let mut ptx = vec![0u8; n];
+                ok(nv::nvrtcGetPTX(prog, ptx.as_mut_ptr() as *mut _), "nvrtcGetPTX")?;
+                let mut module = std::ptr::null_mut();
+                check(cu::cuModuleLoadData(&mut module, ptx.as_ptr() as *const c_void), "cuModuleLoadData")?;
+                Ok(Generated::Module(module as usize))
+            }
+        })();
+        nv::nvrtcDestroyProgram(&mut prog);
+        crate::log_info!("gpu: compiled generated source ({} bytes) to {} in {:.0} ms", source.len(), if lto { "LTO-IR" } else { "PTX" }, t.elapsed().as_secs_f64() * 1e3);
+        result
+    }
+}
+
+/// A kernel of a generated module.
+pub fn generated_function(module: usize, name: &str) -> GpuResult<cu::CUfunction> {
+    let c = CString::new(name).map_err(|e| GpuError(e.to_string()))?;
+    let mut f = std::ptr::null_mut();
+    // SAFETY: a loaded module and a NUL-terminated name.
+    check(unsafe { cu::cuModuleGetFunction(&mut f, module as cu::CUmodule, c.as_ptr()) }, "cuModuleGetFunction")?;
+    Ok(f)
+}
+
+/// Unloads the generated modules and drops the LTO-IR images (`fftx_shutdown`): plans made
+/// before must not run after it.
+pub fn forget_generated() {
+    let mut m = GENERATED.lock();
+    if let Some(g) = gpu() {
+        let _ = g.bind();
+        for r in m.values() {
+            if let Ok(Generated::Module(h)) = r {
+                // SAFETY: loaded by `nvrtc`, unloaded once (the cache is cleared below).
+                unsafe { cu::cuModuleUnload(*h as cu::CUmodule) };
+            }
+        }
+    }
+    m.clear();
+}
+
+/// How many generated sources are compiled (for the resource counts).
+pub fn generated_count() -> usize {
+    GENERATED.lock().values().filter(|r| r.is_ok()).count()
+}

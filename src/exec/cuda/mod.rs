@@ -360,5 +360,6 @@ pub fn live_resources() -> HashMap<&'static str, usize> {
     m.insert("staging_blocks", staging::live_blocks());
     m.insert("pinned_mallocs", PINNED.lock().len());
     m.insert("kernel_modules", kernels::loaded_modules());
+    m.insert("generated_sources", kernels::generated_count());
     m
 }

@@ -1,0 +1,305 @@
+//! CUDA source for FFTX plans on the GPU, generated from pencil programs and pointwise
+//! recordings (compiled at run time by NVRTC: `exec::cuda::kernels::compile_source`).
+//!
+//! For each pass `k` of a chain: `fftx_ld{k}` (element `off` of the pass's virtual input) and
+//! `fftx_st{k}` (stores element `off` of its virtual output), with cuFFT's LTO callback
+//! signatures, so the same functions serve as callbacks (compiled to LTO-IR) or inside the
+//! gather/scatter kernels `fftx_gather{k}` / `fftx_scatter{k}` (compiled to PTX). Their meaning
+//! is `pencil::load_element` / `pencil::store_element`, the CPU twins.
+//!
+//! Buffers are reached through a table of device addresses (`callerInfo` / a kernel argument),
+//! so the source depends on the shapes, not on the arrays: plans of the same geometry share one
+//! compiled module. Only double precision (FFTX's `fftx_real`).
+
+use super::pencil::{Fft1, Fused, Pass, PencilProgram, SegMap, Side};
+use super::recorder::{Inst, Program, Reg};
+use std::fmt::Write;
+use std::ops::Range;
+
+const PRELUDE: &str = r#"typedef unsigned long long u64;
+typedef long long i64;
+__device__ __forceinline__ double2 fx_c(double re, double im) { return make_double2(re, im); }
+__device__ __forceinline__ double2 fx_rdc(u64 a, i64 pos) { const double* q = (const double*)a + 2 * pos; return make_double2(q[0], q[1]); }
+__device__ __forceinline__ double2 fx_rdr(u64 a, i64 pos) { return make_double2(((const double*)a)[pos], 0.0); }
+__device__ __forceinline__ void fx_wrc(u64 a, i64 pos, double2 v) { double* q = (double*)a + 2 * pos; q[0] = v.x; q[1] = v.y; }
+__device__ __forceinline__ void fx_wrr(u64 a, i64 pos, double2 v) { ((double*)a)[pos] = v.x; }
+__device__ __forceinline__ double2 fx_mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+__device__ __forceinline__ double2 fx_div(double2 a, double2 b) { double s = b.x * b.x + b.y * b.y; return make_double2((a.x * b.x + a.y * b.y) / s, (a.y * b.x - a.x * b.y) / s); }
+"#;
+
+/// An exact double literal.
+fn lit(x: f64) -> String {
+    format!("__longlong_as_double((i64)0x{:016x}ULL)", x.to_bits())
+}
+
+fn reg(r: Reg) -> String {
+    match r {
+        Reg::In => "r_in".into(),
+        Reg::Out => "r_out".into(),
+        Reg::Data => "r_data".into(),
+        Reg::Temp(i) => format!("r_t{i}"),
+    }
+}
+
+/// A block computing `v = prog(v, g)` (`g` read by `data`).
+fn program(p: &Program, v: &str, g: &str) -> String {
+    let mut s = format!("{{ double2 r_in = {v}, r_out = fx_c(0.0, 0.0), r_data = {g};");
+    for t in 0..p.temps {
+        let _ = write!(s, " double2 r_t{t} = fx_c(0.0, 0.0);");
+    }
+    for inst in &p.insts {
+        let line = match *inst {
+            Inst::Mov(d, x) => format!("{} = {};", reg(d), reg(x)),
+            Inst::Add(d, x) => format!("{0} = fx_c({0}.x + {1}.x, {0}.y + {1}.y);", reg(d), reg(x)),
+            Inst::Sub(d, x) => format!("{0} = fx_c({0}.x - {1}.x, {0}.y - {1}.y);", reg(d), reg(x)),
+            Inst::Mul(d, x) => format!("{0} = fx_mul({0}, {1});", reg(d), reg(x)),
+            Inst::Div(d, x) if p.complex => format!("{0} = fx_div({0}, {1});", reg(d), reg(x)),
+            Inst::Div(d, x) => format!("{0} = fx_c({0}.x / {1}.x, 0.0);", reg(d), reg(x)),
+            Inst::Conj(d) => format!("{0}.y = -{0}.y;", reg(d)),
+            Inst::Neg(d) => format!("{0} = fx_c(-{0}.x, -{0}.y);", reg(d)),
+            Inst::Scale(d, c) => format!("{0} = fx_c({0}.x * {1}, {0}.y * {1});", reg(d), lit(c)),
+            Inst::Set(d, re, im) => format!("{} = fx_c({}, {});", reg(d), lit(re), lit(im)),
+        };
+        let _ = write!(s, " {line}");
+    }
+    let _ = write!(s, " {v} = r_out; }}");
+    s
+}
+
+/// `lo <= i_d < hi` for every axis where the map's range does not already hold `reach[d]`.
+fn inside(ranges: &[Range<usize>], reach: &[Range<usize>]) -> String {
+    let mut c: Vec<String> = Vec::new();
+    for (d, (r, want)) in ranges.iter().zip(reach).enumerate() {
+        if r.start > want.start {
+            c.push(format!("i{d} >= {}", r.start));
+        }
+        if r.end < want.end {
+            c.push(format!("i{d} < {}", r.end));
+        }
+    }
+    if c.is_empty() {
+        "true".into()
+    } else {
+        c.join(" && ")
+    }
+}
+
+fn offset(base: isize, origin: &[usize], strides: &[isize]) -> String {
+    let mut s = format!("(i64){base}");
+    for (d, (&o, &st)) in origin.iter().zip(strides).enumerate() {
+        if st != 0 {
+            let _ = write!(s, " + (i{d} - {o}) * (i64){st}");
+        }
+    }
+    s
+}
+
+fn read_seg(m: &SegMap) -> String {
+    format!("{}(P[{}], {})", if m.complex { "fx_rdc" } else { "fx_rdr" }, m.slot, offset(m.base, &m.origin, &m.strides))
+}
+
+fn write_seg(m: &SegMap, v: &str) -> String {
+    format!("{}(P[{}], {}, {v});", if m.complex { "fx_wrc" } else { "fx_wrr" }, m.slot, offset(m.base, &m.origin, &m.strides))
+}
+
+fn fused(f: &Fused, v: &str) -> String {
+    let g = match &f.data {
+        Some(d) => read_seg(d),
+        None => "fx_c(0.0, 0.0)".into(),
+    };
+    program(&f.prog, v, &g)
+}
+
+/// Decodes `off` into the chain index `i0..` of pass `p` (`len` elements per pencil); `j` is
+/// the position along the pass axis.
+fn decode(p: &Pass, len: usize) -> String {
+    let mut s = format!("  i64 b = (i64)(off / {len}ULL); i64 j = (i64)off - b * {len};\n");
+    let rank = p.pencils.len();
+    let _ = writeln!(s, "  i64 i{} = j;", p.axis);
+    let others: Vec<usize> = (0..rank).filter(|&d| d != p.axis).collect();
+    for (k, &d) in others.iter().enumerate().rev() {
+        let r = &p.pencils[d];
+        if k == 0 {
+            let _ = writeln!(s, "  i64 i{d} = {} + b;", r.start);
+        } else {
+            let _ = writeln!(s, "  i64 i{d} = {} + b % {}; b /= {};", r.start, r.len(), r.len());
+        }
+    }
+    s
+}
+
+/// What pass `p` can address: its pencil box, and `along` on its axis.
+fn reach(p: &Pass, along: &Range<usize>) -> Vec<Range<usize>> {
+    let mut r = p.pencils.clone();
+    r[p.axis] = along.clone();
+    r
+}
+
+fn load_fn(k: usize, p: &Pass) -> String {
+    let ty = if p.kind.real_in() { "double" } else { "double2" };
+    let mut s = format!("extern \"C\" __device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
+    s += &decode(p, p.len_in());
+    let zero = if p.kind.real_in() { "0.0" } else { "fx_c(0.0, 0.0)" };
+    let _ = writeln!(s, "  if (j < {} || j >= {}) return {zero};", p.live_in.start, p.live_in.end);
+    s += "  double2 v = fx_c(0.0, 0.0);\n";
+    let want = reach(p, &p.live_in);
+    match &p.load {
+        Side::Inter { slot, map } => {
+            let ranges: Vec<Range<usize>> = map.origin.iter().zip(&map.extent).map(|(&o, &e)| o..o + e).collect();
+            let _ = writeln!(s, "  if ({}) v = ((const double2*)P[{slot}])[{}];", inside(&ranges, &want), offset(0, &map.origin, &map.strides));
+        }
+        Side::Segments(segs) => {
+            for m in segs {
+                let _ = writeln!(s, "  if ({}) v = {};", inside(&m.clip, &want), read_seg(m));
+            }
+        }
+    }
+    if let Some(f) = &p.head {
+        let _ = writeln!(s, "  {}", fused(f, "v"));
+    }
+    if p.kind == Fft1::C2r {
+        let nyq = if p.n % 2 == 0 { format!(" || j == {}", p.n / 2) } else { String::new() };
+        let _ = writeln!(s, "  if (j == 0{nyq}) v.y = 0.0;");
+    }
+    s += if p.kind.real_in() { "  return v.x;\n}\n" } else { "  return v;\n}\n" };
+    s
+}
+
+fn store_fn(k: usize, p: &Pass) -> String {
+    let ty = if p.kind.real_out() { "double" } else { "double2" };
+    let mut s = format!("extern \"C\" __device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
+    s += &decode(p, p.len_out());
+    let _ = writeln!(s, "  if (j < {} || j >= {}) return;", p.live_out.start, p.live_out.end);
+    let _ = writeln!(s, "  double2 v = {};", if p.kind.real_out() { "fx_c(e, 0.0)" } else { "e" });
+    if let Some(f) = &p.tail {
+        let _ = writeln!(s, "  {}", fused(f, "v"));
+    }
+    let want = reach(p, &p.live_out);
+    match &p.store {
+        Side::Inter { slot, map } => {
+            let ranges: Vec<Range<usize>> = map.origin.iter().zip(&map.extent).map(|(&o, &e)| o..o + e).collect();
+            let _ = writeln!(s, "  if ({}) ((double2*)P[{slot}])[{}] = v;", inside(&ranges, &want), offset(0, &map.origin, &map.strides));
+        }
+        Side::Segments(segs) => {
+            for m in segs {
+                let _ = writeln!(s, "  if ({}) {}", inside(&m.clip, &want), write_seg(m, "v"));
+            }
+        }
+    }
+    s += "}\n";
+    s
+}
+
+const GRID_STRIDE: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
+
+/// The source of a chain's passes: callbacks only (`kernels` false: for LTO-IR), or callbacks
+/// and the gather/scatter kernels that call them (for PTX).
+pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
+    let mut s = String::from(PRELUDE);
+    for (k, p) in prog.passes.iter().enumerate() {
+        s += &load_fn(k, p);
+        s += &store_fn(k, p);
+        if kernels {
+            let (ti, to) = (if p.kind.real_in() { "double" } else { "double2" }, if p.kind.real_out() { "double" } else { "double2" });
+            let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
+            let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
+        }
+    }
+    s
+}
+
+/// Slots of an elementwise kernel's table.
+pub const ELEM_SRC: usize = 0;
+pub const ELEM_DST: usize = 1;
+pub const ELEM_DATA: usize = 2;
+
+/// A copy or pointwise node as one kernel `fftx_elem(total, P)` over its index space `shape`.
+/// `src`, `dst`, `data`: (complex, base, strides) of each access.
+pub fn elementwise_source(shape: &[usize], src: (bool, isize, &[isize]), dst: (bool, isize, &[isize]), data: Option<(bool, isize, &[isize])>, prog: Option<&Program>) -> String {
+    let mut s = String::from(PRELUDE);
+    let _ = writeln!(s, "extern \"C\" __global__ void fftx_elem(u64 total, const u64* P) {{ {GRID_STRIDE} {{");
+    s += "  i64 b = (i64)off;\n";
+    for d in (0..shape.len()).rev() {
+        if d == 0 {
+            s += "  i64 i0 = b;\n";
+        } else {
+            let _ = writeln!(s, "  i64 i{d} = b % {0}; b /= {0};", shape[d]);
+        }
+    }
+    let zeros = vec![0usize; shape.len()];
+    let rd = |slot: usize, (c, base, st): (bool, isize, &[isize])| format!("{}(P[{slot}], {})", if c { "fx_rdc" } else { "fx_rdr" }, offset(base, &zeros, st));
+    let _ = writeln!(s, "  double2 v = {};", rd(ELEM_SRC, src));
+    if let Some(p) = prog {
+        let g = data.map(|d| rd(ELEM_DATA, d)).unwrap_or_else(|| "fx_c(0.0, 0.0)".into());
+        let _ = writeln!(s, "  {}", program(p, "v", &g));
+    }
+    let _ = writeln!(s, "  {}(P[{ELEM_DST}], {}, v);", if dst.0 { "fx_wrc" } else { "fx_wrr" }, offset(dst.1, &zeros, dst.2));
+    s += "} }\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fftx::pencil::BoxMap;
+
+    #[test]
+    fn literals_are_exact_and_programs_read_their_registers() {
+        assert_eq!(lit(1.0), "__longlong_as_double((i64)0x3ff0000000000000ULL)");
+        let p = Program { complex: true, temps: 1, insts: vec![Inst::Mov(Reg::Temp(0), Reg::In), Inst::Mul(Reg::Temp(0), Reg::Data), Inst::Mov(Reg::Out, Reg::Temp(0))], uses_data: true };
+        let s = program(&p, "v", "g");
+        assert!(s.contains("r_t0 = r_in;") && s.contains("r_t0 = fx_mul(r_t0, r_data);") && s.ends_with("v = r_out; }"), "{s}");
+    }
+
+    #[test]
+    fn a_pass_decodes_its_pencils_and_checks_only_what_it_can_leave() {
+        let p = Pass {
+            kind: Fft1::R2c,
+            axis: 2,
+            n: 16,
+            pencils: vec![0..8, 0..8, 0..1],
+            live_in: 0..8,
+            live_out: 0..9,
+            load: Side::Segments(vec![SegMap { slot: 2, complex: false, base: 0, origin: vec![0, 0, 0], strides: vec![64, 8, 1], clip: vec![0..8, 0..8, 0..8] }]),
+            head: None,
+            store: Side::Inter { slot: 0, map: BoxMap::dense(&[0..8, 0..8, 0..9]) },
+            tail: None,
+        };
+        let prog = PencilProgram { buffers: vec![], inter_len: 576, passes: vec![p] };
+        let s = chain_source(&prog, true);
+        assert!(s.contains("extern \"C\" __device__ double fftx_ld0("), "{s}");
+        assert!(s.contains("i64 b = (i64)(off / 16ULL)"), "{s}");
+        assert!(s.contains("i64 i1 = 0 + b % 8; b /= 8;") && s.contains("i64 i0 = 0 + b;"), "{s}");
+        // The segment covers everything the pass reads: no bounds test.
+        assert!(s.contains("if (true) v = fx_rdr(P[2], (i64)0 + (i0 - 0) * (i64)64 + (i1 - 0) * (i64)8 + (i2 - 0) * (i64)1);"), "{s}");
+        assert!(s.contains("fftx_gather0(u64 total, const u64* P, double* out)"), "{s}");
+        assert!(s.contains("fftx_scatter0(u64 total, const u64* P, const double2* in)"), "{s}");
+    }
+
+    /// The sources of the paper's Fig. 2 chain (and a 3-D one); with FFTX_GPU_DUMP=DIR they are
+    /// written there, for compiling with nvcc where there is no GPU.
+    #[test]
+    fn fig2_chain_sources() {
+        use crate::fftx::passes::{fuse, prune, tests::fig2, Step};
+        let g = fig2(16, 5, 7);
+        let (p, _) = prune(&g).unwrap();
+        let steps = fuse(&p);
+        let chain = steps.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
+        let prog = crate::fftx::pencil::lower(chain).unwrap();
+        assert_eq!(prog.passes.len(), 4);
+        for kernels in [false, true] {
+            let s = chain_source(&prog, kernels);
+            assert_eq!(s.contains("__global__"), kernels);
+            for k in 0..4 {
+                assert!(s.contains(&format!("fftx_ld{k}(")) && s.contains(&format!("fftx_st{k}(")));
+            }
+            if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
+                std::fs::write(format!("{dir}/fig2-{}.cu", if kernels { "kernels" } else { "callbacks" }), &s).unwrap();
+            }
+        }
+        let e = elementwise_source(&[3, 4], (true, 2, &[8, -1]), (false, 0, &[4, 1]), Some((true, 0, &[4, 1])), None);
+        if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
+            std::fs::write(format!("{dir}/elementwise.cu"), &e).unwrap();
+        }
+    }
+}

@@ -1,0 +1,488 @@
+//! FFTX plans on the GPU: the optimized steps lowered to the CUDA executor.
+//!
+//! - Temporaries live on the device. A caller's host array gets one device mirror over the
+//!   bytes the plan touches: one copy in before the steps, one copy out of the arrays written
+//!   (device arrays are used where they are).
+//! - A chain runs as its pencil program (`pencil`): one batched 1-D cuFFT plan per pass over
+//!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
+//!   programs in generated load/store functions (`cudagen`): cuFFT LTO callbacks, or gather and
+//!   scatter kernels around plain plans. Which of the two runs is measured at plan time (both
+//!   are built and timed, unless FFTX_ESTIMATE or `FFTX_GPU_FUSION` decides), and printed.
+//! - Copy and pointwise nodes are one generated kernel each; plain transform nodes are FFTW
+//!   plans over the device addresses (the FFTW path's GPU executor).
+
+use super::cudagen;
+use super::exec::{array, problem_of, unpruned_count};
+use super::graph::{Access, Buf, Op, Temp};
+use super::passes::{Step, Stage};
+use super::pencil::{Fft1, PencilProgram};
+use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
+use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
+use crate::exec::cuda::{self, check, gpu, GpuError, GpuResult, Memory};
+use crate::plan::Plan;
+use crate::problem::Precision;
+use cudarc::driver::sys as cu;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Device memory owned by a plan.
+struct DevBuf {
+    ptr: u64,
+    bytes: usize,
+}
+
+impl DevBuf {
+    fn new(bytes: usize) -> GpuResult<DevBuf> {
+        if bytes > cuda::device_budget() {
+            return Err(GpuError(format!("out of memory: {bytes} bytes over the FFTX_GPU_MEMORY budget")));
+        }
+        let mut d = 0;
+        // SAFETY: cuMemAlloc writes the address of a new block.
+        check(unsafe { cu::cuMemAlloc_v2(&mut d, bytes.max(16)) }, "cuMemAlloc")?;
+        Ok(DevBuf { ptr: d, bytes })
+    }
+    fn with(words: &[u64]) -> GpuResult<DevBuf> {
+        let b = DevBuf::new(words.len() * 8)?;
+        // SAFETY: a block of that many bytes.
+        check(unsafe { cu::cuMemcpyHtoD_v2(b.ptr, words.as_ptr() as *const c_void, words.len() * 8) }, "cuMemcpyHtoD")?;
+        Ok(b)
+    }
+}
+
+impl Drop for DevBuf {
+    fn drop(&mut self) {
+        if let Some(g) = gpu() {
+            let _ = g.bind();
+            // SAFETY: allocated by DevBuf::new, freed once.
+            unsafe { cu::cuMemFree_v2(self.ptr) };
+        }
+    }
+}
+
+/// How a chain's load/store functions run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    /// cuFFT LTO callbacks: inside cuFFT's own loads and stores.
+    Callback,
+    /// A gather kernel before and a scatter kernel after each plain cuFFT plan.
+    Kernel,
+}
+
+impl Fusion {
+    fn name(self) -> &'static str {
+        match self {
+            Fusion::Callback => "callback",
+            Fusion::Kernel => "kernel",
+        }
+    }
+}
+
+/// `FFTX_GPU_FUSION=callback|kernel` forces one; unset or `auto`: measured.
+fn fusion_setting() -> Option<Fusion> {
+    match std::env::var("FFTX_GPU_FUSION").ok().as_deref().map(str::trim) {
+        Some("callback") => Some(Fusion::Callback),
+        Some("kernel") => Some(Fusion::Kernel),
+        _ => None,
+    }
+}
+
+struct GpuPass {
+    plan: CufftPlan,
+    sign: i32,
+    batch: u64,
+    len_in: u64,
+    len_out: u64,
+    /// Gather and scatter kernels (kernel fusion).
+    kernels: Option<(usize, usize)>,
+}
+
+struct GpuChain {
+    prog: PencilProgram,
+    table: DevBuf,
+    _inter: [DevBuf; 2],
+    vin: DevBuf,
+    vout: DevBuf,
+    fusion: Fusion,
+    passes: Vec<GpuPass>,
+    /// (fusion, ms per run) of the variants timed at plan time.
+    timings: Vec<(Fusion, f64)>,
+}
+
+impl GpuChain {
+    fn build(prog: PencilProgram, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream, measure: bool) -> GpuResult<GpuChain> {
+        let inter = [DevBuf::new(prog.inter_len * 16)?, DevBuf::new(prog.inter_len * 16)?];
+        let mut words = vec![inter[0].ptr, inter[1].ptr];
+        words.extend(prog.buffers.iter().map(addr));
+        let table = DevBuf::with(&words)?;
+        let virt = prog.passes.iter().map(|p| p.batch() * p.len_in().max(p.len_out()) * 16).max().unwrap_or(16);
+        let (vin, vout) = (DevBuf::new(virt)?, DevBuf::new(virt)?);
+        let candidates: Vec<Fusion> = match fusion_setting() {
+            Some(f) => vec![f],
+            None if jit_callbacks_available() => vec![Fusion::Callback, Fusion::Kernel],
+            None => vec![Fusion::Kernel],
+        };
+        let candidates = if measure { candidates } else { candidates[..1].to_vec() };
+        let mut chain = GpuChain { prog, table, _inter: inter, vin, vout, fusion: candidates[0], passes: Vec::new(), timings: Vec::new() };
+        let mut best: Option<(f64, Fusion, Vec<GpuPass>)> = None;
+        let mut errors = Vec::new();
+        for f in candidates.iter().copied() {
+            let passes = match chain.make_passes(f, stream) {
+                Ok(p) => p,
+                Err(e) => {
+                    crate::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
+                    errors.push(format!("{}: {e}", f.name()));
+                    continue;
+                }
+            };
+            if candidates.len() > 1 {
+                let ms = chain.time(&passes, stream)?;
+                chain.timings.push((f, ms));
+                if best.as_ref().is_none_or(|b| ms < b.0) {
+                    best = Some((ms, f, passes));
+                }
+            } else {
+                best = Some((0.0, f, passes));
+            }
+        }
+        let (_, f, passes) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
+        chain.fusion = f;
+        chain.passes = passes;
+        Ok(chain)
+    }
+
+    fn make_passes(&self, f: Fusion, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
+        let src = cudagen::chain_source(&self.prog, f == Fusion::Kernel);
+        let compiled = compile_generated(&src, f == Fusion::Callback)?;
+        let mut out = Vec::new();
+        for (k, p) in self.prog.passes.iter().enumerate() {
+            let (ty, sign) = match p.kind {
+                Fft1::C2c { sign } => (FftType::C2c, sign),
+                Fft1::R2c => (FftType::R2c, -1),
+                Fft1::C2r => (FftType::C2r, 1),
+            };
+            let (plan, kernels) = match &compiled {
+                Generated::Lto(image) => {
+                    let cb = JitCallbacks {
+                        image: image.clone(),
+                        load: format!("fftx_ld{k}"),
+                        store: format!("fftx_st{k}"),
+                        real_in: p.kind == Fft1::R2c,
+                        real_out: p.kind == Fft1::C2r,
+                        precision: Precision::F64,
+                        info: self.table.ptr,
+                    };
+                    (CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb))?, None)
+                }
+                Generated::Module(m) => {
+                    let g = generated_function(*m, &format!("fftx_gather{k}"))? as usize;
+                    let s = generated_function(*m, &format!("fftx_scatter{k}"))? as usize;
+                    (CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, None)?, Some((g, s)))
+                }
+            };
+            plan.set_stream(stream)?;
+            out.push(GpuPass { plan, sign, batch: p.batch() as u64, len_in: p.len_in() as u64, len_out: p.len_out() as u64, kernels });
+        }
+        Ok(out)
+    }
+
+    /// Best of three runs after one warm-up, in ms.
+    fn time(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<f64> {
+        let mut best = f64::INFINITY;
+        for i in 0..4 {
+            let t = Instant::now();
+            // SAFETY: the chain's buffers are allocated; the caller's arrays are valid at plan
+            // time (as FFTW_MEASURE, a measurement may overwrite them).
+            unsafe { self.run(passes, stream)? };
+            check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+            if i > 0 {
+                best = best.min(t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        Ok(best)
+    }
+
+    unsafe fn run(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<()> {
+        let (mut vin, mut vout, mut table) = (self.vin.ptr, self.vout.ptr, self.table.ptr);
+        for p in passes {
+            match p.kernels {
+                None => p.plan.exec(vin, vout, p.sign)?,
+                Some((gather, scatter)) => {
+                    let mut n = p.batch * p.len_in;
+                    kernels::launch(gather as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vin as *mut u64 as *mut c_void])?;
+                    p.plan.exec(vin, vout, p.sign)?;
+                    let mut n = p.batch * p.len_out;
+                    kernels::launch(scatter as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vout as *mut u64 as *mut c_void])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let measured = if self.timings.is_empty() {
+            String::new()
+        } else {
+            format!(" measured {}", self.timings.iter().map(|(f, ms)| format!("{}={ms:.3}ms", f.name())).collect::<Vec<_>>().join(" "))
+        };
+        let passes: Vec<String> = self
+            .prog
+            .passes
+            .iter()
+            .map(|p| format!("{}{}:axis{}x{}", match p.kind { Fft1::C2c { sign } if sign < 0 => "fwd", Fft1::C2c { .. } => "bwd", Fft1::R2c => "r2c", Fft1::C2r => "c2r" }, p.n, p.axis, p.batch()))
+            .collect();
+        format!("(gpu passes [{}] fusion={}{})", passes.join(" "), self.fusion.name(), measured)
+    }
+}
+
+enum GpuStep {
+    Chain(Box<GpuChain>),
+    Elementwise { f: usize, total: u64, table: DevBuf },
+    Fftw(Box<Plan>),
+}
+
+/// A host array's device copy: `bytes` from host address `host` at device address `dev`.
+struct Mirror {
+    host: usize,
+    dev: DevBuf,
+    written: bool,
+}
+
+pub struct GpuCompiled {
+    stream: cu::CUstream,
+    zero_temps: Vec<(u64, usize)>,
+    _temps: Vec<(Arc<Temp>, DevBuf)>,
+    mirrors: Vec<Mirror>,
+    steps: Vec<GpuStep>,
+    pub counts: Vec<u64>,
+}
+
+// The compiled plan holds device addresses and a stream, used under the plan's lock.
+unsafe impl Send for GpuCompiled {}
+
+impl Drop for GpuCompiled {
+    fn drop(&mut self) {
+        self.steps.clear();
+        if let Some(g) = gpu() {
+            let _ = g.bind();
+            // SAFETY: made in `lower`, destroyed once.
+            unsafe { cu::cuStreamDestroy_v2(self.stream) };
+        }
+    }
+}
+
+/// Every access of the steps with its index shape and whether it is written.
+fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
+    let mut v = Vec::new();
+    for s in steps {
+        match s {
+            Step::Node(n) => {
+                v.push((&n.input, n.in_shape.clone(), false));
+                v.push((&n.output, n.out_shape.clone(), true));
+                if let Some(d) = &n.data {
+                    v.push((d, n.in_shape.clone(), false));
+                }
+            }
+            Step::Chain(c) => {
+                let cshape = super::passes::shape_of(&c.n, !matches!(c.first_op(), Op::Dft { .. }));
+                for l in &c.loads {
+                    v.push((&l.access, l.extent.clone(), false));
+                }
+                for l in &c.stores {
+                    v.push((&l.access, l.extent.clone(), true));
+                }
+                for st in &c.stages {
+                    if let Stage::Pointwise { data: Some(d), .. } = st {
+                        v.push((d, cshape.clone(), false));
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// The temporaries the steps use (with repeats).
+pub fn temps_of(steps: &[Step]) -> Vec<Arc<Temp>> {
+    accesses(steps).into_iter().filter_map(|(a, _, _)| a.buf.temp().cloned()).collect()
+}
+
+/// Byte spans `[lo, hi)` of each caller's array (by address) and whether it is written.
+fn user_spans(steps: &[Step]) -> HashMap<usize, (isize, isize, bool)> {
+    let mut m: HashMap<usize, (isize, isize, bool)> = HashMap::new();
+    for (a, shape, written) in accesses(steps) {
+        if let (Buf::User { addr, .. }, Some((lo, hi))) = (&a.buf, a.user_bytes(&shape)) {
+            if shape.contains(&0) {
+                continue;
+            }
+            let e = m.entry(*addr).or_insert((lo, hi, false));
+            e.0 = e.0.min(lo);
+            e.1 = e.1.max(hi);
+            e.2 |= written;
+        }
+    }
+    m
+}
+
+/// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is on
+/// the device), `Some(false)` when it should, None when the CPU runs it.
+pub fn wanted(steps: &[Step]) -> Option<bool> {
+    use crate::planner::{backend_setting, BackendSetting};
+    if backend_setting() == BackendSetting::Cpu {
+        return None;
+    }
+    let g = gpu()?;
+    let spans = user_spans(steps);
+    if spans.values().any(|&(lo, hi, _)| cuda::memory_of(g, lo as usize, (hi - lo) as usize) == Memory::Device) {
+        return Some(true);
+    }
+    if backend_setting() == BackendSetting::Gpu {
+        return Some(false);
+    }
+    // Auto: the GPU pays off once the transforms touch about a million points.
+    let work: usize = steps
+        .iter()
+        .map(|s| match s {
+            Step::Chain(c) => c.n.iter().product::<usize>(),
+            Step::Node(n) if n.op.is_fft() => n.in_shape.iter().product::<usize>(),
+            _ => 0,
+        })
+        .sum();
+    (work >= 1 << 20).then_some(false)
+}
+
+/// Lowers the optimized steps to the GPU.
+pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCompiled> {
+    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    g.bind()?;
+    let mut stream = std::ptr::null_mut();
+    // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
+    // error path goes through a GpuCompiled).
+    check(unsafe { cu::cuStreamCreate(&mut stream, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }, "cuStreamCreate")?;
+    let mut out = GpuCompiled { stream, zero_temps: Vec::new(), _temps: Vec::new(), mirrors: Vec::new(), steps: Vec::new(), counts: Vec::new() };
+    // Device addresses of the caller's arrays: their own, or a mirror's.
+    let mut user: HashMap<usize, u64> = HashMap::new();
+    let mut spans: Vec<(usize, (isize, isize, bool))> = user_spans(steps).into_iter().collect();
+    spans.sort_by_key(|s| s.1 .0);
+    for w in spans.windows(2) {
+        if w[0].1 .1 > w[1].1 .0 {
+            return Err(GpuError("two of the caller's arrays overlap".into()));
+        }
+    }
+    for (addr, (lo, hi, written)) in spans {
+        let bytes = (hi - lo) as usize;
+        if cuda::memory_of(g, lo as usize, bytes) == Memory::Device {
+            user.insert(addr, addr as u64);
+            continue;
+        }
+        let dev = DevBuf::new(bytes)?;
+        user.insert(addr, (dev.ptr as isize + (addr as isize - lo)) as u64);
+        out.mirrors.push(Mirror { host: lo as usize, dev, written });
+    }
+    let mut temps: HashMap<u64, u64> = HashMap::new();
+    for (a, _, _) in accesses(steps) {
+        if let Buf::Temp(t) = &a.buf {
+            if !temps.contains_key(&t.id) {
+                let bytes = t.len * if t.complex { 16 } else { 8 };
+                let d = DevBuf::new(bytes)?;
+                temps.insert(t.id, d.ptr);
+                if t.zero {
+                    out.zero_temps.push((d.ptr, bytes));
+                }
+                out._temps.push((t.clone(), d));
+            }
+        }
+    }
+    let addr = |b: &Buf| -> u64 {
+        match b {
+            Buf::User { addr, .. } => user[addr],
+            Buf::Temp(t) => temps[&t.id],
+        }
+    };
+    for s in steps {
+        let (step, count) = match s {
+            Step::Chain(c) => {
+                let prog = super::pencil::lower(c).map_err(GpuError)?;
+                let count = prog.transforms();
+                (GpuStep::Chain(Box::new(GpuChain::build(prog, &addr, stream, measure)?)), count)
+            }
+            Step::Node(n) if n.op.is_fft() => {
+                let p = problem_of(n);
+                let i = array(addr(&n.input.buf) as usize, n.input.buf.complex(), n.input.base);
+                let o = array(addr(&n.output.buf) as usize, n.output.buf.complex(), n.output.base);
+                let plan = crate::planner::plan::<f64>(p, i, o, fftw_flags).map_err(|e| GpuError(format!("{}: {e}", n.label)))?;
+                (GpuStep::Fftw(Box::new(plan)), unpruned_count(n))
+            }
+            Step::Node(n) => {
+                if n.output.strides.iter().zip(&n.out_shape).any(|(&s, &len)| s == 0 && len > 1) {
+                    return Err(GpuError(format!("{}: an output stride of 0 (the last write wins on the CPU only)", n.label)));
+                }
+                let prog = if let Op::Pointwise(p) = &n.op { Some(&**p) } else { None };
+                let side = |a: &Access| (a.buf.complex(), a.base, a.strides.clone());
+                let (si, so, sd) = (side(&n.input), side(&n.output), n.data.as_ref().map(side));
+                let src = cudagen::elementwise_source(&n.in_shape, (si.0, si.1, &si.2), (so.0, so.1, &so.2), sd.as_ref().map(|d| (d.0, d.1, &d.2[..])), prog);
+                let Generated::Module(m) = compile_generated(&src, false)? else { unreachable!("PTX was asked for") };
+                let f = generated_function(m, "fftx_elem")? as usize;
+                let mut words = vec![addr(&n.input.buf), addr(&n.output.buf)];
+                words.push(n.data.as_ref().map_or(0, |d| addr(&d.buf)));
+                let total = n.in_shape.iter().map(|&x| x as u64).product();
+                (GpuStep::Elementwise { f, total, table: DevBuf::with(&words)? }, 0)
+            }
+        };
+        out.steps.push(step);
+        out.counts.push(count);
+    }
+    Ok(out)
+}
+
+impl GpuCompiled {
+    /// Runs the steps; returns the 1-D transforms computed.
+    ///
+    /// # Safety
+    /// The caller's arrays the plan was made for must still be valid.
+    pub unsafe fn execute(&self) -> GpuResult<u64> {
+        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        g.bind()?;
+        let s = self.stream;
+        for m in &self.mirrors {
+            check(cu::cuMemcpyHtoDAsync_v2(m.dev.ptr, m.host as *const c_void, m.dev.bytes, s), "cuMemcpyHtoDAsync")?;
+        }
+        for &(p, bytes) in &self.zero_temps {
+            check(cu::cuMemsetD8Async(p, 0, bytes, s), "cuMemsetD8Async")?;
+        }
+        let mut count = 0;
+        for (k, step) in self.steps.iter().enumerate() {
+            match step {
+                GpuStep::Chain(c) => c.run(&c.passes, s)?,
+                GpuStep::Elementwise { f, total, table } => {
+                    let (mut n, mut t) = (*total, table.ptr);
+                    kernels::launch(*f as cu::CUfunction, n, s, &mut [&mut n as *mut u64 as *mut c_void, &mut t as *mut u64 as *mut c_void])?;
+                }
+                GpuStep::Fftw(p) => {
+                    check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
+                    p.execute();
+                }
+            }
+            count += self.counts[k];
+        }
+        for m in self.mirrors.iter().filter(|m| m.written) {
+            check(cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s), "cuMemcpyDtoHAsync")?;
+        }
+        check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
+        Ok(count)
+    }
+
+    /// The printout's GPU lines, one per step.
+    pub fn describe(&self) -> Vec<String> {
+        let mut v = vec![format!("(gpu mirrors={} device-temporaries={})", self.mirrors.len(), self._temps.len())];
+        for (k, s) in self.steps.iter().enumerate() {
+            v.push(match s {
+                GpuStep::Chain(c) => format!("step {k}: {}", c.describe()),
+                GpuStep::Elementwise { total, .. } => format!("step {k}: (gpu kernel over {total} elements)"),
+                GpuStep::Fftw(p) => format!("step {k}: (gpu fftw-plan {})", p.describe().lines().next().unwrap_or("")),
+            });
+        }
+        v
+    }
+}

@@ -1,0 +1,469 @@
+//! Pencil programs: a fused chain (see `passes::Chain`) as a list of batched 1-D passes, the
+//! form the GPU runs (one cuFFT plan per pass).
+//!
+//! A pass transforms axis `axis` of every live pencil: the pencils are the box `pencils` over
+//! the other axes, in row-major order (`b`), and the pass reads a virtual dense input
+//! (`b * len_in + j`) and writes a virtual dense output (`b * len_out + k`). What those virtual
+//! arrays hold is defined by the pass's [`Load`] and [`Store`]: the load zero-pads (entries
+//! outside `live_in` are zero), reads the chain's loads (first pass) or the previous pass's
+//! compact box, and applies a leading pointwise program; the store keeps the entries of
+//! `live_out`, applies a fused pointwise program, and writes the next compact box or the chain's
+//! stores (last pass). So the zero padding, the cropping and the pointwise products never make
+//! a pass of their own: on the GPU they are cuFFT load/store callbacks or gather/scatter
+//! kernels around the plan (`cudagen`).
+//!
+//! [`run_cpu`] is the CPU twin: it runs the same program with rustfft and the same index maps,
+//! so CI checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`).
+
+use super::graph::{Access, Buf, Op};
+use super::passes::{Chain, Segment, Stage};
+use super::recorder::Program;
+use num_complex::Complex;
+use std::ops::Range;
+use std::sync::Arc;
+
+type C64 = Complex<f64>;
+
+/// The 1-D transform of one pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fft1 {
+    C2c { sign: i32 },
+    R2c,
+    C2r,
+}
+
+impl Fft1 {
+    pub fn len_in(self, n: usize) -> usize {
+        if self == Fft1::C2r {
+            n / 2 + 1
+        } else {
+            n
+        }
+    }
+    pub fn len_out(self, n: usize) -> usize {
+        if self == Fft1::R2c {
+            n / 2 + 1
+        } else {
+            n
+        }
+    }
+    pub fn real_in(self) -> bool {
+        self == Fft1::R2c
+    }
+    pub fn real_out(self) -> bool {
+        self == Fft1::C2r
+    }
+}
+
+/// Where a buffer of the program is: the two intermediate slots (`INTER0`, `INTER1`: compact
+/// complex boxes the executor allocates), then the buffers of the chain's graph.
+pub const INTER0: usize = 0;
+pub const BUFFERS: usize = 2;
+
+/// A compact box: chain index `i` inside `origin + [0, extent)` is at `sum (i_d - origin_d) * strides_d`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxMap {
+    pub origin: Vec<usize>,
+    pub extent: Vec<usize>,
+    pub strides: Vec<isize>,
+}
+
+impl BoxMap {
+    /// Row-major over `ranges`.
+    pub fn dense(ranges: &[Range<usize>]) -> BoxMap {
+        let extent: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+        let mut strides = vec![1isize; extent.len()];
+        for d in (0..extent.len().saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1] * extent[d + 1] as isize;
+        }
+        BoxMap { origin: ranges.iter().map(|r| r.start).collect(), extent, strides }
+    }
+    pub fn volume(&self) -> usize {
+        self.extent.iter().product()
+    }
+    pub fn position(&self, i: &[usize]) -> Option<isize> {
+        let mut p = 0;
+        for d in 0..i.len() {
+            if i[d] < self.origin[d] || i[d] >= self.origin[d] + self.extent[d] {
+                return None;
+            }
+            p += (i[d] - self.origin[d]) as isize * self.strides[d];
+        }
+        Some(p)
+    }
+}
+
+/// A chain load or store: a box of chain indices (`clip`, already cut to what the pass covers)
+/// and where those elements are in a buffer.
+#[derive(Clone, Debug)]
+pub struct SegMap {
+    pub slot: usize,
+    pub complex: bool,
+    pub base: isize,
+    pub origin: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub clip: Vec<Range<usize>>,
+}
+
+impl SegMap {
+    pub fn position(&self, i: &[usize]) -> Option<isize> {
+        let mut p = self.base;
+        for d in 0..i.len() {
+            if !self.clip[d].contains(&i[d]) {
+                return None;
+            }
+            p += (i[d] - self.origin[d]) as isize * self.strides[d];
+        }
+        Some(p)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Side {
+    /// A compact box in an intermediate slot.
+    Inter { slot: usize, map: BoxMap },
+    /// The chain's loads (the last one holding an index wins, as the pencil engine's order) or
+    /// stores (every one holding it).
+    Segments(Vec<SegMap>),
+}
+
+/// A fused pointwise program and its data operand (indexed by chain index: `base + i . strides`).
+#[derive(Clone, Debug)]
+pub struct Fused {
+    pub prog: Arc<Program>,
+    pub data: Option<SegMap>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub kind: Fft1,
+    pub axis: usize,
+    /// Logical length along the axis.
+    pub n: usize,
+    /// Pencil ranges of every axis (the pass axis: 0..1, unused).
+    pub pencils: Vec<Range<usize>>,
+    pub live_in: Range<usize>,
+    pub live_out: Range<usize>,
+    pub load: Side,
+    pub head: Option<Fused>,
+    pub store: Side,
+    pub tail: Option<Fused>,
+}
+
+impl Pass {
+    pub fn batch(&self) -> usize {
+        self.pencils.iter().enumerate().filter(|(d, _)| *d != self.axis).map(|(_, r)| r.len()).product()
+    }
+    pub fn len_in(&self) -> usize {
+        self.kind.len_in(self.n)
+    }
+    pub fn len_out(&self) -> usize {
+        self.kind.len_out(self.n)
+    }
+    /// Chain index of element `j` of virtual pencil `b`.
+    pub fn index(&self, b: usize, j: usize) -> Vec<usize> {
+        let mut i = vec![0; self.pencils.len()];
+        let mut r = b;
+        for d in (0..self.pencils.len()).rev() {
+            if d == self.axis {
+                i[d] = j;
+            } else {
+                let l = self.pencils[d].len();
+                i[d] = self.pencils[d].start + r % l;
+                r /= l;
+            }
+        }
+        i
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PencilProgram {
+    /// Buffers from slot `BUFFERS` on.
+    pub buffers: Vec<Buf>,
+    /// Complex elements each intermediate slot needs.
+    pub inter_len: usize,
+    pub passes: Vec<Pass>,
+}
+
+impl PencilProgram {
+    /// 1-D transforms of one run.
+    pub fn transforms(&self) -> u64 {
+        self.passes.iter().map(|p| p.batch() as u64).sum()
+    }
+}
+
+fn slot_of(buffers: &mut Vec<Buf>, b: &Buf) -> usize {
+    if let Some(k) = buffers.iter().position(|x| x.same(b) && x.complex() == b.complex()) {
+        return BUFFERS + k;
+    }
+    buffers.push(b.clone());
+    BUFFERS + buffers.len() - 1
+}
+
+fn seg_map(buffers: &mut Vec<Buf>, s: &Segment, within: &[Range<usize>]) -> Option<SegMap> {
+    let clip: Vec<Range<usize>> = s.origin.iter().zip(&s.extent).zip(within).map(|((&o, &e), w)| o.max(w.start)..(o + e).min(w.end)).collect();
+    if clip.iter().any(|r| r.is_empty()) {
+        return None;
+    }
+    Some(SegMap { slot: slot_of(buffers, &s.access.buf), complex: s.access.buf.complex(), base: s.access.base, origin: s.origin.clone(), strides: s.access.strides.clone(), clip })
+}
+
+fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
+    SegMap {
+        slot: slot_of(buffers, &a.buf),
+        complex: a.buf.complex(),
+        base: a.base,
+        origin: vec![0; cshape.len()],
+        strides: a.strides.clone(),
+        clip: cshape.iter().map(|&n| 0..n).collect(),
+    }
+}
+
+/// The pencil program of a chain: one pass per axis of each transform stage, as the pencil
+/// engine orders them (`exec::passes`), pointwise stages fused into the neighbouring pass.
+pub fn lower(chain: &Chain) -> Result<PencilProgram, String> {
+    let rank = chain.n.len();
+    let last = rank - 1;
+    let cshape = super::passes::shape_of(&chain.n, !matches!(chain.first_op(), Op::Dft { .. }));
+    let mut buffers = Vec::new();
+    let mut passes: Vec<Pass> = Vec::new();
+    let mut head: Option<Fused> = None;
+    let first_in = chain.stages.iter().find_map(|s| if let Stage::Fft { in_live, .. } = s { Some(in_live.clone()) } else { None }).ok_or("a chain without a transform")?;
+    for stage in &chain.stages {
+        match stage {
+            Stage::Pointwise { prog, data } => {
+                let fused = Fused { prog: prog.clone(), data: data.as_ref().map(|a| data_map(&mut buffers, a, &cshape)) };
+                match passes.last_mut() {
+                    None => head = Some(fused),
+                    Some(p) if p.tail.is_none() => p.tail = Some(fused),
+                    Some(_) => return Err("two pointwise stages in a row".into()),
+                }
+            }
+            Stage::Fft { op, in_live, out_live } => {
+                for (axis, pencils) in super::exec::passes(op, &chain.n, in_live, out_live) {
+                    let kind = match op {
+                        Op::R2c if axis == last => Fft1::R2c,
+                        Op::C2r if axis == last => Fft1::C2r,
+                        Op::R2c => Fft1::C2c { sign: -1 },
+                        Op::C2r => Fft1::C2c { sign: 1 },
+                        Op::Dft { sign } => Fft1::C2c { sign: *sign },
+                        _ => return Err(format!("{} in a chain", op.name())),
+                    };
+                    let load = match passes.last() {
+                        None => Side::Segments(chain.loads.iter().filter_map(|s| seg_map(&mut buffers, s, &first_in)).collect()),
+                        Some(prev) => match &prev.store {
+                            Side::Inter { slot, map } => Side::Inter { slot: *slot, map: map.clone() },
+                            Side::Segments(_) => unreachable!("only the last pass stores to segments"),
+                        },
+                    };
+                    let mut out_box = pencils.clone();
+                    out_box[axis] = out_live[axis].clone();
+                    let map = BoxMap::dense(&out_box);
+                    let slot = INTER0 + passes.len() % 2;
+                    passes.push(Pass {
+                        kind,
+                        axis,
+                        n: chain.n[axis],
+                        pencils,
+                        live_in: in_live[axis].clone(),
+                        live_out: out_live[axis].clone(),
+                        load,
+                        head: if passes.is_empty() { head.take() } else { None },
+                        store: Side::Inter { slot, map },
+                        tail: None,
+                    });
+                }
+            }
+        }
+    }
+    let last_out = chain.stages.iter().rev().find_map(|s| if let Stage::Fft { out_live, .. } = s { Some(out_live.clone()) } else { None }).unwrap();
+    let stores = chain.stores.iter().filter_map(|s| seg_map(&mut buffers, s, &last_out)).collect();
+    let lastp = passes.last_mut().ok_or("a chain without a transform")?;
+    lastp.store = Side::Segments(stores);
+    // The last pass's box is no longer an intermediate.
+    let inter_len = passes[..passes.len() - 1].iter().map(|p| if let Side::Inter { map, .. } = &p.store { map.volume() } else { 0 }).max().unwrap_or(0);
+    Ok(PencilProgram { buffers, inter_len, passes })
+}
+
+// ---------------------------------------------------------------------------------- CPU twin
+
+/// Element `pos` of a buffer at `addr` (complex elements for complex buffers).
+///
+/// # Safety
+/// `addr` and `pos` must address a valid element.
+#[inline]
+pub unsafe fn read(addr: usize, complex: bool, pos: isize) -> C64 {
+    let p = addr as *const f64;
+    if complex {
+        C64::new(*p.offset(2 * pos), *p.offset(2 * pos + 1))
+    } else {
+        C64::new(*p.offset(pos), 0.0)
+    }
+}
+
+/// # Safety
+/// As [`read`].
+#[inline]
+pub unsafe fn write(addr: usize, complex: bool, pos: isize, v: C64) {
+    let p = addr as *mut f64;
+    if complex {
+        *p.offset(2 * pos) = v.re;
+        *p.offset(2 * pos + 1) = v.im;
+    } else {
+        *p.offset(pos) = v.re;
+    }
+}
+
+/// Element `j` of pencil `b` of a pass's virtual input.
+///
+/// # Safety
+/// `addr(slot)` must give valid buffers for every map of the pass.
+pub unsafe fn load_element(p: &Pass, b: usize, j: usize, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+    if !p.live_in.contains(&j) {
+        return C64::default();
+    }
+    let i = p.index(b, j);
+    let mut v = C64::default();
+    match &p.load {
+        Side::Inter { slot, map } => {
+            if let Some(pos) = map.position(&i) {
+                v = read(addr(*slot), true, pos);
+            }
+        }
+        Side::Segments(segs) => {
+            for s in segs {
+                if let Some(pos) = s.position(&i) {
+                    v = read(addr(s.slot), s.complex, pos);
+                }
+            }
+        }
+    }
+    if let Some(f) = &p.head {
+        v = apply(f, v, &i, addr, regs);
+    }
+    if p.kind == Fft1::C2r && (j == 0 || (p.n % 2 == 0 && j == p.n / 2)) {
+        v.im = 0.0; // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
+    }
+    if p.kind.real_in() {
+        v.im = 0.0;
+    }
+    v
+}
+
+unsafe fn apply(f: &Fused, v: C64, i: &[usize], addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+    let g = match &f.data {
+        Some(d) => read(addr(d.slot), d.complex, d.position(i).unwrap_or(d.base)),
+        None => C64::default(),
+    };
+    f.prog.run(v, g, regs)
+}
+
+/// Stores element `k` of pencil `b` of a pass's virtual output.
+///
+/// # Safety
+/// As [`load_element`].
+pub unsafe fn store_element(p: &Pass, b: usize, k: usize, v: C64, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) {
+    if !p.live_out.contains(&k) {
+        return;
+    }
+    let i = p.index(b, k);
+    let v = match &p.tail {
+        Some(f) => apply(f, v, &i, addr, regs),
+        None => v,
+    };
+    match &p.store {
+        Side::Inter { slot, map } => {
+            if let Some(pos) = map.position(&i) {
+                write(addr(*slot), true, pos, v);
+            }
+        }
+        Side::Segments(segs) => {
+            for s in segs {
+                if let Some(pos) = s.position(&i) {
+                    write(addr(s.slot), s.complex, pos, v);
+                }
+            }
+        }
+    }
+}
+
+/// Runs a pencil program on the CPU: the twin of the GPU's passes. `addr(slot)` gives every
+/// buffer slot's address (`BUFFERS..`); the intermediates are allocated here.
+///
+/// # Safety
+/// The buffers must be valid for every map of the program.
+pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
+    use rustfft::FftDirection;
+    let mut inter = [vec![C64::default(); prog.inter_len], vec![C64::default(); prog.inter_len]];
+    let inter_addr = [inter[0].as_mut_ptr() as usize, inter[1].as_mut_ptr() as usize];
+    let addr = |s: usize| if s < BUFFERS { inter_addr[s] } else { buffer_addr(s) };
+    let mut regs = Vec::new();
+    let planners = <f64 as crate::real::Real>::planners();
+    for p in &prog.passes {
+        let (nin, nout) = (p.len_in(), p.len_out());
+        let mut line: Vec<C64> = vec![C64::default(); nin];
+        let mut out: Vec<C64> = vec![C64::default(); nout];
+        for b in 0..p.batch() {
+            for (j, x) in line.iter_mut().enumerate() {
+                *x = load_element(p, b, j, &addr, &mut regs);
+            }
+            match p.kind {
+                Fft1::C2c { sign } => {
+                    let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
+                    let f = planners.fft.lock().plan_fft(p.n, dir);
+                    out.copy_from_slice(&line);
+                    f.process(&mut out);
+                }
+                Fft1::R2c => {
+                    let f = planners.real.lock().plan_fft_forward(p.n);
+                    let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
+                    f.process(&mut r, &mut out).expect("lengths set by the pass");
+                }
+                Fft1::C2r => {
+                    let f = planners.real.lock().plan_fft_inverse(p.n);
+                    let mut r = vec![0.0; p.n];
+                    f.process(&mut line, &mut r).expect("lengths set by the pass");
+                    out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
+                }
+            }
+            for (k, &v) in out.iter().enumerate() {
+                store_element(p, b, k, v, &addr, &mut regs);
+            }
+        }
+    }
+    drop(inter);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_index_decodes_the_pencil_box_row_major() {
+        let p = Pass {
+            kind: Fft1::C2c { sign: -1 },
+            axis: 1,
+            n: 8,
+            pencils: vec![2..4, 0..1, 5..8],
+            live_in: 0..8,
+            live_out: 0..8,
+            load: Side::Segments(vec![]),
+            head: None,
+            store: Side::Segments(vec![]),
+            tail: None,
+        };
+        assert_eq!(p.batch(), 6);
+        assert_eq!(p.index(0, 3), vec![2, 3, 5]);
+        assert_eq!(p.index(4, 7), vec![3, 7, 6]);
+    }
+
+    #[test]
+    fn dense_box_maps_and_refuses_outside() {
+        let m = BoxMap::dense(&[1..3, 4..7]);
+        assert_eq!(m.strides, vec![3, 1]);
+        assert_eq!(m.position(&[2, 6]), Some(5));
+        assert_eq!(m.position(&[0, 6]), None);
+        assert_eq!(m.position(&[2, 7]), None);
+    }
+}
