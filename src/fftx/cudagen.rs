@@ -192,6 +192,100 @@ fn store_fn(k: usize, p: &Pass) -> String {
 
 const GRID_STRIDE: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
 
+/// How a fused pass kernel covers its pencils: `n = n1 * n2`, `pencils` per block of
+/// `threads` (= pencils * max(n1, n2)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FusedShape {
+    pub n1: usize,
+    pub n2: usize,
+    pub pencils: usize,
+    pub threads: usize,
+}
+
+/// The fused kernel's shape for pencils of `n` points, None when `n` has no split (see
+/// `fftgen::split`): such a pass runs through cuFFT.
+pub fn fused_shape(n: usize) -> Option<FusedShape> {
+    let (n1, n2) = super::fftgen::split(n)?;
+    let t = n1.max(n2);
+    let pencils = (256 / t).min(2048 / n).max(1);
+    Some(FusedShape { n1, n2, pencils, threads: pencils * t })
+}
+
+fn contiguous_along(side: &Side, axis: usize) -> bool {
+    match side {
+        Side::Inter { map, .. } => map.strides[axis].abs() == 1,
+        Side::Segments(segs) => !segs.is_empty() && segs.iter().all(|m| m.strides[axis].abs() == 1),
+    }
+}
+
+/// A pass as one kernel `fftx_pass{k}(batch, P)`: a block loads `pencils` whole pencils through
+/// `fftx_ld{k}` into shared memory, transforms them in two codelet steps (`fftgen::two_step` is
+/// its twin) and stores them through `fftx_st{k}`: one read and one write of the pass's data,
+/// as cuFFT with callbacks would do. Loads and stores walk along the pencils where the data is
+/// contiguous along the axis, across pencils otherwise (coalesced either way).
+pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
+    use super::fftgen::Codelet;
+    let FusedShape { n1, n2, pencils: pb, threads } = fused_shape(p.n)?;
+    let n = p.n;
+    let t = n1.max(n2);
+    let sign = match p.kind {
+        Fft1::C2c { sign } => sign,
+        Fft1::R2c => -1,
+        Fft1::C2r => 1,
+    };
+    let (nin, nout) = (p.len_in(), p.len_out());
+    let order = |contig: bool, len: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pb}, j = e / {pb};") };
+    let mut s = format!("extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * n);
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
+    match p.kind {
+        Fft1::R2c => { let _ = writeln!(s, "      v = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"); }
+        Fft1::C2c { .. } => { let _ = writeln!(s, "      v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"); }
+        Fft1::C2r => {
+            let _ = writeln!(s, "      if (j <= {h}) v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v.y = -v.y; }}", h = n / 2);
+        }
+    }
+    let _ = writeln!(s, "    }}\n    sm[q * {n} + j] = v;\n  }}\n  __syncthreads();");
+    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {n};");
+    // Step 1: column t (j2), an n1-point DFT over j1, then the twiddles.
+    let _ = writeln!(s, "  if (t < {n2}) {{");
+    for j1 in 0..n1 {
+        let _ = writeln!(s, "    double2 a{j1} = x[{} * {j1} + t];", n2);
+    }
+    s += &Codelet::new(n1, sign).cuda("a");
+    if n2 > 1 {
+        for k1 in 1..n1 {
+            let _ = writeln!(
+                s,
+                "    {{ double sn, cs; sincospi({}.0 * (double)((t * {k1}) % {n}) / {n}.0, &sn, &cs); a{k1} = fx_c(a{k1}.x * cs - a{k1}.y * sn, a{k1}.x * sn + a{k1}.y * cs); }}",
+                2 * sign
+            );
+        }
+    }
+    for k1 in 0..n1 {
+        let _ = writeln!(s, "    x[t + {n2} * {k1}] = a{k1};");
+    }
+    s += "  }\n  __syncthreads();\n";
+    if n2 > 1 {
+        // Step 2: row t (k1), an n2-point DFT over j2; X[k1 + n1 k2].
+        for j2 in 0..n2 {
+            let _ = writeln!(s, "  double2 c{j2} = fx_c(0.0, 0.0);");
+        }
+        let _ = writeln!(s, "  if (t < {n1}) {{");
+        for j2 in 0..n2 {
+            let _ = writeln!(s, "    c{j2} = x[{j2} + {n2} * t];");
+        }
+        s += &Codelet::new(n2, sign).cuda("c");
+        s += "  }\n  __syncthreads();\n";
+        let _ = writeln!(s, "  if (t < {n1}) {{");
+        for k2 in 0..n2 {
+            let _ = writeln!(s, "    x[t + {n1} * {k2}] = c{k2};");
+        }
+        s += "  }\n  __syncthreads();\n";
+    }
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {n} + j]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), if p.kind.real_out() { ".x" } else { "" });
+    Some(s)
+}
+
 /// The source of a chain's passes: callbacks only (`kernels` false: for LTO-IR), or callbacks
 /// and the gather/scatter kernels that call them (for PTX).
 pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
@@ -203,6 +297,9 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             let (ti, to) = (if p.kind.real_in() { "double" } else { "double2" }, if p.kind.real_out() { "double" } else { "double2" });
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
+            if let Some(f) = fused_pass(k, p) {
+                s += &f;
+            }
         }
     }
     s

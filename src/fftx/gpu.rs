@@ -17,6 +17,7 @@ use super::graph::{Access, Buf, Op, Temp};
 use super::passes::{Step, Stage};
 use super::pencil::{Fft1, PencilProgram};
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
+use once_cell::sync::Lazy;
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
 use crate::exec::cuda::{self, check, gpu, GpuError, GpuResult, Memory};
 use crate::plan::Plan;
@@ -64,6 +65,9 @@ impl Drop for DevBuf {
 /// How a chain's load/store functions run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fusion {
+    /// Our pass kernels: loads, a shared-memory FFT of whole pencils, stores (passes whose
+    /// length has no split run as `Kernel`).
+    Fused,
     /// cuFFT LTO callbacks: inside cuFFT's own loads and stores.
     Callback,
     /// A gather kernel before and a scatter kernel after each plain cuFFT plan.
@@ -73,29 +77,48 @@ pub enum Fusion {
 impl Fusion {
     fn name(self) -> &'static str {
         match self {
+            Fusion::Fused => "fused",
             Fusion::Callback => "callback",
             Fusion::Kernel => "kernel",
         }
     }
 }
 
-/// `FFTX_GPU_FUSION=callback|kernel` forces one; unset or `auto`: measured.
+/// `FFTX_GPU_FUSION=fused|callback|kernel` forces one; unset or `auto`: measured.
 fn fusion_setting() -> Option<Fusion> {
     match std::env::var("FFTX_GPU_FUSION").ok().as_deref().map(str::trim) {
         Some("callback") => Some(Fusion::Callback),
         Some("kernel") => Some(Fusion::Kernel),
+        Some("fused") => Some(Fusion::Fused),
         _ => None,
     }
 }
 
+/// Whether this cuFFT makes plans with LTO callbacks: tried once on a small plan (a cuFFT
+/// newer than the nvJitLink beside it cannot link them, for one).
+fn callbacks_usable() -> Result<(), String> {
+    static PROBE: Lazy<Result<(), String>> = Lazy::new(|| {
+        if !jit_callbacks_available() {
+            return Err("this cuFFT has no cufftXtSetJITCallback".into());
+        }
+        let src = "extern \"C\" __device__ double2 fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double2*)d)[off]; }\nextern \"C\" __device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
+        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.0)? else { return Err("no LTO-IR".into()) };
+        let cb = JitCallbacks { image, load: "fftx_probe_ld".into(), store: "fftx_probe_st".into(), real_in: false, real_out: false, precision: Precision::F64, info: 0 };
+        CufftPlan::batched_1d(64, 2, FftType::C2c, Precision::F64, Some(&cb)).map(drop).map_err(|e| format!("a plan with LTO callbacks fails: {e}"))
+    });
+    PROBE.clone()
+}
+
 struct GpuPass {
-    plan: CufftPlan,
+    plan: Option<CufftPlan>,
     sign: i32,
     batch: u64,
     len_in: u64,
     len_out: u64,
     /// Gather and scatter kernels (kernel fusion).
     kernels: Option<(usize, usize)>,
+    /// Our pass kernel, its grid and block (fused).
+    fused: Option<(usize, u32, u32)>,
 }
 
 struct GpuChain {
@@ -120,10 +143,17 @@ impl GpuChain {
         let (vin, vout) = (DevBuf::new(virt)?, DevBuf::new(virt)?);
         let candidates: Vec<Fusion> = match fusion_setting() {
             Some(f) => vec![f],
-            None if jit_callbacks_available() => vec![Fusion::Callback, Fusion::Kernel],
-            None => vec![Fusion::Kernel],
+            None => {
+                let mut v = vec![Fusion::Fused];
+                match callbacks_usable() {
+                    Ok(()) => v.push(Fusion::Callback),
+                    Err(e) => crate::log_info!("fftx gpu: no cuFFT callbacks: {e}"),
+                }
+                v.push(Fusion::Kernel);
+                v
+            }
         };
-        let candidates = if measure { candidates } else { candidates[..1].to_vec() };
+        let try_all = measure;
         let mut chain = GpuChain { prog, table, _inter: inter, vin, vout, fusion: candidates[0], passes: Vec::new(), timings: Vec::new() };
         let mut best: Option<(f64, Fusion, Vec<GpuPass>)> = None;
         let mut errors = Vec::new();
@@ -136,6 +166,10 @@ impl GpuChain {
                     continue;
                 }
             };
+            if !try_all {
+                best = Some((0.0, f, passes));
+                break;
+            }
             if candidates.len() > 1 {
                 let ms = chain.time(&passes, stream)?;
                 chain.timings.push((f, ms));
@@ -146,6 +180,9 @@ impl GpuChain {
                 best = Some((0.0, f, passes));
             }
         }
+        if let Some((_, f, _)) = &best {
+            crate::log_info!("fftx gpu: chain of {} passes runs with {} fusion{}", chain.prog.passes.len(), f.name(), chain.timings.iter().map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name())).collect::<String>());
+        }
         let (_, f, passes) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
         chain.fusion = f;
         chain.passes = passes;
@@ -153,7 +190,7 @@ impl GpuChain {
     }
 
     fn make_passes(&self, f: Fusion, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
-        let src = cudagen::chain_source(&self.prog, f == Fusion::Kernel);
+        let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
         let compiled = compile_generated(&src, f == Fusion::Callback)?;
         let mut out = Vec::new();
         for (k, p) in self.prog.passes.iter().enumerate() {
@@ -173,16 +210,26 @@ impl GpuChain {
                         precision: Precision::F64,
                         info: self.table.ptr,
                     };
-                    (CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb))?, None)
+                    let plan = CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb)).map_err(|e| GpuError(format!("pass {k} ({ty:?} n={} batch={}): {e}", p.n, p.batch())))?;
+                    (plan, None)
                 }
                 Generated::Module(m) => {
+                    if let (Fusion::Fused, Some(shape)) = (f, cudagen::fused_shape(p.n)) {
+                        let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
+                        let grid = p.batch().div_ceil(shape.pencils);
+                        if grid > i32::MAX as usize {
+                            return Err(GpuError(format!("pass {k}: {grid} blocks")));
+                        }
+                        out.push(GpuPass { plan: None, sign, batch: p.batch() as u64, len_in: 0, len_out: 0, kernels: None, fused: Some((kernel, grid as u32, shape.threads as u32)) });
+                        continue;
+                    }
                     let g = generated_function(*m, &format!("fftx_gather{k}"))? as usize;
                     let s = generated_function(*m, &format!("fftx_scatter{k}"))? as usize;
                     (CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, None)?, Some((g, s)))
                 }
             };
             plan.set_stream(stream)?;
-            out.push(GpuPass { plan, sign, batch: p.batch() as u64, len_in: p.len_in() as u64, len_out: p.len_out() as u64, kernels });
+            out.push(GpuPass { plan: Some(plan), sign, batch: p.batch() as u64, len_in: p.len_in() as u64, len_out: p.len_out() as u64, kernels, fused: None });
         }
         Ok(out)
     }
@@ -206,12 +253,18 @@ impl GpuChain {
     unsafe fn run(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<()> {
         let (mut vin, mut vout, mut table) = (self.vin.ptr, self.vout.ptr, self.table.ptr);
         for p in passes {
+            if let Some((f, grid, block)) = p.fused {
+                let mut batch = p.batch;
+                kernels::launch_grid(f as cu::CUfunction, grid, block, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
+                continue;
+            }
+            let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");
             match p.kernels {
-                None => p.plan.exec(vin, vout, p.sign)?,
+                None => plan.exec(vin, vout, p.sign)?,
                 Some((gather, scatter)) => {
                     let mut n = p.batch * p.len_in;
                     kernels::launch(gather as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vin as *mut u64 as *mut c_void])?;
-                    p.plan.exec(vin, vout, p.sign)?;
+                    plan.exec(vin, vout, p.sign)?;
                     let mut n = p.batch * p.len_out;
                     kernels::launch(scatter as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vout as *mut u64 as *mut c_void])?;
                 }
@@ -232,7 +285,11 @@ impl GpuChain {
             .iter()
             .map(|p| format!("{}{}:axis{}x{}", match p.kind { Fft1::C2c { sign } if sign < 0 => "fwd", Fft1::C2c { .. } => "bwd", Fft1::R2c => "r2c", Fft1::C2r => "c2r" }, p.n, p.axis, p.batch()))
             .collect();
-        format!("(gpu passes [{}] fusion={}{})", passes.join(" "), self.fusion.name(), measured)
+        let no_callbacks = match callbacks_usable() {
+            Ok(()) => String::new(),
+            Err(e) => format!(" (no callbacks: {e})"),
+        };
+        format!("(gpu passes [{}] fusion={}{measured}{no_callbacks})", passes.join(" "), self.fusion.name())
     }
 }
 

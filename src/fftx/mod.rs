@@ -14,6 +14,7 @@
 pub mod capi;
 pub mod cudagen;
 pub mod exec;
+pub mod fftgen;
 pub mod gpu;
 pub mod graph;
 pub mod passes;

@@ -404,27 +404,43 @@ pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize
         let (nin, nout) = (p.len_in(), p.len_out());
         let mut line: Vec<C64> = vec![C64::default(); nin];
         let mut out: Vec<C64> = vec![C64::default(); nout];
+        let sign = match p.kind {
+            Fft1::C2c { sign } => sign,
+            Fft1::R2c => -1,
+            Fft1::C2r => 1,
+        };
+        let two_step = super::fftgen::split(p.n).map(|(n1, n2)| super::fftgen::TwoStep::new(n1, n2, sign));
         for b in 0..p.batch() {
             for (j, x) in line.iter_mut().enumerate() {
                 *x = load_element(p, b, j, &addr, &mut regs);
             }
-            match p.kind {
-                Fft1::C2c { sign } => {
-                    let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
-                    let f = planners.fft.lock().plan_fft(p.n, dir);
-                    out.copy_from_slice(&line);
-                    f.process(&mut out);
+            if let Some(two_step) = &two_step {
+                // As the fused kernel: a complex two-step transform of the whole pencil (a real
+                // input as complex, a half spectrum extended by symmetry).
+                let full: Vec<C64> = if p.kind == Fft1::C2r { (0..p.n).map(|j| if j < nin { line[j] } else { line[p.n - j].conj() }).collect() } else { line.clone() };
+                let y = two_step.run(&full);
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = if p.kind == Fft1::C2r { C64::new(y[k].re, 0.0) } else { y[k] };
                 }
-                Fft1::R2c => {
-                    let f = planners.real.lock().plan_fft_forward(p.n);
-                    let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
-                    f.process(&mut r, &mut out).expect("lengths set by the pass");
-                }
-                Fft1::C2r => {
-                    let f = planners.real.lock().plan_fft_inverse(p.n);
-                    let mut r = vec![0.0; p.n];
-                    f.process(&mut line, &mut r).expect("lengths set by the pass");
-                    out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
+            } else {
+                match p.kind {
+                    Fft1::C2c { sign } => {
+                        let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
+                        let f = planners.fft.lock().plan_fft(p.n, dir);
+                        out.copy_from_slice(&line);
+                        f.process(&mut out);
+                    }
+                    Fft1::R2c => {
+                        let f = planners.real.lock().plan_fft_forward(p.n);
+                        let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
+                        f.process(&mut r, &mut out).expect("lengths set by the pass");
+                    }
+                    Fft1::C2r => {
+                        let f = planners.real.lock().plan_fft_inverse(p.n);
+                        let mut r = vec![0.0; p.n];
+                        f.process(&mut line, &mut r).expect("lengths set by the pass");
+                        out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
+                    }
                 }
             }
             for (k, &v) in out.iter().enumerate() {

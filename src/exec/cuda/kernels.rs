@@ -201,3 +201,11 @@ pub fn forget_generated() {
 pub fn generated_count() -> usize {
     GENERATED.lock().values().filter(|r| r.is_ok()).count()
 }
+
+/// Launches `f` on `grid` blocks of `block` threads on `stream`.
+///
+/// # Safety
+/// As [`launch`].
+pub unsafe fn launch_grid(f: cu::CUfunction, grid: u32, block: u32, stream: cu::CUstream, params: &mut [*mut c_void]) -> GpuResult<()> {
+    check(cu::cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params.as_mut_ptr(), std::ptr::null_mut()), "cuLaunchKernel")
+}

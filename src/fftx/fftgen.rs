@@ -1,0 +1,254 @@
+//! A small FFT code generator for the fused pass kernels (`cudagen::fused_pass`): straight-line
+//! DFT codelets of a few points over registers, and the two-step (N = N1 x N2) split a pencil's
+//! transform uses in shared memory.
+//!
+//! A codelet is a list of SSA operations; [`Codelet::cuda`] prints it as CUDA and
+//! [`Codelet::eval`] runs it in Rust, so the code the GPU runs is tested here against a direct
+//! DFT (its CPU twin). Powers of two are radix-2 decimation in time; other sizes a direct DFT.
+
+use num_complex::Complex;
+use std::f64::consts::PI;
+use std::fmt::Write;
+
+type C64 = Complex<f64>;
+
+#[derive(Clone, Debug)]
+enum COp {
+    Add(usize, usize),
+    Sub(usize, usize),
+    /// v * (re, im), a constant.
+    Mul(usize, f64, f64),
+    /// v * (0, s): a quarter turn.
+    MulI(usize, f64),
+}
+
+#[derive(Clone, Debug)]
+pub struct Codelet {
+    pub size: usize,
+    ops: Vec<COp>,
+    /// Value index of each output (values 0..size are the inputs).
+    outputs: Vec<usize>,
+}
+
+/// exp(sign * 2 pi i * k / n), with exact values on the axes.
+pub fn root(sign: i32, k: usize, n: usize) -> (f64, f64) {
+    let k = k % n;
+    if 4 * k % n == 0 {
+        return match 4 * k / n {
+            0 => (1.0, 0.0),
+            1 => (0.0, sign as f64),
+            2 => (-1.0, 0.0),
+            _ => (0.0, -sign as f64),
+        };
+    }
+    let a = 2.0 * PI * k as f64 / n as f64;
+    (a.cos(), sign as f64 * a.sin())
+}
+
+impl Codelet {
+    pub fn new(size: usize, sign: i32) -> Codelet {
+        let mut c = Codelet { size, ops: Vec::new(), outputs: Vec::new() };
+        let inputs: Vec<usize> = (0..size).collect();
+        c.outputs = c.dft(&inputs, sign);
+        c
+    }
+
+    fn push(&mut self, op: COp) -> usize {
+        self.ops.push(op);
+        self.size + self.ops.len() - 1
+    }
+
+    fn times(&mut self, v: usize, (re, im): (f64, f64)) -> usize {
+        match (re, im) {
+            (1.0, 0.0) => v,
+            (0.0, s) if s.abs() == 1.0 => self.push(COp::MulI(v, s)),
+            _ => self.push(COp::Mul(v, re, im)),
+        }
+    }
+
+    fn dft(&mut self, x: &[usize], sign: i32) -> Vec<usize> {
+        let n = x.len();
+        if n == 1 {
+            return x.to_vec();
+        }
+        if n.is_power_of_two() {
+            let even: Vec<usize> = x.iter().step_by(2).copied().collect();
+            let odd: Vec<usize> = x.iter().skip(1).step_by(2).copied().collect();
+            let (e, o) = (self.dft(&even, sign), self.dft(&odd, sign));
+            let mut out = vec![0; n];
+            for k in 0..n / 2 {
+                let t = self.times(o[k], root(sign, k, n));
+                out[k] = self.push(COp::Add(e[k], t));
+                out[k + n / 2] = self.push(COp::Sub(e[k], t));
+            }
+            return out;
+        }
+        (0..n)
+            .map(|k| {
+                let mut acc = x[0];
+                for (j, &xj) in x.iter().enumerate().skip(1) {
+                    let t = self.times(xj, root(sign, j * k, n));
+                    acc = self.push(COp::Add(acc, t));
+                }
+                acc
+            })
+            .collect()
+    }
+
+    /// Runs the codelet on `x` (the CPU twin of its CUDA form).
+    pub fn eval(&self, x: &[C64]) -> Vec<C64> {
+        let mut v: Vec<C64> = x.to_vec();
+        for op in &self.ops {
+            let r = match *op {
+                COp::Add(a, b) => v[a] + v[b],
+                COp::Sub(a, b) => v[a] - v[b],
+                COp::Mul(a, re, im) => v[a] * C64::new(re, im),
+                COp::MulI(a, s) => C64::new(-s * v[a].im, s * v[a].re),
+            };
+            v.push(r);
+        }
+        self.outputs.iter().map(|&o| v[o]).collect()
+    }
+
+    /// CUDA statements: reads `{a}0..{a}{size}` (double2), writes the results back into them.
+    pub fn cuda(&self, a: &str) -> String {
+        let name = |i: usize| if i < self.size { format!("{a}{i}") } else { format!("t{}", i - self.size) };
+        let mut s = String::new();
+        for (k, op) in self.ops.iter().enumerate() {
+            let d = format!("t{k}");
+            let e = match *op {
+                COp::Add(x, y) => format!("make_double2({0}.x + {1}.x, {0}.y + {1}.y)", name(x), name(y)),
+                COp::Sub(x, y) => format!("make_double2({0}.x - {1}.x, {0}.y - {1}.y)", name(x), name(y)),
+                COp::Mul(x, re, im) => format!("make_double2({0}.x * {1} - {0}.y * {2}, {0}.x * {2} + {0}.y * {1})", name(x), lit(re), lit(im)),
+                COp::MulI(x, sg) => format!("make_double2({}{}.y, {}{}.x)", if sg > 0.0 { "-" } else { "" }, name(x), if sg > 0.0 { "" } else { "-" }, name(x)),
+            };
+            let _ = writeln!(s, "    const double2 {d} = {e};");
+        }
+        // Outputs may name inputs: copy through fresh values first.
+        let outs: Vec<String> = self.outputs.iter().map(|&o| name(o)).collect();
+        for (k, o) in outs.iter().enumerate() {
+            let _ = writeln!(s, "    const double2 o{k} = {o};");
+        }
+        for k in 0..self.size {
+            let _ = writeln!(s, "    {a}{k} = o{k};");
+        }
+        format!("  {{\n{s}  }}\n")
+    }
+}
+
+fn lit(x: f64) -> String {
+    format!("__longlong_as_double((long long)0x{:016x}ULL)", x.to_bits())
+}
+
+/// The split of a pencil of `n` points: `n = n1 * n2` with both codelets at most 32 points
+/// (n1 >= n2); None when `n` has none (it then runs through cuFFT).
+pub fn split(n: usize) -> Option<(usize, usize)> {
+    if n <= 32 {
+        return Some((n, 1));
+    }
+    (2..=32).rev().filter(|&n2| n % n2 == 0 && n / n2 <= 32 && n / n2 >= n2).map(|n2| (n / n2, n2)).next()
+}
+
+/// The two-step transform of one pencil as the fused kernel computes it (its CPU twin):
+/// `x[n2*j1 + j2]`, step 1 an n1-point DFT over j1 and the twiddle exp(sign 2 pi i j2 k1 / n),
+/// step 2 an n2-point DFT over j2; `X[k1 + n1*k2]`.
+pub struct TwoStep {
+    n1: usize,
+    n2: usize,
+    sign: i32,
+    c1: Codelet,
+    c2: Codelet,
+}
+
+impl TwoStep {
+    pub fn new(n1: usize, n2: usize, sign: i32) -> TwoStep {
+        TwoStep { n1, n2, sign, c1: Codelet::new(n1, sign), c2: Codelet::new(n2, sign) }
+    }
+
+    pub fn run(&self, x: &[C64]) -> Vec<C64> {
+        let (n1, n2) = (self.n1, self.n2);
+        let n = n1 * n2;
+        let mut mid = vec![C64::default(); n];
+        for j2 in 0..n2 {
+            let col: Vec<C64> = (0..n1).map(|j1| x[n2 * j1 + j2]).collect();
+            for (k1, y) in self.c1.eval(&col).into_iter().enumerate() {
+                let (re, im) = root(self.sign, j2 * k1, n);
+                mid[j2 + n2 * k1] = y * C64::new(re, im);
+            }
+        }
+        let mut out = vec![C64::default(); n];
+        for k1 in 0..n1 {
+            let row: Vec<C64> = (0..n2).map(|j2| mid[j2 + n2 * k1]).collect();
+            for (k2, z) in self.c2.eval(&row).into_iter().enumerate() {
+                out[k1 + n1 * k2] = z;
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn direct(x: &[C64], sign: i32) -> Vec<C64> {
+        let n = x.len();
+        (0..n)
+            .map(|k| {
+                x.iter().enumerate().map(|(j, &v)| {
+                    let a = sign as f64 * 2.0 * PI * ((j * k) % n) as f64 / n as f64;
+                    v * C64::new(a.cos(), a.sin())
+                })
+                .sum()
+            })
+            .collect()
+    }
+
+    fn random(n: usize, seed: u64) -> Vec<C64> {
+        let mut s = seed;
+        let mut r = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        (0..n).map(|_| C64::new(r(), r())).collect()
+    }
+
+    fn rel_err(a: &[C64], b: &[C64]) -> f64 {
+        let d: f64 = a.iter().zip(b).map(|(x, y)| (x - y).norm_sqr()).sum();
+        let s: f64 = b.iter().map(|y| y.norm_sqr()).sum();
+        (d / s).sqrt()
+    }
+
+    #[test]
+    fn codelets_match_a_direct_dft() {
+        for n in [1usize, 2, 3, 4, 5, 6, 7, 8, 12, 16, 31, 32] {
+            for sign in [-1, 1] {
+                let x = random(n, n as u64 * 7 + 1);
+                let e = rel_err(&Codelet::new(n, sign).eval(&x), &direct(&x, sign));
+                assert!(e < 1e-14 * (n as f64).log2().max(1.0), "n={n} sign={sign}: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_step_matches_a_direct_dft() {
+        for n in [2usize, 16, 40, 64, 96, 128, 256, 500, 512, 1024] {
+            let (n1, n2) = split(n).unwrap();
+            assert_eq!(n1 * n2, n);
+            let x = random(n, n as u64);
+            for sign in [-1, 1] {
+                let e = rel_err(&TwoStep::new(n1, n2, sign).run(&x), &direct(&x, sign));
+                assert!(e < 1e-14 * (n as f64).log2(), "n={n} sign={sign}: {e}");
+            }
+        }
+        assert_eq!(split(37), None);
+        assert_eq!(split(2048), None);
+        assert_eq!(split(256), Some((16, 16)));
+    }
+
+    #[test]
+    fn cuda_form_names_every_value_once() {
+        let s = Codelet::new(4, -1).cuda("a");
+        assert!(s.contains("const double2 o3 =") && s.contains("a3 = o3;"), "{s}");
+    }
+}
