@@ -208,7 +208,13 @@ pub fn fused_shape(n: usize) -> Option<FusedShape> {
     let (n1, n2) = super::fftgen::split(n)?;
     let t = n1.max(n2);
     let pencils = (256 / t).min(2048 / n).max(1);
+    debug_assert!(pencils * shared_stride(n, n2) * 16 <= 48 << 10, "static shared memory");
     Some(FusedShape { n1, n2, pencils, threads: pencils * t })
+}
+
+/// Shared-memory elements per pencil of the fused kernel (with its padding).
+fn shared_stride(n: usize, n2: usize) -> usize {
+    n + if n2 > 1 { n / n2 } else { 0 } + 1
 }
 
 fn contiguous_along(side: &Side, axis: usize) -> bool {
@@ -235,7 +241,20 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     };
     let (nin, nout) = (p.len_in(), p.len_out());
     let order = |contig: bool, len: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pb}, j = e / {pb};") };
-    let mut s = format!("extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * n);
+    // Shared memory: one padding slot every n2 elements and one per pencil, so that the steps'
+    // strided accesses and the loads across pencils fall in different banks.
+    let stride = shared_stride(n, n2);
+    let pad = |m: &str| if n2 > 1 { format!("(({m}) + ({m}) / {n2})") } else { format!("({m})") };
+    let mut s = String::new();
+    if n2 > 1 {
+        let _ = write!(s, "__device__ const double2 fftx_tw{k}[{n}] = {{");
+        for m in 0..n {
+            let (re, im) = super::fftgen::root(sign, m, n);
+            let _ = write!(s, "{}{{{:.17e}, {:.17e}}}", if m > 0 { ", " } else { "" }, re, im);
+        }
+        s += "};\n";
+    }
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
     match p.kind {
         Fft1::R2c => { let _ = writeln!(s, "      v = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"); }
@@ -244,25 +263,24 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
             let _ = writeln!(s, "      if (j <= {h}) v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v.y = -v.y; }}", h = n / 2);
         }
     }
-    let _ = writeln!(s, "    }}\n    sm[q * {n} + j] = v;\n  }}\n  __syncthreads();");
-    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {n};");
+    let _ = writeln!(s, "    }}\n    sm[q * {stride} + {}] = v;\n  }}\n  __syncthreads();", pad("j"));
+    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
     // Step 1: column t (j2), an n1-point DFT over j1, then the twiddles.
     let _ = writeln!(s, "  if (t < {n2}) {{");
     for j1 in 0..n1 {
-        let _ = writeln!(s, "    double2 a{j1} = x[{} * {j1} + t];", n2);
+        let _ = writeln!(s, "    double2 a{j1} = x[{}];", pad(&format!("{n2} * {j1} + t")));
     }
     s += &Codelet::new(n1, sign).cuda("a");
     if n2 > 1 {
         for k1 in 1..n1 {
             let _ = writeln!(
                 s,
-                "    {{ double sn, cs; sincospi({}.0 * (double)((t * {k1}) % {n}) / {n}.0, &sn, &cs); a{k1} = fx_c(a{k1}.x * cs - a{k1}.y * sn, a{k1}.x * sn + a{k1}.y * cs); }}",
-                2 * sign
+                "    a{k1} = fx_mul(a{k1}, fftx_tw{k}[(t * {k1}) % {n}]);"
             );
         }
     }
     for k1 in 0..n1 {
-        let _ = writeln!(s, "    x[t + {n2} * {k1}] = a{k1};");
+        let _ = writeln!(s, "    x[{}] = a{k1};", pad(&format!("t + {n2} * {k1}")));
     }
     s += "  }\n  __syncthreads();\n";
     if n2 > 1 {
@@ -272,17 +290,17 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         }
         let _ = writeln!(s, "  if (t < {n1}) {{");
         for j2 in 0..n2 {
-            let _ = writeln!(s, "    c{j2} = x[{j2} + {n2} * t];");
+            let _ = writeln!(s, "    c{j2} = x[{}];", pad(&format!("{j2} + {n2} * t")));
         }
         s += &Codelet::new(n2, sign).cuda("c");
         s += "  }\n  __syncthreads();\n";
         let _ = writeln!(s, "  if (t < {n1}) {{");
         for k2 in 0..n2 {
-            let _ = writeln!(s, "    x[t + {n1} * {k2}] = c{k2};");
+            let _ = writeln!(s, "    x[{}] = c{k2};", pad(&format!("t + {n1} * {k2}")));
         }
         s += "  }\n  __syncthreads();\n";
     }
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {n} + j]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), if p.kind.real_out() { ".x" } else { "" });
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind.real_out() { ".x" } else { "" });
     Some(s)
 }
 
@@ -393,6 +411,15 @@ mod tests {
             if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
                 std::fs::write(format!("{dir}/fig2-{}.cu", if kernels { "kernels" } else { "callbacks" }), &s).unwrap();
             }
+        }
+        // A length with a two-step split (64 = 8 x 8): the twiddle table and padded steps.
+        let (p64, _) = prune(&fig2(64, 20, 30)).unwrap();
+        let steps64 = fuse(&p64);
+        let c64 = steps64.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
+        let s64 = chain_source(&crate::fftx::pencil::lower(c64).unwrap(), true);
+        assert!(s64.contains("__device__ const double2 fftx_tw0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
+        if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
+            std::fs::write(format!("{dir}/fig2-64-kernels.cu"), &s64).unwrap();
         }
         let e = elementwise_source(&[3, 4], (true, 2, &[8, -1]), (false, 0, &[4, 1]), Some((true, 0, &[4, 1])), None);
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
