@@ -192,29 +192,31 @@ fn store_fn(k: usize, p: &Pass) -> String {
 
 const GRID_STRIDE: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
 
-/// How a fused pass kernel covers its pencils: `n = n1 * n2`, `pencils` per block of
-/// `threads` (= pencils * max(n1, n2)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a fused pass kernel covers its pencils: the radices of its stages, `pencils` per block
+/// of `threads` (= pencils * the most items a stage has).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FusedShape {
-    pub n1: usize,
-    pub n2: usize,
+    pub radices: Vec<usize>,
     pub pencils: usize,
     pub threads: usize,
 }
 
-/// The fused kernel's shape for pencils of `n` points, None when `n` has no split (see
-/// `fftgen::split`): such a pass runs through cuFFT.
-pub fn fused_shape(n: usize) -> Option<FusedShape> {
-    let (n1, n2) = super::fftgen::split(n)?;
-    let t = n1.max(n2);
-    let pencils = (256 / t).min(2048 / n).max(1);
-    debug_assert!(pencils * shared_stride(n, n2) * 16 <= 48 << 10, "static shared memory");
-    Some(FusedShape { n1, n2, pencils, threads: pencils * t })
+/// Shared-memory elements per pencil of the fused kernel: one padding slot every 8 elements
+/// (128 bytes, a full turn of the banks) and one per pencil.
+fn shared_stride(n: usize) -> usize {
+    n + n / 8 + 1
 }
 
-/// Shared-memory elements per pencil of the fused kernel (with its padding).
-fn shared_stride(n: usize, n2: usize) -> usize {
-    n + if n2 > 1 { n / n2 } else { 0 } + 1
+/// The fused kernel's shape for pencils of `n` points, None when `n` has no radices (see
+/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT.
+pub fn fused_shape(n: usize) -> Option<FusedShape> {
+    let radices = super::fftgen::radices(n)?;
+    let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
+    let pencils = (256 / t).min(2048 / n).max(1);
+    if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
+        return None;
+    }
+    Some(FusedShape { radices, pencils, threads: pencils * t })
 }
 
 fn contiguous_along(side: &Side, axis: usize) -> bool {
@@ -225,28 +227,27 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 }
 
 /// A pass as one kernel `fftx_pass{k}(batch, P)`: a block loads `pencils` whole pencils through
-/// `fftx_ld{k}` into shared memory, transforms them in two codelet steps (`fftgen::two_step` is
-/// its twin) and stores them through `fftx_st{k}`: one read and one write of the pass's data,
-/// as cuFFT with callbacks would do. Loads and stores walk along the pencils where the data is
-/// contiguous along the axis, across pencils otherwise (coalesced either way).
+/// `fftx_ld{k}` into shared memory, transforms them in mixed-radix Stockham stages of codelets
+/// (`fftgen::Stockham` is its twin) and stores them through `fftx_st{k}`: one read and one
+/// write of the pass's data, as cuFFT with callbacks would do. Loads and stores walk along the
+/// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
+/// either way).
 pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     use super::fftgen::Codelet;
-    let FusedShape { n1, n2, pencils: pb, threads } = fused_shape(p.n)?;
+    let FusedShape { radices, pencils: pb, threads } = fused_shape(p.n)?;
     let n = p.n;
-    let t = n1.max(n2);
+    let t = threads / pb;
     let sign = match p.kind {
         Fft1::C2c { sign } => sign,
         Fft1::R2c => -1,
         Fft1::C2r => 1,
     };
     let (nin, nout) = (p.len_in(), p.len_out());
+    let stride = shared_stride(n);
+    let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
     let order = |contig: bool, len: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pb}, j = e / {pb};") };
-    // Shared memory: one padding slot every n2 elements and one per pencil, so that the steps'
-    // strided accesses and the loads across pencils fall in different banks.
-    let stride = shared_stride(n, n2);
-    let pad = |m: &str| if n2 > 1 { format!("(({m}) + ({m}) / {n2})") } else { format!("({m})") };
     let mut s = String::new();
-    if n2 > 1 {
+    if radices.len() > 1 {
         let _ = write!(s, "__device__ const double2 fftx_tw{k}[{n}] = {{");
         for m in 0..n {
             let (re, im) = super::fftgen::root(sign, m, n);
@@ -257,48 +258,42 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
     match p.kind {
-        Fft1::R2c => { let _ = writeln!(s, "      v = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"); }
-        Fft1::C2c { .. } => { let _ = writeln!(s, "      v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"); }
+        Fft1::R2c => {
+            let _ = writeln!(s, "      v = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);");
+        }
+        Fft1::C2c { .. } => {
+            let _ = writeln!(s, "      v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);");
+        }
         Fft1::C2r => {
             let _ = writeln!(s, "      if (j <= {h}) v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v.y = -v.y; }}", h = n / 2);
         }
     }
     let _ = writeln!(s, "    }}\n    sm[q * {stride} + {}] = v;\n  }}\n  __syncthreads();", pad("j"));
     let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
-    // Step 1: column t (j2), an n1-point DFT over j1, then the twiddles.
-    let _ = writeln!(s, "  if (t < {n2}) {{");
-    for j1 in 0..n1 {
-        let _ = writeln!(s, "    double2 a{j1} = x[{}];", pad(&format!("{n2} * {j1} + t")));
-    }
-    s += &Codelet::new(n1, sign).cuda("a");
-    if n2 > 1 {
-        for k1 in 1..n1 {
-            let _ = writeln!(
-                s,
-                "    a{k1} = fx_mul(a{k1}, fftx_tw{k}[(t * {k1}) % {n}]);"
-            );
+    let mut pp = 1usize;
+    for (st, &r) in radices.iter().enumerate() {
+        let items = n / r;
+        let _ = writeln!(s, "  {{ // stage {st}: radix {r}, p = {pp}");
+        for q in 0..r {
+            let _ = writeln!(s, "  double2 u{q} = fx_c(0.0, 0.0);");
         }
-    }
-    for k1 in 0..n1 {
-        let _ = writeln!(s, "    x[{}] = a{k1};", pad(&format!("t + {n2} * {k1}")));
-    }
-    s += "  }\n  __syncthreads();\n";
-    if n2 > 1 {
-        // Step 2: row t (k1), an n2-point DFT over j2; X[k1 + n1 k2].
-        for j2 in 0..n2 {
-            let _ = writeln!(s, "  double2 c{j2} = fx_c(0.0, 0.0);");
+        let _ = writeln!(s, "  const int k = t % {pp};\n  if (t < {items}) {{");
+        for q in 0..r {
+            let _ = writeln!(s, "    u{q} = x[{}];", pad(&format!("t + {}", q * items)));
         }
-        let _ = writeln!(s, "  if (t < {n1}) {{");
-        for j2 in 0..n2 {
-            let _ = writeln!(s, "    c{j2} = x[{}];", pad(&format!("{j2} + {n2} * t")));
+        if pp > 1 {
+            for q in 1..r {
+                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, fftx_tw{k}[{q} * k * {}]);", n / (pp * r));
+            }
         }
-        s += &Codelet::new(n2, sign).cuda("c");
+        s += &Codelet::new(r, sign).cuda("u");
         s += "  }\n  __syncthreads();\n";
-        let _ = writeln!(s, "  if (t < {n1}) {{");
-        for k2 in 0..n2 {
-            let _ = writeln!(s, "    x[{}] = c{k2};", pad(&format!("t + {n1} * {k2}")));
+        let _ = writeln!(s, "  if (t < {items}) {{");
+        for q in 0..r {
+            let _ = writeln!(s, "    x[{}] = u{q};", pad(&format!("(t - k) * {r} + k + {}", q * pp)));
         }
-        s += "  }\n  __syncthreads();\n";
+        s += "  }\n  __syncthreads();\n  }\n";
+        pp *= r;
     }
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind.real_out() { ".x" } else { "" });
     Some(s)
@@ -412,12 +407,13 @@ mod tests {
                 std::fs::write(format!("{dir}/fig2-{}.cu", if kernels { "kernels" } else { "callbacks" }), &s).unwrap();
             }
         }
-        // A length with a two-step split (64 = 8 x 8): the twiddle table and padded steps.
+        // A length of two stages (64 = 8 x 8): the twiddle table and padded steps.
         let (p64, _) = prune(&fig2(64, 20, 30)).unwrap();
         let steps64 = fuse(&p64);
         let c64 = steps64.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
         let s64 = chain_source(&crate::fftx::pencil::lower(c64).unwrap(), true);
         assert!(s64.contains("__device__ const double2 fftx_tw0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
+        assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
             std::fs::write(format!("{dir}/fig2-64-kernels.cu"), &s64).unwrap();
         }

@@ -1,6 +1,6 @@
 //! A small FFT code generator for the fused pass kernels (`cudagen::fused_pass`): straight-line
-//! DFT codelets of a few points over registers, and the two-step (N = N1 x N2) split a pencil's
-//! transform uses in shared memory.
+//! DFT codelets of up to 16 points over registers, and the mixed-radix Stockham stages a
+//! pencil's transform runs in shared memory.
 //!
 //! A codelet is a list of SSA operations; [`Codelet::cuda`] prints it as CUDA and
 //! [`Codelet::eval`] runs it in Rust, so the code the GPU runs is tested here against a direct
@@ -140,50 +140,73 @@ fn lit(x: f64) -> String {
     format!("__longlong_as_double((long long)0x{:016x}ULL)", x.to_bits())
 }
 
-/// The split of a pencil of `n` points: `n = n1 * n2` with both codelets at most 32 points
-/// (n1 >= n2); None when `n` has none (it then runs through cuFFT).
-pub fn split(n: usize) -> Option<(usize, usize)> {
-    if n <= 32 {
-        return Some((n, 1));
+/// The radices of a pencil of `n` points: the fewest stages of at most 16 points each, as even
+/// as possible (fewest threads per pencil); None when `n` has a prime factor over 16 or more
+/// than four stages (it then runs through cuFFT).
+pub fn radices(n: usize) -> Option<Vec<usize>> {
+    fn search(n: usize, stages: usize) -> Option<Vec<usize>> {
+        if n == 1 {
+            return Some(Vec::new());
+        }
+        if stages == 0 {
+            return None;
+        }
+        // Prefer the radix closest to an even share of the remaining stages.
+        let ideal = (n as f64).powf(1.0 / stages as f64);
+        let mut cands: Vec<usize> = (2..=16.min(n)).filter(|r| n % r == 0).collect();
+        cands.sort_by(|a, b| (*a as f64 - ideal).abs().total_cmp(&(*b as f64 - ideal).abs()).then(b.cmp(a)));
+        for r in cands {
+            if let Some(mut rest) = search(n / r, stages - 1) {
+                rest.insert(0, r);
+                return Some(rest);
+            }
+        }
+        None
     }
-    (2..=32).rev().filter(|&n2| n % n2 == 0 && n / n2 <= 32 && n / n2 >= n2).map(|n2| (n / n2, n2)).next()
+    if n == 1 {
+        return Some(vec![1]);
+    }
+    (1..=4).find_map(|stages| search(n, stages))
 }
 
-/// The two-step transform of one pencil as the fused kernel computes it (its CPU twin):
-/// `x[n2*j1 + j2]`, step 1 an n1-point DFT over j1 and the twiddle exp(sign 2 pi i j2 k1 / n),
-/// step 2 an n2-point DFT over j2; `X[k1 + n1*k2]`.
-pub struct TwoStep {
-    n1: usize,
-    n2: usize,
+/// Mixed-radix Stockham autosort over one pencil, as the fused kernel computes it (its CPU
+/// twin): stage `s` of radix `R` with `p` (the product of the earlier radices) takes item `i`
+/// (`0 <= i < n/R`, `k = i % p`) from `x[i + r n/R]`, twiddles by exp(sign 2 pi i r k / (p R)),
+/// runs an R-point codelet and writes `y[(i - k) R + k + q p]`.
+pub struct Stockham {
+    n: usize,
     sign: i32,
-    c1: Codelet,
-    c2: Codelet,
+    stages: Vec<Codelet>,
 }
 
-impl TwoStep {
-    pub fn new(n1: usize, n2: usize, sign: i32) -> TwoStep {
-        TwoStep { n1, n2, sign, c1: Codelet::new(n1, sign), c2: Codelet::new(n2, sign) }
+impl Stockham {
+    pub fn new(radices: &[usize], sign: i32) -> Stockham {
+        Stockham { n: radices.iter().product(), sign, stages: radices.iter().map(|&r| Codelet::new(r, sign)).collect() }
     }
 
     pub fn run(&self, x: &[C64]) -> Vec<C64> {
-        let (n1, n2) = (self.n1, self.n2);
-        let n = n1 * n2;
-        let mut mid = vec![C64::default(); n];
-        for j2 in 0..n2 {
-            let col: Vec<C64> = (0..n1).map(|j1| x[n2 * j1 + j2]).collect();
-            for (k1, y) in self.c1.eval(&col).into_iter().enumerate() {
-                let (re, im) = root(self.sign, j2 * k1, n);
-                mid[j2 + n2 * k1] = y * C64::new(re, im);
+        let n = self.n;
+        let mut a = x.to_vec();
+        let mut p = 1;
+        for c in &self.stages {
+            let r = c.size;
+            let mut y = vec![C64::default(); n];
+            for i in 0..n / r {
+                let k = i % p;
+                let u: Vec<C64> = (0..r)
+                    .map(|q| {
+                        let (re, im) = root(self.sign, q * k, p * r);
+                        a[i + q * n / r] * C64::new(re, im)
+                    })
+                    .collect();
+                for (q, v) in c.eval(&u).into_iter().enumerate() {
+                    y[(i - k) * r + k + q * p] = v;
+                }
             }
+            a = y;
+            p *= r;
         }
-        let mut out = vec![C64::default(); n];
-        for k1 in 0..n1 {
-            let row: Vec<C64> = (0..n2).map(|j2| mid[j2 + n2 * k1]).collect();
-            for (k2, z) in self.c2.eval(&row).into_iter().enumerate() {
-                out[k1 + n1 * k2] = z;
-            }
-        }
-        out
+        a
     }
 }
 
@@ -231,19 +254,19 @@ mod tests {
     }
 
     #[test]
-    fn two_step_matches_a_direct_dft() {
-        for n in [2usize, 16, 40, 64, 96, 128, 256, 500, 512, 1024] {
-            let (n1, n2) = split(n).unwrap();
-            assert_eq!(n1 * n2, n);
+    fn stockham_matches_a_direct_dft() {
+        for n in [1usize, 2, 7, 16, 40, 64, 96, 128, 256, 500, 512, 1024, 4096, 3 * 5 * 7 * 11] {
+            let r = radices(n).unwrap();
+            assert_eq!(r.iter().product::<usize>(), n);
             let x = random(n, n as u64);
             for sign in [-1, 1] {
-                let e = rel_err(&TwoStep::new(n1, n2, sign).run(&x), &direct(&x, sign));
-                assert!(e < 1e-14 * (n as f64).log2(), "n={n} sign={sign}: {e}");
+                let e = rel_err(&Stockham::new(&r, sign).run(&x), &direct(&x, sign));
+                assert!(e < 1e-14 * (n as f64).log2().max(1.0), "n={n} {r:?} sign={sign}: {e}");
             }
         }
-        assert_eq!(split(37), None);
-        assert_eq!(split(2048), None);
-        assert_eq!(split(256), Some((16, 16)));
+        assert_eq!(radices(37), None);
+        assert_eq!(radices(256), Some(vec![16, 16]));
+        assert_eq!(radices(512), Some(vec![8, 8, 8]));
     }
 
     #[test]

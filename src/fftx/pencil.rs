@@ -409,16 +409,16 @@ pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize
             Fft1::R2c => -1,
             Fft1::C2r => 1,
         };
-        let two_step = super::fftgen::split(p.n).map(|(n1, n2)| super::fftgen::TwoStep::new(n1, n2, sign));
+        let stockham = super::cudagen::fused_shape(p.n).map(|f| super::fftgen::Stockham::new(&f.radices, sign));
         for b in 0..p.batch() {
             for (j, x) in line.iter_mut().enumerate() {
                 *x = load_element(p, b, j, &addr, &mut regs);
             }
-            if let Some(two_step) = &two_step {
-                // As the fused kernel: a complex two-step transform of the whole pencil (a real
+            if let Some(stockham) = &stockham {
+                // As the fused kernel: a complex Stockham transform of the whole pencil (a real
                 // input as complex, a half spectrum extended by symmetry).
                 let full: Vec<C64> = if p.kind == Fft1::C2r { (0..p.n).map(|j| if j < nin { line[j] } else { line[p.n - j].conj() }).collect() } else { line.clone() };
-                let y = two_step.run(&full);
+                let y = stockham.run(&full);
                 for (k, o) in out.iter_mut().enumerate() {
                     *o = if p.kind == Fft1::C2r { C64::new(y[k].re, 0.0) } else { y[k] };
                 }
