@@ -11,7 +11,7 @@
 //! so the source depends on the shapes, not on the arrays: plans of the same geometry share one
 //! compiled module. Only double precision (FFTX's `fftx_real`).
 
-use super::pencil::{Fft1, Fused, Pass, PencilProgram, SegMap, Side};
+use super::pencil::{Fft1, Fused, Mid, Pass, PencilProgram, SegMap, Side};
 use super::recorder::{Inst, Program, Reg};
 use std::fmt::Write;
 use std::ops::Range;
@@ -166,11 +166,11 @@ fn load_fn(k: usize, p: &Pass) -> String {
 }
 
 fn store_fn(k: usize, p: &Pass) -> String {
-    let ty = if p.kind.real_out() { "double" } else { "double2" };
+    let ty = if p.kind_out().real_out() { "double" } else { "double2" };
     let mut s = format!("extern \"C\" __device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_out());
     let _ = writeln!(s, "  if (j < {} || j >= {}) return;", p.live_out.start, p.live_out.end);
-    let _ = writeln!(s, "  double2 v = {};", if p.kind.real_out() { "fx_c(e, 0.0)" } else { "e" });
+    let _ = writeln!(s, "  double2 v = {};", if p.kind_out().real_out() { "fx_c(e, 0.0)" } else { "e" });
     if let Some(f) = &p.tail {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
@@ -187,6 +187,23 @@ fn store_fn(k: usize, p: &Pass) -> String {
         }
     }
     s += "}\n";
+    s
+}
+
+/// The middle of a merged pass: `fftx_mid{k}(off, v, info)` for element `off` of the first
+/// transform's output (twin: `pencil::mid_element`).
+fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
+    let mut s = format!("extern \"C\" __device__ double2 fftx_mid{k}(u64 off, double2 v, void* info) {{\n  const u64* P = (const u64*)info;\n");
+    s += &decode(p, p.kind.len_out(p.n));
+    let _ = writeln!(s, "  if (j < {} || j >= {}) return fx_c(0.0, 0.0);", m.keep.start, m.keep.end);
+    if let Some(f) = &m.fused {
+        let _ = writeln!(s, "  {}", fused(f, "v"));
+    }
+    if m.kind == Fft1::C2r {
+        let nyq = if p.n % 2 == 0 { format!(" || j == {}", p.n / 2) } else { String::new() };
+        let _ = writeln!(s, "  if (j == 0{nyq}) v.y = 0.0;");
+    }
+    s += "  return v;\n}\n";
     s
 }
 
@@ -233,11 +250,10 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
 pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
-    use super::fftgen::Codelet;
     let FusedShape { radices, pencils: pb, threads } = fused_shape(p.n)?;
     let n = p.n;
     let t = threads / pb;
-    let sign = match p.kind {
+    let sign_of = |kind: Fft1| match kind {
         Fft1::C2c { sign } => sign,
         Fft1::R2c => -1,
         Fft1::C2r => 1,
@@ -247,13 +263,19 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
     let order = |contig: bool, len: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pb}, j = e / {pb};") };
     let mut s = String::new();
+    let mut signs = vec![sign_of(p.kind)];
+    if let Some(m) = &p.mid {
+        signs.push(sign_of(m.kind));
+    }
     if radices.len() > 1 {
-        let _ = write!(s, "__device__ const double2 fftx_tw{k}[{n}] = {{");
-        for m in 0..n {
-            let (re, im) = super::fftgen::root(sign, m, n);
-            let _ = write!(s, "{}{{{:.17e}, {:.17e}}}", if m > 0 { ", " } else { "" }, re, im);
+        for (h, &sign) in signs.iter().enumerate() {
+            let _ = write!(s, "__device__ const double2 fftx_tw{k}_{h}[{n}] = {{");
+            for m in 0..n {
+                let (re, im) = super::fftgen::root(sign, m, n);
+                let _ = write!(s, "{}{{{:.17e}, {:.17e}}}", if m > 0 { ", " } else { "" }, re, im);
+            }
+            s += "};\n";
         }
-        s += "};\n";
     }
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
@@ -270,6 +292,26 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     }
     let _ = writeln!(s, "    }}\n    sm[q * {stride} + {}] = v;\n  }}\n  __syncthreads();", pad("j"));
     let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
+    stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
+    if let Some(m) = &p.mid {
+        // The middle: keep, pointwise, the second transform's input rules; then the half
+        // spectrum extended by symmetry for a c2r.
+        let len1 = p.kind.len_out(n);
+        let contig = m.fused.as_ref().and_then(|f| f.data.as_ref()).is_none_or(|d| d.strides[p.axis].abs() == 1);
+        let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) sm[q * {stride} + {pj}] = fftx_mid{k}(b * {len1}ULL + j, sm[q * {stride} + {pj}], info);\n  }}\n  __syncthreads();", pb * len1, order(contig, len1), pj = pad("j"));
+        if m.kind == Fft1::C2r {
+            let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ double2 w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
+        }
+        stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
+    }
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind_out().real_out() { ".x" } else { "" });
+    Some(s)
+}
+
+/// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads).
+fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn Fn(&str) -> String) {
+    use super::fftgen::Codelet;
+    let n: usize = radices.iter().product();
     let mut pp = 1usize;
     for (st, &r) in radices.iter().enumerate() {
         let items = n / r;
@@ -283,20 +325,18 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         }
         if pp > 1 {
             for q in 1..r {
-                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, fftx_tw{k}[{q} * k * {}]);", n / (pp * r));
+                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, {table}[{q} * k * {}]);", n / (pp * r));
             }
         }
-        s += &Codelet::new(r, sign).cuda("u");
-        s += "  }\n  __syncthreads();\n";
+        *s += &Codelet::new(r, sign).cuda("u");
+        *s += "  }\n  __syncthreads();\n";
         let _ = writeln!(s, "  if (t < {items}) {{");
         for q in 0..r {
             let _ = writeln!(s, "    x[{}] = u{q};", pad(&format!("(t - k) * {r} + k + {}", q * pp)));
         }
-        s += "  }\n  __syncthreads();\n  }\n";
+        *s += "  }\n  __syncthreads();\n  }\n";
         pp *= r;
     }
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind.real_out() { ".x" } else { "" });
-    Some(s)
 }
 
 /// The source of a chain's passes: callbacks only (`kernels` false: for LTO-IR), or callbacks
@@ -306,7 +346,12 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
     for (k, p) in prog.passes.iter().enumerate() {
         s += &load_fn(k, p);
         s += &store_fn(k, p);
-        if kernels {
+        if let Some(m) = &p.mid {
+            s += &mid_fn(k, p, m);
+        }
+        if kernels && p.mid.is_some() {
+            s += &fused_pass(k, p).expect("merged passes are made for the fused kernels only");
+        } else if kernels {
             let (ti, to) = (if p.kind.real_in() { "double" } else { "double2" }, if p.kind.real_out() { "double" } else { "double2" });
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
@@ -374,6 +419,7 @@ mod tests {
             head: None,
             store: Side::Inter { slot: 0, map: BoxMap::dense(&[0..8, 0..8, 0..9]) },
             tail: None,
+            mid: None,
         };
         let prog = PencilProgram { buffers: vec![], inter_len: 576, passes: vec![p] };
         let s = chain_source(&prog, true);
@@ -395,7 +441,7 @@ mod tests {
         let (p, _) = prune(&g).unwrap();
         let steps = fuse(&p);
         let chain = steps.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
-        let prog = crate::fftx::pencil::lower(chain).unwrap();
+        let prog = crate::fftx::pencil::lower(chain, false).unwrap();
         assert_eq!(prog.passes.len(), 4);
         for kernels in [false, true] {
             let s = chain_source(&prog, kernels);
@@ -411,11 +457,16 @@ mod tests {
         let (p64, _) = prune(&fig2(64, 20, 30)).unwrap();
         let steps64 = fuse(&p64);
         let c64 = steps64.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
-        let s64 = chain_source(&crate::fftx::pencil::lower(c64).unwrap(), true);
-        assert!(s64.contains("__device__ const double2 fftx_tw0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
+        let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true);
+        assert!(s64.contains("__device__ const double2 fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
+        let merged = crate::fftx::pencil::lower(c64, true).unwrap();
+        assert_eq!(merged.passes.len(), 3, "the two passes along axis 0 around the product are one");
+        let m64 = chain_source(&merged, true);
+        assert!(m64.contains("fftx_mid1(") && m64.contains("fftx_tw1_1[64]"), "{m64}");
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
             std::fs::write(format!("{dir}/fig2-64-kernels.cu"), &s64).unwrap();
+            std::fs::write(format!("{dir}/fig2-64-merged.cu"), &m64).unwrap();
         }
         let e = elementwise_source(&[3, 4], (true, 2, &[8, -1]), (false, 0, &[4, 1]), Some((true, 0, &[4, 1])), None);
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {

@@ -60,10 +60,15 @@ pub fn pass_order(op: &Op, rank: usize) -> Vec<usize> {
 /// an axis already transformed only needs the pencils read later (`out_live`), one not yet
 /// transformed only those that can be non-zero (`in_live`).
 pub fn passes(op: &Op, n: &[usize], in_live: &[Range<usize>], out_live: &[Range<usize>]) -> Vec<(usize, Vec<Range<usize>>)> {
+    passes_in_order(&pass_order(op, n.len()), n, in_live, out_live)
+}
+
+/// [`passes`] in a given axis order.
+pub fn passes_in_order(order: &[usize], n: &[usize], in_live: &[Range<usize>], out_live: &[Range<usize>]) -> Vec<(usize, Vec<Range<usize>>)> {
     let rank = n.len();
     let mut done = vec![false; rank];
     let mut v = Vec::new();
-    for a in pass_order(op, rank) {
+    for &a in order {
         let ranges = (0..rank).map(|b| if b == a { 0..1 } else if done[b] { out_live[b].clone() } else { in_live[b].clone() }).collect();
         v.push((a, ranges));
         done[a] = true;
@@ -610,7 +615,7 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                     }
                 }
                 if pencil_engine() {
-                    let prog = super::pencil::lower(&c)?;
+                    let prog = super::pencil::lower(&c, std::env::var("FFTX_PENCIL_MERGE").map_or(true, |v| v != "0"))?;
                     let a = prog.buffers.iter().map(|b| addrs.of(b)).collect();
                     StepExec::Pencil(Box::new((prog, a)))
                 } else {

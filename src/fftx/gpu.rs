@@ -14,7 +14,7 @@
 use super::cudagen;
 use super::exec::{array, problem_of, unpruned_count};
 use super::graph::{Access, Buf, Op, Temp};
-use super::passes::{Step, Stage};
+use super::passes::{Chain, Step, Stage};
 use super::pencil::{Fft1, PencilProgram};
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use once_cell::sync::Lazy;
@@ -121,75 +121,36 @@ struct GpuPass {
     fused: Option<(usize, u32, u32)>,
 }
 
-struct GpuChain {
+/// A chain built for one way of fusing: its pencil program, device buffers and passes.
+struct Variant {
+    fusion: Fusion,
     prog: PencilProgram,
     table: DevBuf,
     _inter: [DevBuf; 2],
-    vin: DevBuf,
-    vout: DevBuf,
-    fusion: Fusion,
+    /// The virtual input and output of passes that run through cuFFT (none when every pass is
+    /// a fused kernel).
+    virt: Option<(DevBuf, DevBuf)>,
     passes: Vec<GpuPass>,
-    /// (fusion, ms per run) of the variants timed at plan time.
-    timings: Vec<(Fusion, f64)>,
 }
 
-impl GpuChain {
-    fn build(prog: PencilProgram, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream, measure: bool) -> GpuResult<GpuChain> {
+impl Variant {
+    fn new(chain: &Chain, f: Fusion, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream) -> GpuResult<Variant> {
+        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(GpuError)?;
         let inter = [DevBuf::new(prog.inter_len * 16)?, DevBuf::new(prog.inter_len * 16)?];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
         words.extend(prog.buffers.iter().map(addr));
         let table = DevBuf::with(&words)?;
-        let virt = prog.passes.iter().map(|p| p.batch() * p.len_in().max(p.len_out()) * 16).max().unwrap_or(16);
-        let (vin, vout) = (DevBuf::new(virt)?, DevBuf::new(virt)?);
-        let candidates: Vec<Fusion> = match fusion_setting() {
-            Some(f) => vec![f],
-            None => {
-                let mut v = vec![Fusion::Fused];
-                match callbacks_usable() {
-                    Ok(()) => v.push(Fusion::Callback),
-                    Err(e) => crate::log_info!("fftx gpu: no cuFFT callbacks: {e}"),
-                }
-                v.push(Fusion::Kernel);
-                v
-            }
-        };
-        let try_all = measure;
-        let mut chain = GpuChain { prog, table, _inter: inter, vin, vout, fusion: candidates[0], passes: Vec::new(), timings: Vec::new() };
-        let mut best: Option<(f64, Fusion, Vec<GpuPass>)> = None;
-        let mut errors = Vec::new();
-        for f in candidates.iter().copied() {
-            let passes = match chain.make_passes(f, stream) {
-                Ok(p) => p,
-                Err(e) => {
-                    crate::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
-                    errors.push(format!("{}: {e}", f.name()));
-                    continue;
-                }
-            };
-            if !try_all {
-                best = Some((0.0, f, passes));
-                break;
-            }
-            if candidates.len() > 1 {
-                let ms = chain.time(&passes, stream)?;
-                chain.timings.push((f, ms));
-                if best.as_ref().is_none_or(|b| ms < b.0) {
-                    best = Some((ms, f, passes));
-                }
-            } else {
-                best = Some((0.0, f, passes));
-            }
+        let mut v = Variant { fusion: f, prog, table, _inter: inter, virt: None, passes: Vec::new() };
+        v.passes = v.make_passes(stream)?;
+        let virt = v.prog.passes.iter().zip(&v.passes).filter(|(_, g)| g.fused.is_none()).map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * 16).max();
+        if let Some(bytes) = virt {
+            v.virt = Some((DevBuf::new(bytes)?, DevBuf::new(bytes)?));
         }
-        if let Some((_, f, _)) = &best {
-            crate::log_info!("fftx gpu: chain of {} passes runs with {} fusion{}", chain.prog.passes.len(), f.name(), chain.timings.iter().map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name())).collect::<String>());
-        }
-        let (_, f, passes) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
-        chain.fusion = f;
-        chain.passes = passes;
-        Ok(chain)
+        Ok(v)
     }
 
-    fn make_passes(&self, f: Fusion, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
+    fn make_passes(&self, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
+        let f = self.fusion;
         let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
         let compiled = compile_generated(&src, f == Fusion::Callback)?;
         let mut out = Vec::new();
@@ -235,13 +196,13 @@ impl GpuChain {
     }
 
     /// Best of three runs after one warm-up, in ms.
-    fn time(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<f64> {
+    fn time(&self, stream: cu::CUstream) -> GpuResult<f64> {
         let mut best = f64::INFINITY;
         for i in 0..4 {
             let t = Instant::now();
-            // SAFETY: the chain's buffers are allocated; the caller's arrays are valid at plan
+            // SAFETY: the variant's buffers are allocated; the caller's arrays are valid at plan
             // time (as FFTW_MEASURE, a measurement may overwrite them).
-            unsafe { self.run(passes, stream)? };
+            unsafe { self.run(stream)? };
             check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
             if i > 0 {
                 best = best.min(t.elapsed().as_secs_f64() * 1e3);
@@ -250,9 +211,10 @@ impl GpuChain {
         Ok(best)
     }
 
-    unsafe fn run(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<()> {
-        let (mut vin, mut vout, mut table) = (self.vin.ptr, self.vout.ptr, self.table.ptr);
-        for p in passes {
+    unsafe fn run(&self, stream: cu::CUstream) -> GpuResult<()> {
+        let (mut vin, mut vout) = self.virt.as_ref().map_or((0, 0), |(i, o)| (i.ptr, o.ptr));
+        let mut table = self.table.ptr;
+        for p in &self.passes {
             if let Some((f, grid, block)) = p.fused {
                 let mut batch = p.batch;
                 kernels::launch_grid(f as cu::CUfunction, grid, block, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
@@ -273,23 +235,82 @@ impl GpuChain {
         Ok(())
     }
 
+}
+
+struct GpuChain {
+    variant: Variant,
+    /// (fusion, ms per run) of the variants timed at plan time.
+    timings: Vec<(Fusion, f64)>,
+}
+
+impl GpuChain {
+    fn build(chain: &Chain, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream, measure: bool) -> GpuResult<GpuChain> {
+        let candidates: Vec<Fusion> = match fusion_setting() {
+            Some(f) => vec![f],
+            None => {
+                let mut v = vec![Fusion::Fused];
+                match callbacks_usable() {
+                    Ok(()) => v.push(Fusion::Callback),
+                    Err(e) => crate::log_info!("fftx gpu: no cuFFT callbacks: {e}"),
+                }
+                v.push(Fusion::Kernel);
+                v
+            }
+        };
+        let mut timings = Vec::new();
+        let mut best: Option<(f64, Variant)> = None;
+        let mut errors = Vec::new();
+        for f in candidates.iter().copied() {
+            let v = match Variant::new(chain, f, addr, stream) {
+                Ok(v) => v,
+                Err(e) => {
+                    crate::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
+                    errors.push(format!("{}: {e}", f.name()));
+                    continue;
+                }
+            };
+            if !measure || candidates.len() == 1 {
+                best = Some((0.0, v));
+                break;
+            }
+            let ms = v.time(stream)?;
+            timings.push((f, ms));
+            if best.as_ref().is_none_or(|b| ms < b.0) {
+                best = Some((ms, v));
+            }
+        }
+        let (_, variant) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
+        crate::log_info!("fftx gpu: chain of {} passes runs with {} fusion{}", variant.prog.passes.len(), variant.fusion.name(), timings.iter().map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name())).collect::<String>());
+        Ok(GpuChain { variant, timings })
+    }
+
     fn describe(&self) -> String {
+        let v = &self.variant;
         let measured = if self.timings.is_empty() {
             String::new()
         } else {
             format!(" measured {}", self.timings.iter().map(|(f, ms)| format!("{}={ms:.3}ms", f.name())).collect::<Vec<_>>().join(" "))
         };
-        let passes: Vec<String> = self
+        let passes: Vec<String> = v
             .prog
             .passes
             .iter()
-            .map(|p| format!("{}{}:axis{}x{}", match p.kind { Fft1::C2c { sign } if sign < 0 => "fwd", Fft1::C2c { .. } => "bwd", Fft1::R2c => "r2c", Fft1::C2r => "c2r" }, p.n, p.axis, p.batch()))
+            .map(|p| {
+                let name = |k: Fft1| match k {
+                    Fft1::C2c { sign } if sign < 0 => "fwd",
+                    Fft1::C2c { .. } => "bwd",
+                    Fft1::R2c => "r2c",
+                    Fft1::C2r => "c2r",
+                };
+                let mid = p.mid.as_ref().map(|m| format!("+{}{}", if m.fused.is_some() { "pointwise+" } else { "" }, name(m.kind))).unwrap_or_default();
+                format!("{}{}{mid}:axis{}x{}", name(p.kind), p.n, p.axis, p.batch())
+            })
             .collect();
         let no_callbacks = match callbacks_usable() {
             Ok(()) => String::new(),
             Err(e) => format!(" (no callbacks: {e})"),
         };
-        format!("(gpu passes [{}] fusion={}{measured}{no_callbacks})", passes.join(" "), self.fusion.name())
+        format!("(gpu passes [{}] fusion={}{measured}{no_callbacks})", passes.join(" "), v.fusion.name())
     }
 }
 
@@ -460,9 +481,9 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     for s in steps {
         let (step, count) = match s {
             Step::Chain(c) => {
-                let prog = super::pencil::lower(c).map_err(GpuError)?;
-                let count = prog.transforms();
-                (GpuStep::Chain(Box::new(GpuChain::build(prog, &addr, stream, measure)?)), count)
+                let chain = GpuChain::build(c, &addr, stream, measure)?;
+                let count = chain.variant.prog.transforms();
+                (GpuStep::Chain(Box::new(chain)), count)
             }
             Step::Node(n) if n.op.is_fft() => {
                 let p = problem_of(n);
@@ -511,7 +532,7 @@ impl GpuCompiled {
         let mut count = 0;
         for (k, step) in self.steps.iter().enumerate() {
             match step {
-                GpuStep::Chain(c) => c.run(&c.passes, s)?,
+                GpuStep::Chain(c) => c.variant.run(s)?,
                 GpuStep::Elementwise { f, total, table } => {
                     let (mut n, mut t) = (*total, table.ptr);
                     kernels::launch(*f as cu::CUfunction, n, s, &mut [&mut n as *mut u64 as *mut c_void, &mut t as *mut u64 as *mut c_void])?;

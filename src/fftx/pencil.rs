@@ -148,9 +148,25 @@ pub struct Pass {
     pub head: Option<Fused>,
     pub store: Side,
     pub tail: Option<Fused>,
+    /// A second transform of the same pencils (a merged pair of passes: the last of one stage
+    /// and the first of the next, along the same axis): the first transform's output is kept
+    /// on `mid.keep`, goes through `mid.fused`, and is transformed again by `mid.kind`; then
+    /// `live_out`, `tail` and `store` are the second transform's.
+    pub mid: Option<Mid>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Mid {
+    pub kind: Fft1,
+    pub keep: Range<usize>,
+    pub fused: Option<Fused>,
 }
 
 impl Pass {
+    /// The transform whose output the pass stores.
+    pub fn kind_out(&self) -> Fft1 {
+        self.mid.as_ref().map_or(self.kind, |m| m.kind)
+    }
     pub fn batch(&self) -> usize {
         self.pencils.iter().enumerate().filter(|(d, _)| *d != self.axis).map(|(_, r)| r.len()).product()
     }
@@ -158,7 +174,7 @@ impl Pass {
         self.kind.len_in(self.n)
     }
     pub fn len_out(&self) -> usize {
-        self.kind.len_out(self.n)
+        self.kind_out().len_out(self.n)
     }
     /// Chain index of element `j` of virtual pencil `b`.
     pub fn index(&self, b: usize, j: usize) -> Vec<usize> {
@@ -189,7 +205,7 @@ pub struct PencilProgram {
 impl PencilProgram {
     /// 1-D transforms of one run.
     pub fn transforms(&self) -> u64 {
-        self.passes.iter().map(|p| p.batch() as u64).sum()
+        self.passes.iter().map(|p| p.batch() as u64 * if p.mid.is_some() { 2 } else { 1 }).sum()
     }
 }
 
@@ -220,9 +236,12 @@ fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
     }
 }
 
-/// The pencil program of a chain: one pass per axis of each transform stage, as the pencil
-/// engine orders them (`exec::passes`), pointwise stages fused into the neighbouring pass.
-pub fn lower(chain: &Chain) -> Result<PencilProgram, String> {
+/// The pencil program of a chain: one pass per axis of each transform stage, pointwise stages
+/// fused into the neighbouring pass. The first stage's passes are in the pencil engine's order
+/// (`exec::passes`); a later stage starts along the axis the previous one ended with (the
+/// pencil counts are the same), so that with `merge` the two passes around the middle become
+/// one (the fused kernels' form: the spectrum between the stages never leaves the pencil).
+pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
     let rank = chain.n.len();
     let last = rank - 1;
     let cshape = super::passes::shape_of(&chain.n, !matches!(chain.first_op(), Op::Dft { .. }));
@@ -241,7 +260,16 @@ pub fn lower(chain: &Chain) -> Result<PencilProgram, String> {
                 }
             }
             Stage::Fft { op, in_live, out_live } => {
-                for (axis, pencils) in super::exec::passes(op, &chain.n, in_live, out_live) {
+                let rank = chain.n.len();
+                let mut order = super::exec::pass_order(op, rank);
+                if let Some(prev) = passes.last().map(|p| p.axis) {
+                    let real_last = matches!(op, Op::C2r);
+                    if !(real_last && prev == rank - 1) {
+                        order.retain(|&a| a != prev);
+                        order.insert(0, prev);
+                    }
+                }
+                for (axis, pencils) in super::exec::passes_in_order(&order, &chain.n, in_live, out_live) {
                     let kind = match op {
                         Op::R2c if axis == last => Fft1::R2c,
                         Op::C2r if axis == last => Fft1::C2r,
@@ -272,6 +300,7 @@ pub fn lower(chain: &Chain) -> Result<PencilProgram, String> {
                         head: if passes.is_empty() { head.take() } else { None },
                         store: Side::Inter { slot, map },
                         tail: None,
+                        mid: None,
                     });
                 }
             }
@@ -281,9 +310,66 @@ pub fn lower(chain: &Chain) -> Result<PencilProgram, String> {
     let stores = chain.stores.iter().filter_map(|s| seg_map(&mut buffers, s, &last_out)).collect();
     let lastp = passes.last_mut().ok_or("a chain without a transform")?;
     lastp.store = Side::Segments(stores);
+    if merge {
+        passes = merged(passes);
+    }
+    // Intermediates alternate between the two slots (a merged pass must not read and write one).
+    let mut prev: Option<usize> = None;
+    for p in &mut passes {
+        if let (Side::Inter { slot, .. }, Some(s)) = (&mut p.load, prev) {
+            *slot = s;
+        }
+        if let Side::Inter { slot, .. } = &mut p.store {
+            *slot = INTER0 + prev.map_or(0, |s| 1 - (s - INTER0));
+            prev = Some(*slot);
+        }
+    }
     // The last pass's box is no longer an intermediate.
     let inter_len = passes[..passes.len() - 1].iter().map(|p| if let Side::Inter { map, .. } = &p.store { map.volume() } else { 0 }).max().unwrap_or(0);
     Ok(PencilProgram { buffers, inter_len, passes })
+}
+
+/// Merges each pass with the next when they transform the same pencils along the same axis
+/// and the next reads only what the first stored.
+fn merged(passes: Vec<Pass>) -> Vec<Pass> {
+    let mut out: Vec<Pass> = Vec::new();
+    for p in passes {
+        if let Some(prev) = out.last_mut() {
+            // Only lengths the fused kernels take (a merged pass is one of them).
+            let fusable = super::cudagen::fused_shape(p.n).is_some();
+            let same = fusable && prev.mid.is_none() && prev.axis == p.axis && p.head.is_none() && (0..p.pencils.len()).all(|d| d == p.axis || prev.pencils[d] == p.pencils[d]);
+            let reads_prev = matches!((&prev.store, &p.load), (Side::Inter { slot: a, .. }, Side::Inter { slot: b, .. }) if a == b);
+            if same && reads_prev {
+                let keep = prev.live_out.start.max(p.live_in.start)..prev.live_out.end.min(p.live_in.end);
+                prev.mid = Some(Mid { kind: p.kind, keep, fused: prev.tail.take() });
+                prev.live_out = p.live_out;
+                prev.store = p.store;
+                prev.tail = p.tail;
+                continue;
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The middle of a merged pass at element `k` of pencil `b` (the first transform's output
+/// `v`): kept or zero, then the fused program, then the second transform's input rules.
+///
+/// # Safety
+/// As [`load_element`].
+pub unsafe fn mid_element(p: &Pass, m: &Mid, b: usize, k: usize, v: C64, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+    if !m.keep.contains(&k) {
+        return C64::default();
+    }
+    let mut v = match &m.fused {
+        Some(f) => apply(f, v, &p.index(b, k), addr, regs),
+        None => v,
+    };
+    if m.kind == Fft1::C2r && (k == 0 || (p.n % 2 == 0 && k == p.n / 2)) {
+        v.im = 0.0;
+    }
+    v
 }
 
 // ---------------------------------------------------------------------------------- CPU twin
@@ -388,60 +474,65 @@ pub unsafe fn store_element(p: &Pass, b: usize, k: usize, v: C64, addr: &dyn Fn(
     }
 }
 
+/// One pencil's transform as the GPU computes it: the fused kernels' Stockham stages where the
+/// length has them (a real input as complex, a half spectrum extended by symmetry), rustfft
+/// (cuFFT's twin) elsewhere. `line` holds `kind.len_in(n)` values; returns `kind.len_out(n)`.
+fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
+    use rustfft::FftDirection;
+    let sign = match kind {
+        Fft1::C2c { sign } => sign,
+        Fft1::R2c => -1,
+        Fft1::C2r => 1,
+    };
+    let nout = kind.len_out(n);
+    if let Some(shape) = super::cudagen::fused_shape(n) {
+        let full: Vec<C64> = if kind == Fft1::C2r { (0..n).map(|j| if j < line.len() { line[j] } else { line[n - j].conj() }).collect() } else { line.to_vec() };
+        let y = super::fftgen::Stockham::new(&shape.radices, sign).run(&full);
+        return y[..nout].iter().map(|v| if kind == Fft1::C2r { C64::new(v.re, 0.0) } else { *v }).collect();
+    }
+    let planners = <f64 as crate::real::Real>::planners();
+    let mut out = vec![C64::default(); nout];
+    match kind {
+        Fft1::C2c { sign } => {
+            let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
+            out.copy_from_slice(line);
+            planners.fft.lock().plan_fft(n, dir).process(&mut out);
+        }
+        Fft1::R2c => {
+            let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
+            planners.real.lock().plan_fft_forward(n).process(&mut r, &mut out).expect("lengths set by the pass");
+        }
+        Fft1::C2r => {
+            let mut r = vec![0.0; n];
+            planners.real.lock().plan_fft_inverse(n).process(line, &mut r).expect("lengths set by the pass");
+            out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
+        }
+    }
+    out
+}
+
 /// Runs a pencil program on the CPU: the twin of the GPU's passes. `addr(slot)` gives every
 /// buffer slot's address (`BUFFERS..`); the intermediates are allocated here.
 ///
 /// # Safety
 /// The buffers must be valid for every map of the program.
 pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
-    use rustfft::FftDirection;
     let mut inter = [vec![C64::default(); prog.inter_len], vec![C64::default(); prog.inter_len]];
     let inter_addr = [inter[0].as_mut_ptr() as usize, inter[1].as_mut_ptr() as usize];
     let addr = |s: usize| if s < BUFFERS { inter_addr[s] } else { buffer_addr(s) };
     let mut regs = Vec::new();
-    let planners = <f64 as crate::real::Real>::planners();
     for p in &prog.passes {
-        let (nin, nout) = (p.len_in(), p.len_out());
-        let mut line: Vec<C64> = vec![C64::default(); nin];
-        let mut out: Vec<C64> = vec![C64::default(); nout];
-        let sign = match p.kind {
-            Fft1::C2c { sign } => sign,
-            Fft1::R2c => -1,
-            Fft1::C2r => 1,
-        };
-        let stockham = super::cudagen::fused_shape(p.n).map(|f| super::fftgen::Stockham::new(&f.radices, sign));
+        let mut line: Vec<C64> = vec![C64::default(); p.len_in()];
         for b in 0..p.batch() {
             for (j, x) in line.iter_mut().enumerate() {
                 *x = load_element(p, b, j, &addr, &mut regs);
             }
-            if let Some(stockham) = &stockham {
-                // As the fused kernel: a complex Stockham transform of the whole pencil (a real
-                // input as complex, a half spectrum extended by symmetry).
-                let full: Vec<C64> = if p.kind == Fft1::C2r { (0..p.n).map(|j| if j < nin { line[j] } else { line[p.n - j].conj() }).collect() } else { line.clone() };
-                let y = stockham.run(&full);
-                for (k, o) in out.iter_mut().enumerate() {
-                    *o = if p.kind == Fft1::C2r { C64::new(y[k].re, 0.0) } else { y[k] };
-                }
-            } else {
-                match p.kind {
-                    Fft1::C2c { sign } => {
-                        let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
-                        let f = planners.fft.lock().plan_fft(p.n, dir);
-                        out.copy_from_slice(&line);
-                        f.process(&mut out);
-                    }
-                    Fft1::R2c => {
-                        let f = planners.real.lock().plan_fft_forward(p.n);
-                        let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
-                        f.process(&mut r, &mut out).expect("lengths set by the pass");
-                    }
-                    Fft1::C2r => {
-                        let f = planners.real.lock().plan_fft_inverse(p.n);
-                        let mut r = vec![0.0; p.n];
-                        f.process(&mut line, &mut r).expect("lengths set by the pass");
-                        out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
-                    }
-                }
+            let mut out = transform(p.kind, p.n, &mut line);
+            if let Some(m) = &p.mid {
+                let mut mid: Vec<C64> = out.iter().enumerate().map(|(k, &v)| mid_element(p, m, b, k, v, &addr, &mut regs)).collect();
+                mid.truncate(m.kind.len_in(p.n));
+                mid.resize(m.kind.len_in(p.n), C64::default());
+                out = transform(m.kind, p.n, &mut mid);
             }
             for (k, &v) in out.iter().enumerate() {
                 store_element(p, b, k, v, &addr, &mut regs);
@@ -468,6 +559,7 @@ mod tests {
             head: None,
             store: Side::Segments(vec![]),
             tail: None,
+            mid: None,
         };
         assert_eq!(p.batch(), 6);
         assert_eq!(p.index(0, 3), vec![2, 3, 5]);
