@@ -449,3 +449,101 @@ fn kernels_match_their_cpu_twins() {
         }
     }
 }
+
+// ------------------------------------------------------------------ FFTX plans on the GPU
+
+unsafe extern "C" fn fftx_scaling(i: *mut std::ffi::c_void, o: *mut std::ffi::c_void, data: *mut std::ffi::c_void) {
+    let t = fftx_pointwise_temp_complex();
+    fftx_pointwise_complex(0, t, i as *mut fftx_complex);
+    fftx_pointwise_complex(3, t, data as *mut fftx_complex);
+    fftx_pointwise_complex(0, o as *mut fftx_complex, t);
+}
+
+/// A pruned 3-D convolution (n^3 grid, input box ns^3 at the start, output the last nd^3) as
+/// five FFTX subplans; runs it once on the given arrays and destroys everything.
+unsafe fn fftx_conv3(n: usize, ns: usize, nd: usize, input: *mut f64, out: *mut f64, g: *mut fftx_complex, flags: u32) -> String {
+    let (nk, ni) = (n / 2 + 1, n as i32);
+    let d = |n: usize, s: i32| fftx_iodim { n: n as i32, is: s, os: s };
+    let x = |n: usize, iofs: i32, is: i32, os: i32| fftx_iodimx { n: n as i32, iofs, oofs: 0, dofs: 0, is, os, ds: 1 };
+    let p_d = [d(n, 1), d(n, ni), d(n, ni * ni)];
+    // As Fig. 6: dims fastest first, the halved one listed last.
+    let f_d = [d(n, 1), d(n, ni), d(nk, ni * ni)];
+    let i_dx = [x(ns, 0, 1, 1), x(ns, 0, ns as i32, ni), x(ns, 0, (ns * ns) as i32, ni * ni)];
+    let o0 = (n - nd) as i32;
+    let o_dx = [x(nd, o0, 1, 1), x(nd, o0, ni, nd as i32), x(nd, o0, ni * ni, (nd * nd) as i32)];
+    let f_dx: Vec<fftx_iodimx> = f_d.iter().map(|f| fftx_iodimx { n: f.n, iofs: 0, oofs: 0, dofs: 0, is: f.is, os: f.os, ds: f.is }).collect();
+    let b_d = d(1, 1);
+    let b_dx = x(1, 0, 1, 1);
+    let sub = flags | FFTX_SUBPLAN;
+    let t1 = fftx_create_zero_temp_real(3, p_d.as_ptr());
+    let t2 = fftx_create_temp_complex(3, f_d.as_ptr());
+    let t3 = fftx_create_temp_complex(3, f_d.as_ptr());
+    let t4 = fftx_create_temp_real(3, p_d.as_ptr());
+    let plans = [
+        fftx_plan_guru_copy_real(3, i_dx.as_ptr(), input, t1, sub),
+        fftx_plan_guru_dft_r2c(3, p_d.as_ptr(), 0, &b_d, t1, t2, sub),
+        fftx_plan_guru_pointwise_c2c(3, f_dx.as_ptr(), 0, &b_dx, t2, t3, g, Some(fftx_scaling), sub),
+        fftx_plan_guru_dft_c2r(3, p_d.as_ptr(), 0, &b_d, t3, t4, sub),
+        fftx_plan_guru_copy_real(3, o_dx.as_ptr(), t4, out, sub),
+    ];
+    assert!(plans.iter().all(|p| !p.is_null()));
+    let p = fftx_plan_compose(5, plans.as_ptr(), flags);
+    assert!(!p.is_null(), "{:?}", std::ffi::CStr::from_ptr(fftx_last_error()));
+    fftx_execute(p);
+    let s = fftx_sprint_plan(p);
+    let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+    libc::free(s as *mut _);
+    fftx_destroy_plan(p);
+    plans.iter().for_each(|&q| fftx_destroy_plan(q));
+    fftx_destroy_temp_real(t1);
+    fftx_destroy_temp_complex(t2);
+    fftx_destroy_temp_complex(t3);
+    fftx_destroy_temp_real(t4);
+    text
+}
+
+/// FFTX chains on the GPU (every way of fusing, host and device arrays, a length the fused
+/// kernels take and one they do not) against the CPU executor, and nothing left behind.
+#[test]
+fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    for &(n, ns, nd) in &[(24usize, 10usize, 9usize), (34, 17, 17), (37, 12, 20)] {
+        let (nk, n3) = (n / 2 + 1, n * n * n);
+        let input = random(ns * ns * ns, n as u64);
+        let g = random(2 * n * n * nk, n as u64 + 1);
+        let run = |backend: BackendSetting, fusion: &str, flags: u32| -> (Vec<f64>, String) {
+            force_backend(Some(backend));
+            // SAFETY: tests run one at a time (state()); the variable is read at plan time.
+            unsafe { std::env::set_var("FFTX_GPU_FUSION", fusion) };
+            let mut out = vec![0.0; nd * nd * nd];
+            let mut inp = input.clone();
+            let mut gg = g.clone();
+            let text = unsafe { fftx_conv3(n, ns, nd, inp.as_mut_ptr(), out.as_mut_ptr(), gg.as_mut_ptr() as *mut fftx_complex, flags) };
+            force_backend(None);
+            (out, text)
+        };
+        let (want, _) = run(BackendSetting::Cpu, "auto", FFTX_ESTIMATE);
+        let tol = 1e-14 * (n3 as f64).log2();
+        let before = cuda::live_resources()["cufft_plans"];
+        for (fusion, flags) in [("fused", FFTX_ESTIMATE), ("kernel", FFTX_ESTIMATE), ("auto", FFTX_MEASURE)] {
+            let (got, text) = run(BackendSetting::Gpu, fusion, flags);
+            let e = rel_l2(&got, &want);
+            assert!(e < tol, "n={n} fusion={fusion}: rel L2 {e:e}\n{text}");
+            assert!(text.contains("(gpu passes ["), "n={n} fusion={fusion}: not on the GPU\n{text}");
+            eprintln!("n={n} fusion={fusion}: rel L2 {e:.2e}");
+        }
+        // Device arrays: the plan must run on the GPU and leave the arrays there.
+        unsafe { std::env::set_var("FFTX_GPU_FUSION", "auto") };
+        let (di, dg, dout) = (device_copy_of(&input), device_copy_of(&g), device_copy_of(&vec![0.0; nd * nd * nd]));
+        let text = unsafe { fftx_conv3(n, ns, nd, di.ptr as *mut f64, dout.ptr as *mut f64, dg.ptr as *mut fftx_complex, FFTX_ESTIMATE) };
+        let got = host_copy_of(&dout, nd * nd * nd);
+        assert!(text.contains("mirrors=0"), "device arrays are used where they are\n{text}");
+        let e = rel_l2(&got, &want);
+        assert!(e < tol, "n={n} device arrays: rel L2 {e:e}");
+        assert_eq!(cuda::live_resources()["cufft_plans"], before, "cuFFT plans left behind");
+    }
+    unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
+}

@@ -27,7 +27,7 @@ OUT=/tmp run unit-tests .device/tests/unit --test-threads=4
 OUT=/tmp run fftx-tests FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
 run differential-gpu FFTX_BACKEND=gpu .device/tests/differential --test-threads=${DIFF_THREADS:-8}
 run api-gpu FFTX_BACKEND=gpu .device/tests/api --test-threads=1
-for f in callback kernel; do
+for f in fused kernel; do
   OUT=/tmp run fftx-tests-$f FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f .device/tests/fftx --test-threads=1
 done
 # The FFTX C/C++ programs on the GPU (each checks its results against a direct reference).

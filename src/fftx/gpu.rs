@@ -195,6 +195,28 @@ impl Variant {
         Ok(out)
     }
 
+    /// Logs each pass's time and the bandwidth it reaches (FFTX_LOG=info).
+    fn profile(&self, stream: cu::CUstream) -> GpuResult<()> {
+        // SAFETY: as `time`.
+        unsafe { self.run(stream)? };
+        for (k, (p, g)) in self.prog.passes.iter().zip(&self.passes).enumerate() {
+            let mut best = f64::INFINITY;
+            for _ in 0..3 {
+                check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+                let t = Instant::now();
+                // SAFETY: as `time`; one pass of the variant.
+                unsafe { self.run_passes(std::slice::from_ref(g), stream)? };
+                check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            let elem = |real: bool| if real { 8.0 } else { 16.0 };
+            let data = [p.head.as_ref(), p.tail.as_ref(), p.mid.as_ref().and_then(|m| m.fused.as_ref())].iter().flatten().filter(|f| f.data.is_some()).count() as f64;
+            let bytes = p.batch() as f64 * (p.len_in() as f64 * elem(p.kind.real_in()) + p.len_out() as f64 * elem(p.kind_out().real_out()) + data * p.n as f64 * 16.0);
+            crate::log_info!("fftx gpu: pass {k} ({} n={} axis {} batch {}{}): {:.3} ms, {:.0} GB/s", self.fusion.name(), p.n, p.axis, p.batch(), if p.mid.is_some() { " merged" } else { "" }, best * 1e3, bytes / best / 1e9);
+        }
+        Ok(())
+    }
+
     /// Best of three runs after one warm-up, in ms.
     fn time(&self, stream: cu::CUstream) -> GpuResult<f64> {
         let mut best = f64::INFINITY;
@@ -212,9 +234,13 @@ impl Variant {
     }
 
     unsafe fn run(&self, stream: cu::CUstream) -> GpuResult<()> {
+        self.run_passes(&self.passes, stream)
+    }
+
+    unsafe fn run_passes(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<()> {
         let (mut vin, mut vout) = self.virt.as_ref().map_or((0, 0), |(i, o)| (i.ptr, o.ptr));
         let mut table = self.table.ptr;
-        for p in &self.passes {
+        for p in passes {
             if let Some((f, grid, block)) = p.fused {
                 let mut batch = p.batch;
                 kernels::launch_grid(f as cu::CUfunction, grid, block, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
@@ -280,6 +306,9 @@ impl GpuChain {
             }
         }
         let (_, variant) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
+        if crate::log::enabled(crate::log::Level::Info) {
+            variant.profile(stream)?;
+        }
         crate::log_info!("fftx gpu: chain of {} passes runs with {} fusion{}", variant.prog.passes.len(), variant.fusion.name(), timings.iter().map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name())).collect::<String>());
         Ok(GpuChain { variant, timings })
     }
