@@ -15,7 +15,8 @@
 //                                run copies rho and Ghat in and phi out.
 //   fftx-f64-device              the FFTX plan (copy, r2c, pointwise multiply by Ghat, c2r, copy) on
 //                                cudaMalloc'd rho, Ghat, phi.
-//   fftx-f64-device-nomult       the same plan without the pointwise multiply (copy, r2c, c2r, copy):
+//   fftx-f64-device-nomult       the same plan with an identity pointwise function instead of the
+//                                multiply (the same chain and passes, no Ghat read):
 //                                t(fftx) - t(nomult) is the cost of the fused multiply.
 //   fftx-f64-host                the FFTX plan on malloc'd rho, Ghat, phi (fftx does the transfers).
 // FFTX is double precision only, so only the naive pipeline runs in f32.
@@ -555,6 +556,11 @@ static void multiply_by_data(void *in, void *out, void *data) {
   FFTX_COMPLEX_MOV(y, t);
 }
 
+// The identity (out = in): the nomult plan keeps the pointwise subplan, so it is fused the same way.
+static void identity(void *in, void *out, void *) {
+  FFTX_COMPLEX_MOV(static_cast<fftx_complex *>(out), static_cast<fftx_complex *>(in));
+}
+
 static const char *fftx_error() {
   const char *e = fftx_last_error();
   return e && *e ? e : "(no message)";
@@ -589,15 +595,10 @@ static fftx_plan fftx_hockney_plan(double *rho, double *phi, double2 *ghat, int 
     printf("ERROR fftx_create_temp -1 (%s) row=%s\n", fftx_error(), g_row.c_str());
   } else {
     plans[count++] = fftx_plan_guru_copy_real(rk, in_box, rho, tmp1, sub);
-    if (with_mult) {
-      plans[count++] = fftx_plan_guru_dft_r2c(rk, r2c_d, 0, &none, tmp1, tmp2, sub);
-      plans[count++] = fftx_plan_guru_pointwise_c2c(rk, spec_box, 0, &nonex, tmp2, tmp3,
-                                                    reinterpret_cast<fftx_complex *>(ghat), multiply_by_data, sub);
-      plans[count++] = fftx_plan_guru_dft_c2r(rk, c2r_d, 0, &none, tmp3, tmp4, sub);
-    } else {
-      plans[count++] = fftx_plan_guru_dft_r2c(rk, r2c_d, 0, &none, tmp1, tmp2, sub);
-      plans[count++] = fftx_plan_guru_dft_c2r(rk, c2r_d, 0, &none, tmp2, tmp4, sub);
-    }
+    plans[count++] = fftx_plan_guru_dft_r2c(rk, r2c_d, 0, &none, tmp1, tmp2, sub);
+    plans[count++] = fftx_plan_guru_pointwise_c2c(rk, spec_box, 0, &nonex, tmp2, tmp3, reinterpret_cast<fftx_complex *>(ghat),
+                                                  with_mult ? multiply_by_data : identity, sub);
+    plans[count++] = fftx_plan_guru_dft_c2r(rk, c2r_d, 0, &none, tmp3, tmp4, sub);
     plans[count++] = fftx_plan_guru_copy_real(rk, out_box, tmp4, phi, sub);
     bool all = true;
     for (int i = 0; i < count; i++)
