@@ -225,23 +225,15 @@ fn shared_stride(n: usize) -> usize {
 }
 
 /// The fused kernel's shape for pencils of `n` points, None when `n` has no radices (see
-/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT. `wide`
-/// blocks hold four times the pencils (up to 8192 points and 512 threads, over 48 KiB of
-/// shared memory): longer contiguous runs across pencils, fewer blocks per SM.
-pub fn fused_shape(n: usize, wide: bool) -> Option<FusedShape> {
+/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT.
+pub fn fused_shape(n: usize) -> Option<FusedShape> {
     let radices = super::fftgen::radices(n)?;
     let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
-    let (points, threads) = if wide { (8192, 512) } else { (2048, 256) };
-    let pencils = (threads / t).min(points / n).max(1);
-    if t > 1024 || pencils * shared_stride(n) * 16 > 200 << 10 {
+    let pencils = (256 / t).min(2048 / n).max(1);
+    if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
         return None;
     }
     Some(FusedShape { radices, pencils, threads: pencils * t })
-}
-
-/// Shared-memory bytes of a fused kernel's block.
-pub fn shared_bytes(n: usize, shape: &FusedShape) -> usize {
-    shape.pencils * shared_stride(n) * 16
 }
 
 fn contiguous_along(side: &Side, axis: usize) -> bool {
@@ -257,8 +249,8 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// write of the pass's data, as cuFFT with callbacks would do. Loads and stores walk along the
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
-pub fn fused_pass(k: usize, p: &Pass, wide: bool) -> Option<String> {
-    let FusedShape { radices, pencils: pb, threads } = fused_shape(p.n, wide)?;
+pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
+    let FusedShape { radices, pencils: pb, threads } = fused_shape(p.n)?;
     let n = p.n;
     let t = threads / pb;
     let sign_of = |kind: Fft1| match kind {
@@ -285,7 +277,7 @@ pub fn fused_pass(k: usize, p: &Pass, wide: bool) -> Option<String> {
             s += "};\n";
         }
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  extern __shared__ double2 sm[]; // {} elements\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
     match p.kind {
         Fft1::R2c => {
@@ -348,8 +340,8 @@ fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn F
 }
 
 /// The source of a chain's passes: callbacks only (`kernels` false: for LTO-IR), or callbacks
-/// and the gather/scatter and fused kernels that call them (for PTX; `wide` fused blocks).
-pub fn chain_source(prog: &PencilProgram, kernels: bool, wide: bool) -> String {
+/// and the gather/scatter kernels that call them (for PTX).
+pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
     let mut s = String::from(PRELUDE);
     for (k, p) in prog.passes.iter().enumerate() {
         s += &load_fn(k, p);
@@ -358,12 +350,12 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool, wide: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p, wide).expect("merged passes are made for the fused kernels only");
+            s += &fused_pass(k, p).expect("merged passes are made for the fused kernels only");
         } else if kernels {
             let (ti, to) = (if p.kind.real_in() { "double" } else { "double2" }, if p.kind.real_out() { "double" } else { "double2" });
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p, wide) {
+            if let Some(f) = fused_pass(k, p) {
                 s += &f;
             }
         }
@@ -430,7 +422,7 @@ mod tests {
             mid: None,
         };
         let prog = PencilProgram { buffers: vec![], inter_len: 576, passes: vec![p] };
-        let s = chain_source(&prog, true, false);
+        let s = chain_source(&prog, true);
         assert!(s.contains("extern \"C\" __device__ double fftx_ld0("), "{s}");
         assert!(s.contains("i64 b = (i64)(off / 16ULL)"), "{s}");
         assert!(s.contains("i64 i1 = 0 + b % 8; b /= 8;") && s.contains("i64 i0 = 0 + b;"), "{s}");
@@ -452,7 +444,7 @@ mod tests {
         let prog = crate::fftx::pencil::lower(chain, false).unwrap();
         assert_eq!(prog.passes.len(), 4);
         for kernels in [false, true] {
-            let s = chain_source(&prog, kernels, false);
+            let s = chain_source(&prog, kernels);
             assert_eq!(s.contains("__global__"), kernels);
             for k in 0..4 {
                 assert!(s.contains(&format!("fftx_ld{k}(")) && s.contains(&format!("fftx_st{k}(")));
@@ -465,12 +457,12 @@ mod tests {
         let (p64, _) = prune(&fig2(64, 20, 30)).unwrap();
         let steps64 = fuse(&p64);
         let c64 = steps64.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
-        let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true, false);
+        let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true);
         assert!(s64.contains("__device__ const double2 fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
         let merged = crate::fftx::pencil::lower(c64, true).unwrap();
         assert_eq!(merged.passes.len(), 3, "the two passes along axis 0 around the product are one");
-        let m64 = chain_source(&merged, true, true);
+        let m64 = chain_source(&merged, true);
         assert!(m64.contains("fftx_mid1(") && m64.contains("fftx_tw1_1[64]"), "{m64}");
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
             std::fs::write(format!("{dir}/fig2-64-kernels.cu"), &s64).unwrap();

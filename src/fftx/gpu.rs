@@ -66,10 +66,8 @@ impl Drop for DevBuf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fusion {
     /// Our pass kernels: loads, a shared-memory FFT of whole pencils, stores (passes whose
-    /// length has no radices run as `Kernel`).
+    /// length has no split run as `Kernel`).
     Fused,
-    /// The same with blocks of four times the pencils.
-    FusedWide,
     /// cuFFT LTO callbacks: inside cuFFT's own loads and stores.
     Callback,
     /// A gather kernel before and a scatter kernel after each plain cuFFT plan.
@@ -77,26 +75,21 @@ pub enum Fusion {
 }
 
 impl Fusion {
-    fn fused(self) -> bool {
-        matches!(self, Fusion::Fused | Fusion::FusedWide)
-    }
     fn name(self) -> &'static str {
         match self {
             Fusion::Fused => "fused",
-            Fusion::FusedWide => "fused-wide",
             Fusion::Callback => "callback",
             Fusion::Kernel => "kernel",
         }
     }
 }
 
-/// `FFTX_GPU_FUSION=fused|fused-wide|callback|kernel` forces one; unset or `auto`: measured.
+/// `FFTX_GPU_FUSION=fused|callback|kernel` forces one; unset or `auto`: measured.
 fn fusion_setting() -> Option<Fusion> {
     match std::env::var("FFTX_GPU_FUSION").ok().as_deref().map(str::trim) {
         Some("callback") => Some(Fusion::Callback),
         Some("kernel") => Some(Fusion::Kernel),
         Some("fused") => Some(Fusion::Fused),
-        Some("fused-wide") => Some(Fusion::FusedWide),
         _ => None,
     }
 }
@@ -124,8 +117,8 @@ struct GpuPass {
     len_out: u64,
     /// Gather and scatter kernels (kernel fusion).
     kernels: Option<(usize, usize)>,
-    /// Our pass kernel, its grid, block and shared bytes (fused).
-    fused: Option<(usize, u32, u32, u32)>,
+    /// Our pass kernel, its grid and block (fused).
+    fused: Option<(usize, u32, u32)>,
 }
 
 /// A chain built for one way of fusing: its pencil program, device buffers and passes.
@@ -142,7 +135,7 @@ struct Variant {
 
 impl Variant {
     fn new(chain: &Chain, f: Fusion, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream) -> GpuResult<Variant> {
-        let prog = super::pencil::lower(chain, f.fused()).map_err(GpuError)?;
+        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(GpuError)?;
         let inter = [DevBuf::new(prog.inter_len * 16)?, DevBuf::new(prog.inter_len * 16)?];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
         words.extend(prog.buffers.iter().map(addr));
@@ -158,8 +151,7 @@ impl Variant {
 
     fn make_passes(&self, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
         let f = self.fusion;
-        let wide = f == Fusion::FusedWide;
-        let src = cudagen::chain_source(&self.prog, f != Fusion::Callback, wide);
+        let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
         let compiled = compile_generated(&src, f == Fusion::Callback)?;
         let mut out = Vec::new();
         for (k, p) in self.prog.passes.iter().enumerate() {
@@ -183,17 +175,13 @@ impl Variant {
                     (plan, None)
                 }
                 Generated::Module(m) => {
-                    if let (true, Some(shape)) = (f.fused(), cudagen::fused_shape(p.n, wide)) {
+                    if let (Fusion::Fused, Some(shape)) = (f, cudagen::fused_shape(p.n)) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
-                        let shared = cudagen::shared_bytes(p.n, &shape);
-                        if shared > 48 << 10 {
-                            kernels::allow_shared(kernel as cu::CUfunction, shared)?;
-                        }
                         let grid = p.batch().div_ceil(shape.pencils);
                         if grid > i32::MAX as usize {
                             return Err(GpuError(format!("pass {k}: {grid} blocks")));
                         }
-                        out.push(GpuPass { plan: None, sign, batch: p.batch() as u64, len_in: 0, len_out: 0, kernels: None, fused: Some((kernel, grid as u32, shape.threads as u32, shared as u32)) });
+                        out.push(GpuPass { plan: None, sign, batch: p.batch() as u64, len_in: 0, len_out: 0, kernels: None, fused: Some((kernel, grid as u32, shape.threads as u32)) });
                         continue;
                     }
                     let g = generated_function(*m, &format!("fftx_gather{k}"))? as usize;
@@ -253,9 +241,9 @@ impl Variant {
         let (mut vin, mut vout) = self.virt.as_ref().map_or((0, 0), |(i, o)| (i.ptr, o.ptr));
         let mut table = self.table.ptr;
         for p in passes {
-            if let Some((f, grid, block, shared)) = p.fused {
+            if let Some((f, grid, block)) = p.fused {
                 let mut batch = p.batch;
-                kernels::launch_grid(f as cu::CUfunction, grid, block, shared, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
+                kernels::launch_grid(f as cu::CUfunction, grid, block, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
                 continue;
             }
             let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");
@@ -286,7 +274,7 @@ impl GpuChain {
         let candidates: Vec<Fusion> = match fusion_setting() {
             Some(f) => vec![f],
             None => {
-                let mut v = vec![Fusion::Fused, Fusion::FusedWide];
+                let mut v = vec![Fusion::Fused];
                 match callbacks_usable() {
                     Ok(()) => v.push(Fusion::Callback),
                     Err(e) => crate::log_info!("fftx gpu: no cuFFT callbacks: {e}"),

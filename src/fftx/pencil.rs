@@ -336,7 +336,7 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
     for p in passes {
         if let Some(prev) = out.last_mut() {
             // Only lengths the fused kernels take (a merged pass is one of them).
-            let fusable = super::cudagen::fused_shape(p.n, false).is_some();
+            let fusable = super::cudagen::fused_shape(p.n).is_some();
             let same = fusable && prev.mid.is_none() && prev.axis == p.axis && p.head.is_none() && (0..p.pencils.len()).all(|d| d == p.axis || prev.pencils[d] == p.pencils[d]);
             let reads_prev = matches!((&prev.store, &p.load), (Side::Inter { slot: a, .. }, Side::Inter { slot: b, .. }) if a == b);
             if same && reads_prev {
@@ -485,7 +485,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
         Fft1::C2r => 1,
     };
     let nout = kind.len_out(n);
-    if let Some(shape) = super::cudagen::fused_shape(n, false) {
+    if let Some(shape) = super::cudagen::fused_shape(n) {
         let full: Vec<C64> = if kind == Fft1::C2r { (0..n).map(|j| if j < line.len() { line[j] } else { line[n - j].conj() }).collect() } else { line.to_vec() };
         let y = super::fftgen::Stockham::new(&shape.radices, sign).run(&full);
         return y[..nout].iter().map(|v| if kind == Fft1::C2r { C64::new(v.re, 0.0) } else { *v }).collect();

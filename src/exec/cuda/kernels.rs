@@ -202,20 +202,10 @@ pub fn generated_count() -> usize {
     GENERATED.lock().values().filter(|r| r.is_ok()).count()
 }
 
-/// Launches `f` on `grid` blocks of `block` threads with `shared` bytes of dynamic shared
-/// memory on `stream`.
+/// Launches `f` on `grid` blocks of `block` threads on `stream`.
 ///
 /// # Safety
 /// As [`launch`].
-pub unsafe fn launch_grid(f: cu::CUfunction, grid: u32, block: u32, shared: u32, stream: cu::CUstream, params: &mut [*mut c_void]) -> GpuResult<()> {
-    check(cu::cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared, stream, params.as_mut_ptr(), std::ptr::null_mut()), "cuLaunchKernel")
-}
-
-/// Lets `f` take `bytes` of dynamic shared memory (past the default 48 KiB).
-pub fn allow_shared(f: cu::CUfunction, bytes: usize) -> GpuResult<()> {
-    // SAFETY: a loaded function and one of its attributes.
-    check(
-        unsafe { cu::cuFuncSetAttribute(f, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32) },
-        "cuFuncSetAttribute",
-    )
+pub unsafe fn launch_grid(f: cu::CUfunction, grid: u32, block: u32, stream: cu::CUstream, params: &mut [*mut c_void]) -> GpuResult<()> {
+    check(cu::cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params.as_mut_ptr(), std::ptr::null_mut()), "cuLaunchKernel")
 }
