@@ -9,7 +9,7 @@
 
 use super::graph::{linear, Access, Buf, Node, Op, Temp};
 use super::passes::{shape_of, Chain, Segment, Stage, Step};
-use super::pencil::PencilProgram;
+use super::pencil::{read as load, write as store, PencilProgram};
 use super::recorder::Program;
 use crate::exec::cpu::layout::{ArrayPtr, SharedMut};
 use crate::exec::parallel::parallel_for;
@@ -106,28 +106,6 @@ impl Addrs {
             Buf::User { addr, .. } => *addr,
             Buf::Temp(t) => self.0[&t.id],
         }
-    }
-}
-
-/// Element `pos` of a buffer at `addr`.
-#[inline]
-unsafe fn load(addr: usize, complex: bool, pos: isize) -> C64 {
-    let p = addr as *const f64;
-    if complex {
-        C64::new(*p.offset(2 * pos), *p.offset(2 * pos + 1))
-    } else {
-        C64::new(*p.offset(pos), 0.0)
-    }
-}
-
-#[inline]
-unsafe fn store(addr: usize, complex: bool, pos: isize, v: C64) {
-    let p = addr as *mut f64;
-    if complex {
-        *p.offset(2 * pos) = v.re;
-        *p.offset(2 * pos + 1) = v.im;
-    } else {
-        *p.offset(pos) = v.re;
     }
 }
 
