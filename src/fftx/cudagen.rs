@@ -278,19 +278,15 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         }
     }
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    double2 v = fx_c(0.0, 0.0);\n    if (b < batch) {{", pb * n, order(contiguous_along(&p.load, p.axis), n));
-    match p.kind {
-        Fft1::R2c => {
-            let _ = writeln!(s, "      v = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);");
-        }
-        Fft1::C2c { .. } => {
-            let _ = writeln!(s, "      v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);");
-        }
-        Fft1::C2r => {
-            let _ = writeln!(s, "      if (j <= {h}) v = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v.y = -v.y; }}", h = n / 2);
-        }
-    }
-    let _ = writeln!(s, "    }}\n    sm[q * {stride} + {}] = v;\n  }}\n  __syncthreads();", pad("j"));
+    // Loads in two phases: every global read of the thread first, then the shared-memory
+    // writes, so that the reads are in flight together (the kernels are latency-bound).
+    let read = match p.kind {
+        Fft1::R2c => format!("v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
+        Fft1::C2c { .. } => format!("v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
+        Fft1::C2r => format!("if (j <= {h}) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v[it] = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v[it].y = -v[it].y; }}", h = n / 2),
+    };
+    s += &two_phase(pb * n, threads, &order(contiguous_along(&p.load, p.axis), n), &format!("if (b < batch) {{ {read} }}"), &format!("sm[q * {stride} + {}] = v[it];", pad("j")));
+    s += "  __syncthreads();\n";
     let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
     stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
     if let Some(m) = &p.mid {
@@ -298,7 +294,9 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         // spectrum extended by symmetry for a c2r.
         let len1 = p.kind.len_out(n);
         let contig = m.fused.as_ref().and_then(|f| f.data.as_ref()).is_none_or(|d| d.strides[p.axis].abs() == 1);
-        let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) sm[q * {stride} + {pj}] = fftx_mid{k}(b * {len1}ULL + j, sm[q * {stride} + {pj}], info);\n  }}\n  __syncthreads();", pb * len1, order(contig, len1), pj = pad("j"));
+        let pj = pad("j");
+        s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_mid{k}(b * {len1}ULL + j, v[it], info);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
+        s += "  __syncthreads();\n";
         if m.kind == Fft1::C2r {
             let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ double2 w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
         }
@@ -306,6 +304,15 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     }
     let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind_out().real_out() { ".x" } else { "" });
     Some(s)
+}
+
+/// A loop over `total` elements of a block in two unrolled phases: `first` for every element of
+/// the thread (into `v[it]`, with `q`, `j`, `b` set by `order`), then `then` for each.
+fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str) -> String {
+    let it = total.div_ceil(threads);
+    format!(
+        "  {{\n  double2 v[{it}];\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    v[it] = fx_c(0.0, 0.0);\n    if (e < {total}) {{ {order} const u64 b = b0 + q; {first} }}\n  }}\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    if (e < {total}) {{ {order} {then} }}\n  }}\n  }}\n"
+    )
 }
 
 /// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads).
