@@ -24,6 +24,9 @@ __device__ __forceinline__ double2 fx_rdr(u64 a, i64 pos) { return make_double2(
 __device__ __forceinline__ void fx_wrc(u64 a, i64 pos, double2 v) { double* q = (double*)a + 2 * pos; q[0] = v.x; q[1] = v.y; }
 __device__ __forceinline__ void fx_wrr(u64 a, i64 pos, double2 v) { ((double*)a)[pos] = v.x; }
 __device__ __forceinline__ double2 fx_mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+__device__ __forceinline__ double2 fx_conj(double2 a) { return make_double2(a.x, -a.y); }
+// The spectrum of a (h = 0) or b (h = 1) from Z = FFT(a + i b) at k (z) and n - k (w).
+__device__ __forceinline__ double2 fx_half(double2 z, double2 w, int h) { return h ? make_double2(0.5 * (z.y + w.y), -0.5 * (z.x - w.x)) : make_double2(0.5 * (z.x + w.x), 0.5 * (z.y - w.y)); }
 __device__ __forceinline__ double2 fx_div(double2 a, double2 b) { double s = b.x * b.x + b.y * b.y; return make_double2((a.x * b.x + a.y * b.y) / s, (a.y * b.x - a.x * b.y) / s); }
 "#;
 
@@ -261,7 +264,12 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let (nin, nout) = (p.len_in(), p.len_out());
     let stride = shared_stride(n);
     let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
-    let order = |contig: bool, len: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pb}, j = e / {pb};") };
+    let order_of = |contig: bool, len: usize, pencils: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pencils}, j = e / {pencils};") };
+    let order = |contig: bool, len: usize| order_of(contig, len, pb);
+    // A real pass (r2c, or c2r not merged) packs two real pencils into one complex transform:
+    // the block takes 2 * pb pencils.
+    let packed = packs(p);
+    let per_block = if packed { 2 * pb } else { pb };
     let mut s = String::new();
     let mut signs = vec![sign_of(p.kind)];
     if let Some(m) = &p.mid {
@@ -277,15 +285,19 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
             s += "};\n";
         }
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {pb};\n", pb * stride);
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
-    let read = match p.kind {
-        Fft1::R2c => format!("v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
-        Fft1::C2c { .. } => format!("v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
-        Fft1::C2r => format!("if (j <= {h}) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0); else {{ v[it] = fftx_ld{k}(0, b * {nin}ULL + ({n} - j), info, 0); v[it].y = -v[it].y; }}", h = n / 2),
+    let c2r_in = |b: &str| format!("(j <= {h} ? fftx_ld{k}(0, {b} * {nin}ULL + j, info, 0) : fx_conj(fftx_ld{k}(0, {b} * {nin}ULL + ({n} - j), info, 0)))", h = n / 2);
+    let read = match (p.kind, packed) {
+        (Fft1::R2c, false) => format!("if (b < batch) v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
+        (Fft1::C2c { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
+        (Fft1::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
+        // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
+        (Fft1::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double xa = 0.0, xb = 0.0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
+        (Fft1::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double2 xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
     };
-    s += &two_phase(pb * n, threads, &order(contiguous_along(&p.load, p.axis), n), &format!("if (b < batch) {{ {read} }}"), &format!("sm[q * {stride} + {}] = v[it];", pad("j")));
+    s += &two_phase(pb * n, threads, &order(contiguous_along(&p.load, p.axis), n), &read, &format!("sm[q * {stride} + {}] = v[it];", pad("j")));
     s += "  __syncthreads();\n";
     let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
     stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
@@ -302,8 +314,30 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         }
         stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
     }
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, sm[q * {stride} + {}]{}, info, 0);\n  }}\n}}", pb * nout, order(contiguous_along(&p.store, p.axis), nout), pad("j"), if p.kind_out().real_out() { ".x" } else { "" });
+    let contig = contiguous_along(&p.store, p.axis);
+    let value = match (p.kind_out(), packed) {
+        (Fft1::C2r, false) => format!("sm[q * {stride} + {}].x", pad("j")),
+        (_, false) => format!("sm[q * {stride} + {}]", pad("j")),
+        // Pencil q of the pair q / 2: its half of z = a + i b.
+        (Fft1::C2r, true) => format!("((q & 1) ? sm[(q >> 1) * {stride} + {pj}].y : sm[(q >> 1) * {stride} + {pj}].x)", pj = pad("j")),
+        (_, true) => format!(
+            "fx_half(sm[(q >> 1) * {stride} + {}], sm[(q >> 1) * {stride} + {}], q & 1)",
+            pad("j"),
+            pad(&format!("(({n} - j) % {n})"))
+        ),
+    };
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, {value}, info, 0);\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
     Some(s)
+}
+
+/// Whether a fused pass packs two real pencils into one complex transform.
+pub fn packs(p: &Pass) -> bool {
+    p.mid.is_none() && matches!(p.kind, Fft1::R2c | Fft1::C2r)
+}
+
+/// Real pencils a fused pass kernel's block takes.
+pub fn pencils_per_block(p: &Pass) -> Option<usize> {
+    fused_shape(p.n).map(|f| f.pencils * if packs(p) { 2 } else { 1 })
 }
 
 /// A loop over `total` elements of a block in two unrolled phases: `first` for every element of

@@ -177,7 +177,7 @@ impl Variant {
                 Generated::Module(m) => {
                     if let (Fusion::Fused, Some(shape)) = (f, cudagen::fused_shape(p.n)) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
-                        let grid = p.batch().div_ceil(shape.pencils);
+                        let grid = p.batch().div_ceil(cudagen::pencils_per_block(p).unwrap_or(shape.pencils));
                         if grid > i32::MAX as usize {
                             return Err(GpuError(format!("pass {k}: {grid} blocks")));
                         }
