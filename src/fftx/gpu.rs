@@ -209,9 +209,14 @@ impl Variant {
                 check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
                 best = best.min(t.elapsed().as_secs_f64());
             }
+            // What the pass moves: the live part of each pencil in and out, and each data
+            // operand over the elements it is applied to.
             let elem = |real: bool| if real { 8.0 } else { 16.0 };
-            let data = [p.head.as_ref(), p.tail.as_ref(), p.mid.as_ref().and_then(|m| m.fused.as_ref())].iter().flatten().filter(|f| f.data.is_some()).count() as f64;
-            let bytes = p.batch() as f64 * (p.len_in() as f64 * elem(p.kind.real_in()) + p.len_out() as f64 * elem(p.kind_out().real_out()) + data * p.n as f64 * 16.0);
+            let live_in = p.live_in.len().min(p.len_in()) as f64;
+            let live_out = p.live_out.len().min(p.len_out()) as f64;
+            let data_in = |f: Option<&super::pencil::Fused>, len: f64| if f.is_some_and(|f| f.data.is_some()) { len * 16.0 } else { 0.0 };
+            let mid = p.mid.as_ref().map_or(0.0, |m| data_in(m.fused.as_ref(), m.keep.len() as f64));
+            let bytes = p.batch() as f64 * (live_in * elem(p.kind.real_in()) + live_out * elem(p.kind_out().real_out()) + data_in(p.head.as_ref(), live_in) + data_in(p.tail.as_ref(), live_out) + mid);
             crate::log_info!("fftx gpu: pass {k} ({} n={} axis {} batch {}{}): {:.3} ms, {:.0} GB/s", self.fusion.name(), p.n, p.axis, p.batch(), if p.mid.is_some() { " merged" } else { "" }, best * 1e3, bytes / best / 1e9);
         }
         Ok(())
@@ -349,10 +354,13 @@ enum GpuStep {
     Fftw(Box<Plan>),
 }
 
-/// A host array's device copy: `bytes` from host address `host` at device address `dev`.
-struct Mirror {
+/// The device copy of the bytes of a caller's host array the plan touches: from host address
+/// `host`, at `dev`. Copied in before the steps unless the plan only writes all of it (`copy_in`),
+/// out after them if written.
+struct HostSpan {
     host: usize,
     dev: DevBuf,
+    copy_in: bool,
     written: bool,
 }
 
@@ -360,7 +368,7 @@ pub struct GpuCompiled {
     stream: cu::CUstream,
     zero_temps: Vec<(u64, usize)>,
     _temps: Vec<(Arc<Temp>, DevBuf)>,
-    mirrors: Vec<Mirror>,
+    mirrors: Vec<HostSpan>,
     steps: Vec<GpuStep>,
     pub counts: Vec<u64>,
 }
@@ -416,20 +424,60 @@ pub fn temps_of(steps: &[Step]) -> Vec<Arc<Temp>> {
 }
 
 /// Byte spans `[lo, hi)` of each caller's array (by address) and whether it is written.
-fn user_spans(steps: &[Step]) -> HashMap<usize, (isize, isize, bool)> {
-    let mut m: HashMap<usize, (isize, isize, bool)> = HashMap::new();
+fn user_spans(steps: &[Step]) -> HashMap<usize, Span> {
+    let mut m: HashMap<usize, Span> = HashMap::new();
     for (a, shape, written) in accesses(steps) {
         if let (Buf::User { addr, .. }, Some((lo, hi))) = (&a.buf, a.user_bytes(&shape)) {
             if shape.contains(&0) {
                 continue;
             }
-            let e = m.entry(*addr).or_insert((lo, hi, false));
-            e.0 = e.0.min(lo);
-            e.1 = e.1.max(hi);
-            e.2 |= written;
+            let e = m.entry(*addr).or_insert(Span { lo, hi, read: false, written: false, dense_writes: Vec::new() });
+            e.lo = e.lo.min(lo);
+            e.hi = e.hi.max(hi);
+            if written {
+                e.written = true;
+                if dense(a, &shape) {
+                    e.dense_writes.push((lo, hi));
+                }
+            } else {
+                e.read = true;
+            }
         }
     }
     m
+}
+
+/// The bytes `[lo, hi)` of a caller's array the steps touch, and how.
+struct Span {
+    lo: isize,
+    hi: isize,
+    read: bool,
+    written: bool,
+    /// Byte ranges that writes cover without gaps.
+    dense_writes: Vec<(isize, isize)>,
+}
+
+impl Span {
+    /// Whether the device copy must start as the host's: something is read, or a write leaves
+    /// gaps the copy out would otherwise overwrite.
+    fn needs_copy_in(&self) -> bool {
+        self.read || !self.dense_writes.iter().any(|&(lo, hi)| lo == self.lo && hi == self.hi)
+    }
+}
+
+/// An access that covers its span without gaps or repeats: sorted by stride, every stride is the
+/// extent of the axes inside it.
+fn dense(a: &Access, shape: &[usize]) -> bool {
+    let mut axes: Vec<(isize, usize)> = a.strides.iter().map(|s| s.abs()).zip(shape.iter().copied()).filter(|&(_, n)| n > 1).collect();
+    axes.sort();
+    let mut extent = 1isize;
+    for (s, n) in axes {
+        if s != extent {
+            return false;
+        }
+        extent *= n as isize;
+    }
+    true
 }
 
 /// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is on
@@ -441,7 +489,7 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
     }
     let g = gpu()?;
     let spans = user_spans(steps);
-    if spans.values().any(|&(lo, hi, _)| cuda::memory_of(g, lo as usize, (hi - lo) as usize) == Memory::Device) {
+    if spans.values().any(|s| cuda::memory_of(g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device) {
         return Some(true);
     }
     if backend_setting() == BackendSetting::Gpu {
@@ -470,22 +518,22 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     let mut out = GpuCompiled { stream, zero_temps: Vec::new(), _temps: Vec::new(), mirrors: Vec::new(), steps: Vec::new(), counts: Vec::new() };
     // Device addresses of the caller's arrays: their own, or a mirror's.
     let mut user: HashMap<usize, u64> = HashMap::new();
-    let mut spans: Vec<(usize, (isize, isize, bool))> = user_spans(steps).into_iter().collect();
-    spans.sort_by_key(|s| s.1 .0);
+    let mut spans: Vec<(usize, Span)> = user_spans(steps).into_iter().collect();
+    spans.sort_by_key(|s| s.1.lo);
     for w in spans.windows(2) {
-        if w[0].1 .1 > w[1].1 .0 {
+        if w[0].1.hi > w[1].1.lo {
             return Err(GpuError("two of the caller's arrays overlap".into()));
         }
     }
-    for (addr, (lo, hi, written)) in spans {
-        let bytes = (hi - lo) as usize;
-        if cuda::memory_of(g, lo as usize, bytes) == Memory::Device {
+    for (addr, span) in spans {
+        let bytes = (span.hi - span.lo) as usize;
+        if cuda::memory_of(g, span.lo as usize, bytes) == Memory::Device {
             user.insert(addr, addr as u64);
             continue;
         }
         let dev = DevBuf::new(bytes)?;
-        user.insert(addr, (dev.ptr as isize + (addr as isize - lo)) as u64);
-        out.mirrors.push(Mirror { host: lo as usize, dev, written });
+        user.insert(addr, (dev.ptr as isize + (addr as isize - span.lo)) as u64);
+        out.mirrors.push(HostSpan { host: span.lo as usize, dev, copy_in: span.needs_copy_in(), written: span.written });
     }
     let mut temps: HashMap<u64, u64> = HashMap::new();
     for (a, _, _) in accesses(steps) {
@@ -552,7 +600,7 @@ impl GpuCompiled {
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         g.bind()?;
         let s = self.stream;
-        for m in &self.mirrors {
+        for m in self.mirrors.iter().filter(|m| m.copy_in) {
             check(cu::cuMemcpyHtoDAsync_v2(m.dev.ptr, m.host as *const c_void, m.dev.bytes, s), "cuMemcpyHtoDAsync")?;
         }
         for &(p, bytes) in &self.zero_temps {
@@ -591,5 +639,33 @@ impl GpuCompiled {
             });
         }
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn acc(strides: &[isize]) -> Access {
+        Access { buf: Buf::User { addr: 0x1000, complex: false }, base: 0, strides: strides.to_vec() }
+    }
+
+    #[test]
+    fn dense_accesses_cover_their_span_once() {
+        assert!(dense(&acc(&[12, 1]), &[3, 12]));
+        assert!(dense(&acc(&[1, -4]), &[4, 5])); // reversed, transposed
+        assert!(dense(&acc(&[7, 1]), &[1, 4])); // a length-1 axis strides anywhere
+        assert!(!dense(&acc(&[16, 1]), &[3, 12])); // gaps between rows
+        assert!(!dense(&acc(&[2, 1]), &[3, 4])); // rows overlap
+        assert!(!dense(&acc(&[0, 1]), &[2, 4])); // repeats
+    }
+
+    #[test]
+    fn only_a_gapless_write_of_the_whole_span_skips_the_copy_in() {
+        let span = |read, dense_writes: Vec<(isize, isize)>| Span { lo: 0, hi: 64, read, written: true, dense_writes };
+        assert!(!span(false, vec![(0, 64)]).needs_copy_in());
+        assert!(span(true, vec![(0, 64)]).needs_copy_in());
+        assert!(span(false, vec![(0, 32)]).needs_copy_in());
+        assert!(span(false, vec![]).needs_copy_in());
     }
 }

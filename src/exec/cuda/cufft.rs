@@ -93,26 +93,11 @@ impl CufftPlan {
         };
         let embed = |e: &mut Vec<i64>| if e.is_empty() { std::ptr::null_mut() } else { e.as_mut_ptr() };
         let mut work = 0usize;
-        if cb.is_some() {
-            // Callback plans: the 32-bit planner (packed 1-D batches only).
-            let (mut n32, b32) = (n[0] as i32, batch as i32);
-            if n[0] > i32::MAX as i64 || batch > i32::MAX as i64 || n.len() != 1 {
-                return Err(GpuError("callback plans take 1-D batches under 2^31".into()));
-            }
-            // SAFETY: one length, NULL embeds (packed layouts).
-            let r = unsafe { cf::cufftMakePlan1d(handle, n32, cty, b32, &mut work) };
-            if r != cf::cufftResult::CUFFT_SUCCESS {
-                // SAFETY: as above.
-                let r2 = unsafe { cf::cufftMakePlanMany(handle, 1, &mut n32, std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 1, 0, cty, b32, &mut work) };
-                check(r2, &format!("cufftMakePlan1d with LTO callbacks: {r:?}; cufftMakePlanMany"))?;
-            }
-        } else {
-            // SAFETY: arrays of rank elements (or NULL: packed layouts), read during the call.
-            check(
-                unsafe { cf::cufftMakePlanMany64(handle, n.len() as i32, n.as_mut_ptr(), embed(&mut ie), is, id, embed(&mut oe), os, od, cty, batch, &mut work) },
-                "cufftMakePlanMany64",
-            )?;
-        }
+        // SAFETY: arrays of rank elements (or NULL: packed layouts), read during the call.
+        check(
+            unsafe { cf::cufftMakePlanMany64(handle, n.len() as i32, n.as_mut_ptr(), embed(&mut ie), is, id, embed(&mut oe), os, od, cty, batch, &mut work) },
+            "cufftMakePlanMany64",
+        )?;
         plan.work_bytes = work;
         Ok(plan)
     }
