@@ -64,3 +64,26 @@ impl Real for f64 {
         crate::plan::Executable::F64(steps)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The vendored rustfft's twiddles (vendor/README.md): exact where the value is, and within
+    /// an ulp or two of the true value everywhere.
+    #[test]
+    fn accurate_twiddles_are_exact_at_rational_angles_and_close_everywhere() {
+        use rustfft::accurate_twiddle;
+        assert_eq!(accurate_twiddle(1, 3).0, -0.5);
+        assert_eq!(accurate_twiddle(2, 3).0, -0.5);
+        assert_eq!(accurate_twiddle(1, 4), (0.0, -1.0));
+        assert_eq!(accurate_twiddle(1, 6).0, 0.5);
+        assert_eq!(accurate_twiddle(1, 8).0, std::f64::consts::FRAC_1_SQRT_2);
+        for n in [5usize, 7, 12, 1000, 65537, 999983] {
+            for k in [1usize, n / 3, n / 2, n - 1, 7 * n + 1] {
+                let (c, s) = accurate_twiddle(k, n);
+                let a = -2.0 * std::f64::consts::PI * (k % n) as f64 / n as f64;
+                assert!((c - a.cos()).abs() < 1e-15 && (s - a.sin()).abs() < 1e-15, "{k}/{n}");
+                assert!((c * c + s * s - 1.0).abs() < 4e-16, "{k}/{n}");
+            }
+        }
+    }
+}
