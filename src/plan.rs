@@ -1,7 +1,7 @@
 //! A plan: the problem, the arrays it was made for, the program that computes it and that
 //! program made ready for its executor. `fftw_plan` / `fftwf_plan` point at one of these.
 
-use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, transform::GpuTransform};
 use crate::problem::{Kind, Problem};
@@ -42,9 +42,15 @@ impl<T: Real> StepExec<T> {
 
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) {
-        if self.backend == Backend::Cpu && !device_arrays {
+    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<(), String> {
+        // The GPU streams chunks in and out: an output that overlaps the input in another
+        // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
+        let tangled = || overlap(&self.problem, input, output) == Overlap::Tangled;
+        if (self.backend == Backend::Cpu && !device_arrays) || (!device_arrays && tangled()) {
             return self.cpu.execute(input, output);
+        }
+        if tangled() {
+            return Err("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed".into());
         }
         let gpu = self.gpu.get_or_init(|| match GpuTransform::new(&self.problem, 1) {
             Ok(g) => Some(g),
@@ -54,17 +60,19 @@ impl<T: Real> StepExec<T> {
             }
         });
         let Some(g) = gpu else {
-            if !device_arrays {
-                self.cpu.execute(input, output);
+            if device_arrays {
+                return Err("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed".into());
             }
-            return;
+            return self.cpu.execute(input, output);
         };
-        if let Err(cuda::transform::Failure { error: e, input_lost }) = g.execute(input, output) {
-            if device_arrays || input_lost {
-                crate::log_warn!("execute on the GPU failed: {e}; the output is not computed");
-            } else {
+        match g.execute(input, output) {
+            Ok(()) => Ok(()),
+            Err(cuda::transform::Failure { error: e, input_lost }) if device_arrays || input_lost => {
+                Err(format!("execute on the GPU failed: {e}; the output is not computed"))
+            }
+            Err(cuda::transform::Failure { error: e, .. }) => {
                 crate::log_warn!("execute on the GPU failed: {e}; computing on the CPU");
-                self.cpu.execute(input, output);
+                self.cpu.execute(input, output)
             }
         }
     }
@@ -107,28 +115,31 @@ impl Plan {
     ///
     /// # Safety
     /// The plan's arrays must still be valid for the problem's layout.
-    pub unsafe fn execute(&self) {
-        self.run(self.input, self.output, self.device_arrays);
+    pub unsafe fn execute(&self) -> Result<(), String> {
+        if self.input.is_null() || self.output.is_null() {
+            return Err("the plan was made on NULL arrays: execute it with fftw_execute_dft (or another new-array execute) on real arrays".into());
+        }
+        self.run(self.input, self.output, self.device_arrays)
     }
 
     /// Runs the plan on other arrays of the same layout (FFTW's new-array execute).
     ///
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) {
+    pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
         let device = if (input, output) == (self.input, self.output) { self.device_arrays } else { on_device(input, output) };
-        self.run(input, output, device);
+        self.run(input, output, device)
     }
 
-    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) {
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
         match &self.exec {
-            Executable::F32(steps) => steps.iter().for_each(|s| s.execute(input, output, device)),
-            Executable::F64(steps) => steps.iter().for_each(|s| s.execute(input, output, device)),
+            Executable::F32(steps) => steps.iter().try_for_each(|s| s.execute(input, output, device)),
+            Executable::F64(steps) => steps.iter().try_for_each(|s| s.execute(input, output, device)),
         }
     }
 
     /// Checks new arrays against the plan, as FFTW's new-array execute requires: same kind of
-    /// arrays, non-NULL, and in-place exactly when the plan is.
+    /// arrays (real/complex, interleaved/split), non-NULL.
     pub fn check_new_arrays(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
         let same_kind = |a: &ArrayPtr, b: &ArrayPtr| std::mem::discriminant(a) == std::mem::discriminant(b);
         if !same_kind(&input, &self.input) || !same_kind(&output, &self.output) {
@@ -146,13 +157,9 @@ impl Plan {
                 return Err("split arrays given to a plan made for interleaved complex arrays".into());
             }
         }
-        if (input.base() == output.base()) != self.problem.in_place {
-            return Err(format!(
-                "the plan is {} but the new arrays are {}",
-                if self.problem.in_place { "in-place" } else { "out-of-place" },
-                if input.base() == output.base() { "the same array" } else { "different arrays" }
-            ));
-        }
+        // In place or not may differ from the plan's (FFTW leaves that undefined): the
+        // executors check at run time whether the output overlaps the input, and read all
+        // input first when it does.
         Ok(())
     }
 

@@ -207,11 +207,6 @@ impl Problem {
                 return err(format!("howmany dimension {i} has n = {} (must be >= 0)", d.n));
             }
         }
-        if let Kind::Dft { sign } = self.kind {
-            if sign != -1 && sign != 1 {
-                return err(format!("sign {sign} is neither FFTW_FORWARD (-1) nor FFTW_BACKWARD (+1)"));
-            }
-        }
         if let Kind::R2r(kinds) = &self.kind {
             if kinds.len() != self.dims.len() {
                 return err("r2r needs one kind per transform dimension");
@@ -241,38 +236,62 @@ impl Problem {
                 }
             }
         }
-        if self.in_place {
-            self.validate_in_place()?;
-        }
         Ok(())
     }
 
-    /// FFTW accepts an in-place problem only if each transform reads and writes the same
-    /// locations: equal strides for c2c and r2r; for r2c/c2r, equal strides on every loop and on
-    /// every transform dimension but the last, measured in the same units.
-    fn validate_in_place(&self) -> Result<(), ProblemError> {
+    /// The lowest and highest offsets, in real scalars from the array's pointer, of the elements
+    /// one side (`input` or output) addresses; a complex side ends with its last imaginary part.
+    pub fn extent(&self, input: bool) -> (isize, isize) {
+        let (shape, complex) = if input {
+            (self.input_shape(), self.kind.input_is_complex())
+        } else {
+            (self.output_shape(), self.kind.output_is_complex())
+        };
+        let stride = |d: &IoDim| if input { d.is } else { d.os };
+        let dims = shape.iter().copied().zip(self.dims.iter().map(stride));
+        let (mut lo, mut hi) = (0isize, 0isize);
+        for (n, s) in dims.chain(self.loops.iter().map(|d| (d.n, stride(d)))) {
+            let span = (n - 1).max(0) * s;
+            if span < 0 {
+                lo += span
+            } else {
+                hi += span
+            }
+        }
+        (lo, hi + complex as isize)
+    }
+
+    /// In place, may the transforms run a batch at a time? True when every transform reads and
+    /// writes the same locations as FFTW's in-place layouts do (equal strides on every loop and
+    /// every transform dimension but the last of r2c/c2r, in the same units), and no two
+    /// transforms' footprints overlap; otherwise a transform's output could overwrite input
+    /// another batch has not read yet, and the executor reads all input first.
+    pub fn batches_independent_in_place(&self) -> bool {
         let mixed = matches!(self.kind, Kind::R2c | Kind::C2r);
         let rank = self.dims.len();
-        for (i, d) in self.dims.iter().enumerate() {
-            let last = i + 1 == rank;
-            if mixed && last {
-                continue;
-            }
-            if d.is != d.os {
-                return err(format!(
-                    "in-place transform has different input and output strides on dimension {i} ({} vs {})",
-                    d.is, d.os
-                ));
-            }
+        let aligned_dims = self.dims.iter().enumerate().all(|(i, d)| d.is == d.os || (mixed && i + 1 == rank));
+        let loops: Vec<&IoDim> = self.loops.iter().filter(|d| d.n > 1).collect();
+        if !aligned_dims || loops.iter().any(|d| d.is != d.os) {
+            return false;
         }
-        for (i, d) in self.loops.iter().enumerate() {
-            if d.is != d.os && d.n > 1 {
-                return err(format!(
-                    "in-place transform has different input and output strides on howmany dimension {i}"
-                ));
+        // One transform's footprint (both sides) spans `span` reals; loops, innermost first
+        // (smallest stride), must each step past everything inside them.
+        let ((ilo, ihi), (olo, ohi)) = (self.transform_extent(true), self.transform_extent(false));
+        let mut span = ihi.max(ohi) - ilo.min(olo) + 1;
+        let mut by_stride: Vec<(isize, isize)> = loops.iter().map(|d| (d.is.abs(), d.n)).collect();
+        by_stride.sort_unstable();
+        for (stride, n) in by_stride {
+            if stride < span {
+                return false;
             }
+            span = stride * (n - 1) + span;
         }
-        Ok(())
+        true
+    }
+
+    /// [`Problem::extent`] of one transform (the loops left out).
+    fn transform_extent(&self, input: bool) -> (isize, isize) {
+        Problem { loops: vec![], ..self.clone() }.extent(input)
     }
 
     /// The problem as text, no pointers: the wisdom key, and what the plan printout shows.
@@ -289,6 +308,18 @@ impl Problem {
     }
 }
 
+/// Row-major indices, in the r2c output `[n0, .., n_last/2+1]` of logical `shape`, of the bins
+/// equal to their own conjugates: index 0, or n/2 for even n, along every dimension.
+pub fn self_conjugate_bins(shape: &[usize]) -> Vec<usize> {
+    let mut bins = vec![0usize];
+    for (d, &n) in shape.iter().enumerate() {
+        let len = if d + 1 == shape.len() { n / 2 + 1 } else { n };
+        let along: &[usize] = if n % 2 == 0 { &[0, n / 2] } else { &[0] };
+        bins = bins.iter().flat_map(|&b| along.iter().map(move |&i| b * len + i)).collect();
+    }
+    bins
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,9 +333,6 @@ mod tests {
         assert!(dft(vec![IoDim::new(0, 2, 2)], vec![]).validate().is_err());
         assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(-1, 8, 8)]).validate().is_err());
         assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(0, 8, 8)]).validate().is_ok());
-        let mut p = dft(vec![IoDim::new(4, 2, 2)], vec![]);
-        p.kind = Kind::Dft { sign: 2 };
-        assert!(p.validate().is_err());
     }
 
     #[test]
@@ -315,12 +343,39 @@ mod tests {
     }
 
     #[test]
-    fn in_place_needs_matching_strides() {
-        let mut p = dft(vec![IoDim::new(8, 2, 4)], vec![]);
+    fn in_place_batches_need_matching_disjoint_layouts() {
+        // FFTW's padded in-place r2c: n = 6 reals in rows of 8, 4 complex out; 3 rows.
+        let mut p = dft(vec![IoDim::new(6, 1, 2)], vec![IoDim::new(3, 8, 8)]);
+        p.kind = Kind::R2c;
         p.in_place = true;
-        assert!(p.validate().is_err());
-        p.dims[0].os = 2;
-        assert!(p.validate().is_ok());
+        assert!(p.batches_independent_in_place());
+        // Rows of 7 reals: each row's 4 complex outputs (8 reals) reach into the next row.
+        p.loops = vec![IoDim::new(3, 7, 7)];
+        assert!(!p.batches_independent_in_place());
+        // An in-place transpose: loops with different input and output strides.
+        let t = dft(vec![], vec![IoDim::new(3, 2, 8), IoDim::new(4, 6, 2)]);
+        assert!(!t.batches_independent_in_place());
+        let mut c = dft(vec![IoDim::new(8, 2, 4)], vec![]);
+        assert!(!c.batches_independent_in_place());
+        c.dims[0].os = 2;
+        assert!(c.batches_independent_in_place());
+    }
+
+    #[test]
+    fn self_conjugate_bins_of_even_and_odd_sizes() {
+        assert_eq!(self_conjugate_bins(&[8]), vec![0, 4]);
+        assert_eq!(self_conjugate_bins(&[7]), vec![0]);
+        // [4, 6] -> output [4, 4]: rows 0 and 2, columns 0 and 3.
+        assert_eq!(self_conjugate_bins(&[4, 6]), vec![0, 3, 8, 11]);
+        assert_eq!(self_conjugate_bins(&[3, 5, 2]), vec![0, 1]);
+        assert_eq!(self_conjugate_bins(&[]), vec![0]);
+    }
+
+    #[test]
+    fn extent_counts_negative_strides_and_the_imaginary_part() {
+        let p = dft(vec![IoDim::new(4, -2, 2)], vec![IoDim::new(3, 10, 10)]);
+        assert_eq!(p.extent(true), (-6, 21));
+        assert_eq!(p.extent(false), (0, 27));
     }
 
     #[test]

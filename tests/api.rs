@@ -200,10 +200,10 @@ fn new_array_execute_and_its_checks() {
         fftw_execute_dft(p, c.as_mut_ptr(), d.as_mut_ptr());
         let want = direct_dft(&c, &[n], -1.0);
         assert!(err_c(&d, &want) < 1e-13);
-        // In-place arrays for an out-of-place plan are refused, and nothing is written.
-        let before = c.clone();
+        // In-place arrays for an out-of-place plan (undefined in FFTW): still the transform.
+        let want = direct_dft(&c, &[n], -1.0);
         fftw_execute_dft(p, c.as_mut_ptr(), c.as_mut_ptr());
-        assert_eq!(c, before);
+        assert!(err_c(&c, &want) < 1e-13);
         // An interleaved plan refuses split arrays (its strides would step past their ends).
         let (mut re, mut im) = (vec![1.0; n], vec![2.0; n]);
         let (mut ro, mut io) = (vec![0.0; n], vec![0.0; n]);
@@ -235,6 +235,8 @@ fn estimate_and_measure_planning_leave_arrays_alone() {
 }
 
 #[test]
+/// What FFTW 3.3.10 refuses (NULL); what it accepts and fftx used to refuse is in
+/// tests/fftw_contract.rs.
 fn bad_input_gives_null_plans_and_no_crash() {
     let mut a = random_complex(16, 1);
     let mut b = vec![[0.0; 2]; 16];
@@ -243,16 +245,8 @@ fn bad_input_gives_null_plans_and_no_crash() {
     unsafe {
         assert!(fftw_plan_dft_1d(0, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "n = 0");
         assert!(fftw_plan_dft_1d(-4, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "n < 0");
-        assert!(fftw_plan_dft_1d(16, null_mut(), bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "NULL in");
-        assert!(fftw_plan_dft_1d(16, ap, null_mut(), FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "NULL out");
-        assert!(fftw_plan_dft_1d(16, ap, bp, 0, FFTW_ESTIMATE).is_null(), "sign 0");
-        assert!(fftw_plan_dft_1d(16, ap, bp, 2, FFTW_ESTIMATE).is_null(), "sign 2");
         assert!(fftw_plan_dft(-1, [4].as_ptr(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "negative rank");
         assert!(fftw_plan_dft(2, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "NULL n");
-        assert!(fftw_plan_dft_1d(16, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE | (1 << 25)).is_null(), "unknown flag");
-        assert!(fftw_plan_dft_1d(16, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE | FFTW_DESTROY_INPUT | FFTW_PRESERVE_INPUT).is_null(), "contradictory flags");
-        assert!(fftw_plan_r2r_1d(16, r.as_mut_ptr(), r.as_mut_ptr(), 11, FFTW_ESTIMATE).is_null(), "kind 11");
-        assert!(fftw_plan_r2r_1d(16, r.as_mut_ptr(), r.as_mut_ptr(), -1, FFTW_ESTIMATE).is_null(), "kind -1");
         assert!(fftw_plan_r2r_1d(1, r.as_mut_ptr(), r.as_mut_ptr(), FFTW_REDFT00, FFTW_ESTIMATE).is_null(), "REDFT00 n=1, as FFTW");
         assert!(fftw_plan_many_dft(1, [16].as_ptr(), -1, ap, null(), 1, 16, bp, null(), 1, 16, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "howmany < 0");
         // Sizes whose product overflows.
@@ -261,9 +255,6 @@ fn bad_input_gives_null_plans_and_no_crash() {
         assert!(fftw_plan_guru64_dft(2, dims.as_ptr(), 0, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "overflow");
         let huge_stride = [fftw_iodim64 { n: 3, is: isize::MAX / 2, os: 1 }];
         assert!(fftw_plan_guru64_dft(1, huge_stride.as_ptr(), 0, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "stride overflow");
-        // In-place with different strides.
-        let d = [fftw_iodim { n: 8, is: 1, os: 2 }];
-        assert!(fftw_plan_guru_dft(1, d.as_ptr(), 0, null(), ap, ap, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "bad in-place");
         // Plans that are not plans: ignored, no crash.
         fftw_execute(null());
         fftw_destroy_plan(null_mut());

@@ -94,10 +94,16 @@ pub(crate) unsafe fn many_dft_c2r<T: Real>(
 }
 
 pub(crate) unsafe fn read_kinds(rank: c_int, kind: *const c_int) -> Result<Vec<R2rKind>, String> {
-    read_ints(rank, kind, "kind")?
+    // FFTW 3.3.10 maps a kind it does not know to FFTW_R2HC (its assertion is compiled out).
+    Ok(read_ints(rank, kind, "kind")?
         .into_iter()
-        .map(|k| R2rKind::from_c(k as i32).ok_or_else(|| format!("unknown r2r kind {k}")))
-        .collect()
+        .map(|k| {
+            R2rKind::from_c(k as i32).unwrap_or_else(|| {
+                crate::log_warn!("unknown r2r kind {k}: computed as FFTW_R2HC, as FFTW does");
+                R2rKind::R2hc
+            })
+        })
+        .collect())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -8,8 +8,7 @@ use crate::real::Real;
 unsafe fn execute_new<T: Real>(p: *const Plan, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
     let plan = live_plan::<T>(p)?;
     plan.check_new_arrays(input, output)?;
-    plan.execute_on(input, output);
-    Ok(())
+    plan.execute_on(input, output)
 }
 
 macro_rules! execute_api {
@@ -17,8 +16,7 @@ macro_rules! execute_api {
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute>](p: *const Plan) {
             guard(stringify!([<$p execute>]), (), || {
-                live_plan::<$R>(p)?.execute();
-                Ok(())
+                live_plan::<$R>(p)?.execute()
             })
         }
         #[no_mangle]

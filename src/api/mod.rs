@@ -109,7 +109,17 @@ pub(crate) fn make_plan<T: Real>(
     output: ArrayPtr,
     flags: u32,
 ) -> Result<*mut Plan, String> {
-    let problem = Problem { kind, dims, loops, precision: T::PRECISION, in_place: !input.is_null() && input.base() == output.base() };
+    let kind = match kind {
+        // FFTW computes a forward transform for FFTW_FORWARD (-1) and a backward one for any
+        // other sign.
+        Kind::Dft { sign } if sign != -1 && sign != 1 => {
+            crate::log_warn!("sign {sign} is neither FFTW_FORWARD (-1) nor FFTW_BACKWARD (+1): computed as FFTW_BACKWARD, as FFTW does");
+            Kind::Dft { sign: 1 }
+        }
+        k => k,
+    };
+    // FFTW's rule: in place when the pointers are equal (NULL and NULL included).
+    let problem = Problem { kind, dims, loops, precision: T::PRECISION, in_place: input.base() == output.base() };
     planner::plan::<T>(problem, input, output, flags).map(register)
 }
 
@@ -124,19 +134,22 @@ pub(crate) unsafe fn read_ints(rank: i32, p: *const i32, what: &str) -> Result<V
     Ok((0..rank as usize).map(|i| *p.add(i) as isize).collect())
 }
 
-/// Reads an optional embed array (NULL means "the default").
+/// Reads an optional embed array (NULL means "the default"). Like FFTW, never reads
+/// `embed[0]` (only the inner dimensions set strides): it is returned as 0.
 pub(crate) unsafe fn read_embed(rank: i32, p: *const i32) -> Option<Vec<isize>> {
-    (!p.is_null()).then(|| (0..rank.max(0) as usize).map(|i| *p.add(i) as isize).collect())
+    (!p.is_null()).then(|| (0..rank.max(0) as usize).map(|i| if i == 0 { 0 } else { *p.add(i) as isize }).collect())
 }
 
 /// FFTW's row-major strides for an array of logical `shape` stored in an `embed`-sized array:
-/// dimension i advances by `stride * prod(embed[i+1..])` elements.
+/// dimension i advances by `stride * prod(embed[i+1..])` elements (`embed[0]` is not used).
 pub(crate) fn row_major(embed: &[isize], stride: isize) -> Result<Vec<isize>, String> {
     let mut out = vec![0isize; embed.len()];
     let mut s = stride;
     for i in (0..embed.len()).rev() {
         out[i] = s;
-        s = s.checked_mul(embed[i]).ok_or("embedded array size overflows")?;
+        if i > 0 {
+            s = s.checked_mul(embed[i]).ok_or("embedded array size overflows")?;
+        }
     }
     Ok(out)
 }

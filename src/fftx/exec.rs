@@ -464,7 +464,11 @@ impl Compiled {
             match s {
                 StepExec::Elementwise(e) => e.run(),
                 StepExec::Fftw(p) => {
-                    p.execute();
+                    // FFTX plans are made on its temporaries and the caller's checked arrays,
+                    // never on NULL.
+                    if let Err(e) = p.execute() {
+                        crate::log_warn!("fftx_execute: {e}");
+                    }
                     count += self.plain_counts[k];
                 }
                 StepExec::Chain(c) => count += c.run(),

@@ -616,7 +616,7 @@ impl GpuCompiled {
                 }
                 GpuStep::Fftw(p) => {
                     check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
-                    p.execute();
+                    p.execute().map_err(GpuError)?;
                 }
             }
             count += self.counts[k];

@@ -164,6 +164,14 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
             if overlap && !p.in_place {
                 return Err(format!("{label}: input and output overlap but are not the same array (in-place needs the same start)"));
             }
+            if p.in_place && !p.batches_independent_in_place() {
+                return Err(format!("{label}: an in-place transform needs the same strides for input and output"));
+            }
+            if let Op::Dft { sign } = node.op {
+                if sign != -1 && sign != 1 {
+                    return Err(format!("{label}: sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"));
+                }
+            }
             p.validate().map_err(|e| format!("{label}: {e}"))?;
         }
     }

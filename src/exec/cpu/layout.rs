@@ -120,6 +120,48 @@ pub unsafe fn scatter_real<T: Copy>(src: &[T], p: *mut T, base: isize, dims: &[S
     walk(dims, base, |i, off| *p.offset(off) = src[i]);
 }
 
+/// How a plan's output array lies against its input at execute time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlap {
+    /// No element of one is in the other: transforms may run a batch at a time.
+    Disjoint,
+    /// In place with FFTW's layouts (see `Problem::batches_independent_in_place`): each batch
+    /// of transforms reads and writes only its own locations.
+    SameLocations,
+    /// Anything else that overlaps: all input must be read before any output is written.
+    Tangled,
+}
+
+/// Classifies the arrays of one execute of `p` (`p.in_place` is not consulted: new-array
+/// execute may differ from the plan).
+pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -> Overlap {
+    let unit = p.precision.bytes() as isize;
+    // Bytes [first, last] one side may touch: from the lower of its pointers to past the
+    // higher, over the extent of its real parts.
+    let range = |a: ArrayPtr, is_input: bool| {
+        let (lo, hi) = p.extent(is_input);
+        let (lo, hi) = (lo, hi - matches!(a, ArrayPtr::Complex { .. }) as isize);
+        let (first, last) = match a {
+            ArrayPtr::Real(x) => (x, x),
+            ArrayPtr::Complex { re, im } => (re.min(im), re.max(im)),
+        };
+        ((first as isize).wrapping_add(lo * unit), (last as isize).wrapping_add(hi * unit + unit - 1))
+    };
+    let ((a0, a1), (b0, b1)) = (range(input, true), range(output, false));
+    if a1 < b0 || b1 < a0 {
+        return Overlap::Disjoint;
+    }
+    let same_pointers = match (input, output) {
+        (ArrayPtr::Complex { re: r1, im: i1 }, ArrayPtr::Complex { re: r2, im: i2 }) => r1 == r2 && i1 == i2,
+        (a, b) => a.base() == b.base(),
+    };
+    if same_pointers && p.batches_independent_in_place() {
+        Overlap::SameLocations
+    } else {
+        Overlap::Tangled
+    }
+}
+
 /// A raw pointer that may cross threads: the jobs that share it touch disjoint elements.
 #[derive(Clone, Copy)]
 pub struct SharedMut<E>(pub *mut E);

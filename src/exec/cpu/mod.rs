@@ -25,6 +25,7 @@ const BATCH_ELEMENTS: usize = 1 << 15;
 
 /// A transform step, ready to run on the CPU.
 pub struct CpuTransform<T: Real> {
+    problem: Problem,
     kind: Kind,
     /// Logical lengths of the transform dimensions.
     shape: Vec<usize>,
@@ -40,6 +41,9 @@ pub struct CpuTransform<T: Real> {
     r2r: Vec<R2rOp<T>>,
     threads: usize,
     batch: usize,
+    /// r2c: the bins of one transform's output that are their own conjugates (index 0 or n/2
+    /// along every dimension), whose imaginary parts FFTW makes exactly +0.
+    self_conjugate: Vec<usize>,
 }
 
 /// Per-worker buffers.
@@ -48,6 +52,27 @@ struct Work<T> {
     real: Vec<T>,
     /// (input, output) offsets of the batch's transforms.
     offsets: Vec<(isize, isize)>,
+}
+
+impl<T: Real> Work<T> {
+    /// Buffers for batches of `count` transforms of `t`, allocated up front so that running
+    /// out of memory fails the execute before anything is written.
+    fn for_batches(t: &CpuTransform<T>, count: usize) -> Result<Self, String> {
+        let in_len: usize = t.in_dims.iter().map(|d| d.n).product();
+        let out_len: usize = t.out_dims.iter().map(|d| d.n).product();
+        let (complex, real) = match t.kind {
+            Kind::Dft { .. } => (in_len, 0),
+            Kind::R2c => (out_len, in_len),
+            Kind::C2r => (in_len, out_len),
+            Kind::R2r(_) => (0, in_len),
+        };
+        let mut w = Work { complex: Vec::new(), real: Vec::new(), offsets: Vec::new() };
+        let oom = |what: &str| format!("out of host memory for the work buffers ({what} of {count} transform(s))");
+        w.complex.try_reserve_exact(count.saturating_mul(complex)).map_err(|_| oom("complex"))?;
+        w.real.try_reserve_exact(count.saturating_mul(real)).map_err(|_| oom("real"))?;
+        w.offsets.try_reserve_exact(count).map_err(|_| oom("offsets"))?;
+        Ok(w)
+    }
 }
 
 impl<T: Real> CpuTransform<T> {
@@ -84,36 +109,62 @@ impl<T: Real> CpuTransform<T> {
         let elements = shape.iter().product::<usize>().max(1);
         let howmany = p.howmany();
         let batch = (BATCH_ELEMENTS / elements).clamp(1, howmany.max(1));
-        CpuTransform { kind: p.kind.clone(), shape, in_dims, out_dims, loops: p.loops.clone(), howmany, c2c, r2c, c2r, r2r, threads: threads.max(1), batch }
+        let self_conjugate = if p.kind == Kind::R2c { crate::problem::self_conjugate_bins(&shape) } else { Vec::new() };
+        CpuTransform {
+            problem: p.clone(),
+            kind: p.kind.clone(),
+            shape,
+            in_dims,
+            out_dims,
+            loops: p.loops.clone(),
+            howmany,
+            c2c,
+            r2c,
+            c2r,
+            r2r,
+            threads: threads.max(1),
+            batch,
+            self_conjugate,
+        }
     }
 
 
-    /// Runs every transform of the step on the given arrays.
+    /// Runs every transform of the step on the given arrays. Fails, before writing anything,
+    /// only if the work buffers cannot be allocated.
     ///
     /// # Safety
     /// The arrays must hold every element the problem's dims and loops address.
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) {
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
         let howmany = self.howmany;
         if howmany == 0 {
-            return;
+            return Ok(());
         }
-        if self.is_contiguous_dft(input, output) {
-            return self.execute_direct(input, output, howmany);
+        // An output that overlaps the input in another layout than FFTW's in-place ones (an
+        // in-place transpose, say) is written only after every input element has been read.
+        let tangled = layout::overlap(&self.problem, input, output) == layout::Overlap::Tangled;
+        if !tangled && self.is_contiguous_dft(input, output) {
+            self.execute_direct(input, output, howmany);
+            return Ok(());
         }
-        let batches = howmany.div_ceil(self.batch);
+        let batch = if tangled { howmany } else { self.batch };
+        let batches = howmany.div_ceil(batch);
         // Threads go where the parallelism is: across batches when there are enough of them,
         // inside each transform's axis passes otherwise.
         let (outer_threads, inner_threads) = if batches >= self.threads { (self.threads, 1) } else { (1, self.threads) };
+        let works = (0..outer_threads.min(batches)).map(|_| Work::for_batches(self, batch)).collect::<Result<Vec<_>, _>>()?;
+        let works = parking_lot::Mutex::new(works);
         let run = |range: std::ops::Range<usize>| {
-            let mut work = Work { complex: Vec::new(), real: Vec::new(), offsets: Vec::new() };
+            let mut work = works.lock().pop().expect("one work set per worker");
             for b in range {
-                let first = b * self.batch;
-                let count = self.batch.min(howmany - first);
+                let first = b * batch;
+                let count = batch.min(howmany - first);
                 // SAFETY: forwarded from the caller; batches cover disjoint transforms.
                 unsafe { self.run_batch(input, output, first, count, inner_threads, &mut work) };
             }
+            works.lock().push(work);
         };
         parallel_for(outer_threads, batches, &run);
+        Ok(())
     }
 
     /// A 1-D c2c over interleaved arrays with unit stride is transformed in the caller's memory
@@ -185,6 +236,9 @@ impl<T: Real> CpuTransform<T> {
                 let rank = self.shape.len();
                 let cshape = self.complex_shape();
                 self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
+                for t in w.complex.chunks_exact_mut(out_len) {
+                    self.self_conjugate.iter().for_each(|&k| t[k].im = T::zero());
+                }
                 self.scatter_c(&w.complex, output, &offsets, out_len, threads);
             }
             Kind::C2r => {

@@ -72,6 +72,8 @@ struct R2rAxis {
 struct Stages {
     list: Vec<Stage>,
     work_bytes: usize,
+    /// Transforms per run (the batch the cuFFT plans were made for).
+    batch: usize,
 }
 
 pub struct GpuTransform<T: Real> {
@@ -140,7 +142,11 @@ fn elem_bytes<T>(complex: bool) -> usize {
 /// on the CPU too: cuFFT computed an r2c/c2r of shape [7, 1] wrongly (found by the FFTX random
 /// pipelines on the H100, 2026-11-22), and such problems are tiny.
 pub fn supports(p: &Problem) -> bool {
-    !p.dims.is_empty() && p.howmany() > 0 && p.dims.iter().all(|d| d.n > 1)
+    !p.dims.is_empty()
+        && p.howmany() > 0
+        && p.dims.iter().all(|d| d.n > 1)
+        // Chunks stream in and out: in place, each must own its locations.
+        && (!p.in_place || p.batches_independent_in_place())
 }
 
 impl<T: Real> GpuTransform<T> {
@@ -268,10 +274,10 @@ impl<T: Real> GpuTransform<T> {
                     let axis = R2rAxis { kind: k as i32, n, logical, inner };
                     stages.push(Stage { plan, from, to: Buf::Out, outer: outer as usize, in_step: 0, out_step: 0, sign: twins::r2r_fft_sign(k), bound: Default::default(), r2r: Some(axis) });
                 }
-                return Ok(Stages { list: stages, work_bytes: work });
+                return Ok(Stages { list: stages, work_bytes: work, batch });
             }
         }
-        Ok(Stages { list: stages, work_bytes: 0 })
+        Ok(Stages { list: stages, work_bytes: 0, batch })
     }
 
     /// Runs `stages` on packed device buffers, on `stream`.
@@ -293,6 +299,23 @@ impl<T: Real> GpuTransform<T> {
                 let out = base(s.to) + o * s.out_step as u64 * ob;
                 s.plan.exec(i, out, s.sign)?;
             }
+        }
+        if self.kind == Kind::R2c {
+            self.zero_self_conjugate_imaginary_parts(stages.batch, dout, stream)?;
+        }
+        Ok(())
+    }
+
+    /// FFTW's r2c leaves exactly +0 in the imaginary parts of the bins that are their own
+    /// conjugates (index 0 or n/2 along every dimension); cuFFT leaves rounding noise there. One
+    /// pitched memset per such bin zeroes it in every transform of the packed output.
+    unsafe fn zero_self_conjugate_imaginary_parts(&self, batch: usize, dout: u64, stream: cu::CUstream) -> GpuResult<()> {
+        let cb = elem_bytes::<T>(true);
+        let per_transform: usize = self.out_dims.iter().map(|d| d.n).product::<usize>() * cb;
+        let words = std::mem::size_of::<T>() / 4;
+        for k in crate::problem::self_conjugate_bins(&self.shape) {
+            let imaginary = dout + (k * cb + std::mem::size_of::<T>()) as u64;
+            check(cu::cuMemsetD2D32Async(imaginary, per_transform, 0, words, batch, stream), "cuMemsetD2D32Async")?;
         }
         Ok(())
     }
