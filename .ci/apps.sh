@@ -117,8 +117,9 @@ run_side() {
 }
 run_both() { local dir=$1; shift; run_side sys "$dir" "$@"; run_side fftx "$dir" "$@"; }
 
-# ran NAME DIR [SIDES]: both sides exited 0, and the preloaded side's FFTs were planned by fftx.
-# Prints the failure (exit status, the end of stderr, fftx's warnings) and returns 1 otherwise.
+# ran NAME DIR [SIDES]: both sides exited 0, the preloaded side logged fftx messages and the
+# plain side none. Prints the failure (exit status, the end of stderr, the last plan fftx logged,
+# fftx's warnings) and returns 1 otherwise.
 ran() {
   local name=$1 dir=$2 sides=${3:-sys fftx} side rc
   for side in $sides; do
