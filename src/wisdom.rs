@@ -1,10 +1,13 @@
 //! Wisdom: the planner's choices, keyed by problem, kept across plans and exportable as text.
 //!
-//! The text is an s-expression like FFTW's, headed `(fftw-3.3.10 fftx_wisdom` (or
-//! `fftxf_wisdom` for single precision), one `(choice "KEY" LEVEL THREADS COST BACKEND)` per
-//! problem (BACKEND `cpu` or `gpu`; wisdom without it means `cpu`).
-//! Wisdom written by FFTW itself is accepted (it is well-formed wisdom) but holds nothing fftx can
-//! use, so importing it changes nothing.
+//! Exported text is two s-expressions. The first is FFTW 3.3.10's own wisdom, empty, headed
+//! with the configuration signature of the FFTW installed on this machine (asked of it once,
+//! through dlopen), so that FFTW reads a file fftx wrote without `error reading wisdom` (and
+//! learns nothing from it); without an FFTW here it is left out. The second is fftx's, headed
+//! `(fftw-3.3.10 fftx_wisdom` (`fftxf_wisdom` in single precision), one
+//! `(choice "KEY" LEVEL THREADS COST BACKEND)` per problem (BACKEND `cpu` or `gpu`; wisdom
+//! without it means `cpu`). Importing reads every s-expression of the text: FFTW's own are
+//! well-formed and hold nothing fftx uses.
 
 use crate::problem::Precision;
 use crate::program::Backend;
@@ -101,7 +104,8 @@ impl Wisdom {
     }
 
     pub fn export(&self) -> String {
-        let mut s = format!("(fftw-3.3.10 {}\n", self.tag());
+        let mut s = fftw_empty_wisdom(self.precision).unwrap_or_default();
+        s.push_str(&format!("(fftw-3.3.10 {}\n", self.tag()));
         for (k, c) in self.entries.lock().iter() {
             s.push_str(&format!("  (choice \"{}\" {} {} {:.1} {})\n", k, c.rigor.name(), c.threads, c.cost_ns, c.backend.name()));
         }
@@ -109,30 +113,92 @@ impl Wisdom {
         s
     }
 
-    /// Imports wisdom text; returns false (and imports nothing) if it is malformed or is wisdom
-    /// of the other precision.
+    /// Imports wisdom text (one or more s-expressions; anything after them is ignored, as
+    /// FFTW ignores what follows its one). Returns false, importing nothing, if an expression
+    /// is malformed or is wisdom of the other precision.
     pub fn import(&self, text: &str) -> bool {
-        match parse(text) {
-            Some((tag, entries)) => {
-                let (ours, fftws) = match self.precision {
-                    Precision::F64 => ("fftx_wisdom", "fftw_wisdom"),
-                    Precision::F32 => ("fftxf_wisdom", "fftwf_wisdom"),
-                };
-                if tag == fftws {
-                    crate::log_info!("imported FFTW's own wisdom: well-formed, nothing in it applies to fftx");
-                    return true;
-                }
-                if tag != ours {
-                    return false;
-                }
-                for (k, c) in entries {
-                    self.remember(&k, c);
-                }
-                true
+        let (ours, fftws) = match self.precision {
+            Precision::F64 => ("fftx_wisdom", "fftw_wisdom"),
+            Precision::F32 => ("fftxf_wisdom", "fftwf_wisdom"),
+        };
+        let mut chars = text.chars().peekable();
+        let mut found = Vec::new();
+        loop {
+            while chars.next_if(|c| c.is_whitespace()).is_some() {}
+            if chars.peek() != Some(&'(') {
+                break;
             }
-            None => false,
+            let Some((tag, entries)) = read_sexpr(|| chars.next()).as_deref().and_then(parse) else { return false };
+            match tag.as_str() {
+                t if t == fftws => crate::log_info!("imported FFTW's own wisdom: well-formed, nothing in it applies to fftx"),
+                t if t == ours => found.extend(entries),
+                _ => return false,
+            }
+        }
+        if found.is_empty() && !text.trim_start().starts_with('(') {
+            return false;
+        }
+        for (k, c) in found {
+            self.remember(&k, c);
+        }
+        true
+    }
+}
+
+/// FFTW 3.3.10's empty wisdom for this machine, `(fftw-3.3.10 fftw_wisdom #x.. #x.. #x.. #x..\n)`:
+/// the four numbers are FFTW's signature of its configuration (which solvers it registered,
+/// which depends on how it was built and on the CPU), and FFTW refuses wisdom with another
+/// signature. So the installed FFTW is asked once for its (empty) wisdom's first line; None
+/// where no FFTW other than fftx can be loaded.
+fn fftw_empty_wisdom(p: Precision) -> Option<String> {
+    use once_cell::sync::OnceCell;
+    static F64: OnceCell<Option<String>> = OnceCell::new();
+    static F32: OnceCell<Option<String>> = OnceCell::new();
+    let (cell, lib, export) = match p {
+        Precision::F64 => (&F64, "libfftw3.so.3", "fftw_export_wisdom_to_string"),
+        Precision::F32 => (&F32, "libfftw3f.so.3", "fftwf_export_wisdom_to_string"),
+    };
+    cell.get_or_init(|| {
+        let header = system_fftw_wisdom(lib, export)?;
+        let first = header.lines().next()?;
+        (first.starts_with("(fftw-3.3.10 fftw") && first.matches("#x").count() == 4).then(|| format!("{first}\n)\n"))
+    })
+    .clone()
+}
+
+/// The wisdom text of FFTW's `lib` (by soname, else in the usual system directories),
+/// skipping fftx itself (installed under FFTW's names, or preloaded).
+fn system_fftw_wisdom(lib: &str, export: &str) -> Option<String> {
+    let dirs = ["", "/usr/lib/x86_64-linux-gnu/", "/lib/x86_64-linux-gnu/", "/usr/lib/aarch64-linux-gnu/", "/usr/lib64/", "/usr/lib/", "/usr/local/lib/"];
+    for dir in dirs {
+        let Ok(path) = std::ffi::CString::new(format!("{dir}{lib}")) else { continue };
+        // SAFETY: dlopen/dlsym with valid C strings; the handle is kept open (FFTW stays
+        // loaded, private to this lookup: RTLD_LOCAL, and RTLD_DEEPBIND binds its own symbols
+        // first when it was not loaded already).
+        unsafe {
+            let h = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND);
+            if h.is_null() {
+                continue;
+            }
+            if !libc::dlsym(h, c"fftx_init".as_ptr()).is_null() {
+                continue; // this is fftx
+            }
+            let name = std::ffi::CString::new(export).ok()?;
+            let f = libc::dlsym(h, name.as_ptr());
+            if f.is_null() {
+                continue;
+            }
+            let f: unsafe extern "C" fn() -> *mut libc::c_char = std::mem::transmute(f);
+            let s = f();
+            if s.is_null() {
+                continue;
+            }
+            let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+            libc::free(s as *mut libc::c_void);
+            return Some(text);
         }
     }
+    None
 }
 
 /// Tokens of the wisdom s-expression.
@@ -233,11 +299,29 @@ fn parse(text: &str) -> Option<Parsed> {
             _ => {} // FFTW's header hashes (#x...) and anything else at top level
         }
     }
-    // Nothing but white space may follow the closing parenthesis.
-    if it.next().is_some() {
-        return None;
-    }
     Some((tag, entries))
+}
+
+/// Reads the wisdom at the front of a character source: one s-expression and every further one
+/// that follows with only white space between (FFTW's wisdom, then fftx's). `unread` gets the
+/// first character after them, if any was read.
+pub fn read_wisdom(mut next: impl FnMut() -> Option<char>, unread: impl FnOnce(char)) -> Option<String> {
+    let mut text = read_sexpr(&mut next)?;
+    loop {
+        match next() {
+            None => break,
+            Some(c) if c.is_whitespace() => text.push(c),
+            Some('(') => {
+                let mut first = Some('(');
+                text.push_str(&read_sexpr(|| first.take().or_else(&mut next))?);
+            }
+            Some(c) => {
+                unread(c);
+                break;
+            }
+        }
+    }
+    Some(text)
 }
 
 /// Reads one balanced s-expression from a character source (FFTW's import reads exactly one).
@@ -300,9 +384,32 @@ mod tests {
         let w = Wisdom::new(Precision::F64);
         assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" measure 1 1.0)"));
         assert!(!w.import("garbage"));
-        assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" bogus 1 1.0)) trailing"));
+        assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" bogus 1 1.0))"));
+        assert!(!w.import("(fftw-3.3.10 fftw_wisdom #x1 #x2 #x3 #x4\n)\n(fftw-3.3.10 fftxf_wisdom)"), "the other precision's");
         assert!(w.import("(fftw-3.3.10 fftw_wisdom #x458a31c8 #x92381c4c\n  (fftw_codelet_n1fv_4_avx 0 #x31bff #x31bff #x0 #x9dc9a52b)\n)"));
         assert!(w.is_empty());
+    }
+
+    #[test]
+    fn reads_fftws_empty_wisdom_then_ours() {
+        let w = Wisdom::new(Precision::F64);
+        let text = "(fftw-3.3.10 fftw_wisdom #x458a31c8 #x92381c4c #x4f974889 #xcd46f97e\n)\n(fftw-3.3.10 fftx_wisdom\n  (choice \"k\" measure 2 5.0 cpu)\n)\nanything after";
+        assert!(w.import(text));
+        assert_eq!(w.lookup("k", Rigor::Measure).unwrap().threads, 2);
+        // Our export starts with FFTW's when an FFTW is installed here.
+        let out = w.export();
+        assert!(out.contains("(fftw-3.3.10 fftx_wisdom\n"), "{out}");
+        let v = Wisdom::new(Precision::F64);
+        assert!(v.import(&out) && v.lookup("k", Rigor::Measure).is_some());
+    }
+
+    #[test]
+    fn reads_consecutive_sexprs_and_gives_back_the_next_character() {
+        let src = "(a) \n (b (c))\nz rest";
+        let mut it = src.chars();
+        let mut back = None;
+        assert_eq!(read_wisdom(|| it.next(), |c| back = Some(c)).as_deref(), Some("(a) \n (b (c))\n"));
+        assert_eq!(back, Some('z'));
     }
 
     #[test]

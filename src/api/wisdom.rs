@@ -5,7 +5,7 @@
 use super::guard;
 use crate::abi::{fftw_read_char_func, fftw_write_char_func};
 use crate::problem::Precision;
-use crate::wisdom::{of, read_sexpr};
+use crate::wisdom::{of, read_wisdom};
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int};
 use std::ptr::null_mut;
@@ -18,12 +18,17 @@ pub(crate) fn system_wisdom_path(p: Precision) -> std::path::PathBuf {
     })
 }
 
-/// Reads one s-expression from a C stream.
+/// Reads the wisdom s-expressions from a C stream, leaving it just after them.
 unsafe fn read_file(f: *mut libc::FILE) -> Option<String> {
-    read_sexpr(|| {
-        let c = libc::fgetc(f);
-        (c != libc::EOF).then_some(c as u8 as char)
-    })
+    read_wisdom(
+        || {
+            let c = libc::fgetc(f);
+            (c != libc::EOF).then_some(c as u8 as char)
+        },
+        |c| {
+            libc::ungetc(c as c_int, f);
+        },
+    )
 }
 
 unsafe fn write_file(f: *mut libc::FILE, s: &str) -> Result<(), String> {
@@ -101,18 +106,19 @@ macro_rules! wisdom_api {
                 if name.is_null() { return Err("NULL file name".into()); }
                 let name = CStr::from_ptr(name).to_str().map_err(|e| e.to_string())?;
                 let text = std::fs::read_to_string(name).map_err(|e| format!("{name}: {e}"))?;
-                let mut chars = text.chars();
-                Ok(read_sexpr(|| chars.next()).is_some_and(|s| of($prec).import(&s)) as c_int)
+                Ok(of($prec).import(&text) as c_int)
             })
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p import_wisdom>](read_char: fftw_read_char_func, data: *mut libc::c_void) -> c_int {
             guard(stringify!([<$p import_wisdom>]), 0, || {
                 let r = read_char.ok_or("NULL read_char")?;
-                let text = read_sexpr(|| {
+                // A character after the wisdom is read and dropped: the callback cannot take
+                // it back.
+                let text = read_wisdom(|| {
                     let c = r(data);
                     (c != libc::EOF).then_some(c as u8 as char)
-                });
+                }, |_| ());
                 Ok(text.is_some_and(|s| of($prec).import(&s)) as c_int)
             })
         }
@@ -124,8 +130,7 @@ macro_rules! wisdom_api {
                     crate::log_info!("no system wisdom at {}", path.display());
                     return Ok(0);
                 };
-                let mut chars = text.chars();
-                Ok(read_sexpr(|| chars.next()).is_some_and(|s| of($prec).import(&s)) as c_int)
+                Ok(of($prec).import(&text) as c_int)
             })
         }
     }};
