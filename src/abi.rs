@@ -84,11 +84,13 @@ pub const FFTW_ALLOW_PRUNING: c_uint = 1 << 20;
 pub const FFTW_KNOWN_FLAGS: c_uint = (1 << 22) - 1;
 
 /// `fftw_write_char_func`: `void (*)(char c, void *)`.
-pub type fftw_write_char_func = Option<unsafe extern "C" fn(c: std::os::raw::c_char, data: *mut libc::c_void)>;
+pub type fftw_write_char_func =
+    Option<unsafe extern "C" fn(c: std::os::raw::c_char, data: *mut libc::c_void)>;
 /// `fftw_read_char_func`: `int (*)(void *)`, returning EOF at the end.
 pub type fftw_read_char_func = Option<unsafe extern "C" fn(data: *mut libc::c_void) -> c_int>;
 /// The work function handed to a `fftw_threads_set_callback` loop.
-pub type fftw_work_func = Option<unsafe extern "C" fn(jobdata: *mut std::os::raw::c_char) -> *mut libc::c_void>;
+pub type fftw_work_func =
+    Option<unsafe extern "C" fn(jobdata: *mut std::os::raw::c_char) -> *mut libc::c_void>;
 /// `void (*parallel_loop)(void *(*work)(char *), char *jobdata, size_t elsize, int njobs, void *data)`.
 pub type fftw_parallel_loop = Option<
     unsafe extern "C" fn(
@@ -106,15 +108,23 @@ mod tests {
 
     /// Evaluates the header's `#define FFTW_X (1U << n)` / `(-1)` / `(0U)` and enum values.
     fn header_constants() -> std::collections::HashMap<String, f64> {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/fftw3.h")).unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/fftw3.h"))
+            .unwrap();
         let mut out = std::collections::HashMap::new();
         for line in text.lines() {
             let line = line.split("/*").next().unwrap().trim();
             if let Some(rest) = line.strip_prefix("#define FFTW_") {
                 let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
-                let v = value.trim().trim_start_matches('(').trim_end_matches(')').replace('U', "");
+                let v = value
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches(')')
+                    .replace('U', "");
                 let parsed = match v.split_once("<<") {
-                    Some((a, b)) => Some((a.trim().parse::<u64>().unwrap() << b.trim().parse::<u32>().unwrap()) as f64),
+                    Some((a, b)) => Some(
+                        (a.trim().parse::<u64>().unwrap() << b.trim().parse::<u32>().unwrap())
+                            as f64,
+                    ),
                     None => v.trim().trim_start_matches('+').parse::<f64>().ok(),
                 };
                 if let Some(p) = parsed {
@@ -123,7 +133,10 @@ mod tests {
             }
             for item in line.split(',') {
                 if let Some((name, value)) = item.trim().split_once('=') {
-                    let name = name.trim().trim_start_matches("enum fftw_r2r_kind_do_not_use_me {").trim();
+                    let name = name
+                        .trim()
+                        .trim_start_matches("enum fftw_r2r_kind_do_not_use_me {")
+                        .trim();
                     if name.starts_with("FFTW_") {
                         if let Ok(v) = value.trim().trim_end_matches("};").trim().parse::<f64>() {
                             out.insert(name.to_string(), v);
@@ -139,17 +152,28 @@ mod tests {
     fn header_and_abi_agree() {
         let h = header_constants();
         let ours: &[(&str, f64)] = &[
-            ("FFTW_FORWARD", FFTW_FORWARD as f64), ("FFTW_BACKWARD", FFTW_BACKWARD as f64),
+            ("FFTW_FORWARD", FFTW_FORWARD as f64),
+            ("FFTW_BACKWARD", FFTW_BACKWARD as f64),
             ("FFTW_NO_TIMELIMIT", FFTW_NO_TIMELIMIT),
-            ("FFTW_MEASURE", FFTW_MEASURE as f64), ("FFTW_DESTROY_INPUT", FFTW_DESTROY_INPUT as f64),
-            ("FFTW_UNALIGNED", FFTW_UNALIGNED as f64), ("FFTW_CONSERVE_MEMORY", FFTW_CONSERVE_MEMORY as f64),
-            ("FFTW_EXHAUSTIVE", FFTW_EXHAUSTIVE as f64), ("FFTW_PRESERVE_INPUT", FFTW_PRESERVE_INPUT as f64),
-            ("FFTW_PATIENT", FFTW_PATIENT as f64), ("FFTW_ESTIMATE", FFTW_ESTIMATE as f64),
-            ("FFTW_WISDOM_ONLY", FFTW_WISDOM_ONLY as f64), ("FFTW_ALLOW_PRUNING", FFTW_ALLOW_PRUNING as f64),
-            ("FFTW_NO_SIMD", FFTW_NO_SIMD as f64), ("FFTW_ESTIMATE_PATIENT", FFTW_ESTIMATE_PATIENT as f64),
-            ("FFTW_R2HC", FFTW_R2HC as f64), ("FFTW_HC2R", FFTW_HC2R as f64), ("FFTW_DHT", FFTW_DHT as f64),
-            ("FFTW_REDFT00", FFTW_REDFT00 as f64), ("FFTW_REDFT11", FFTW_REDFT11 as f64),
-            ("FFTW_RODFT00", FFTW_RODFT00 as f64), ("FFTW_RODFT11", FFTW_RODFT11 as f64),
+            ("FFTW_MEASURE", FFTW_MEASURE as f64),
+            ("FFTW_DESTROY_INPUT", FFTW_DESTROY_INPUT as f64),
+            ("FFTW_UNALIGNED", FFTW_UNALIGNED as f64),
+            ("FFTW_CONSERVE_MEMORY", FFTW_CONSERVE_MEMORY as f64),
+            ("FFTW_EXHAUSTIVE", FFTW_EXHAUSTIVE as f64),
+            ("FFTW_PRESERVE_INPUT", FFTW_PRESERVE_INPUT as f64),
+            ("FFTW_PATIENT", FFTW_PATIENT as f64),
+            ("FFTW_ESTIMATE", FFTW_ESTIMATE as f64),
+            ("FFTW_WISDOM_ONLY", FFTW_WISDOM_ONLY as f64),
+            ("FFTW_ALLOW_PRUNING", FFTW_ALLOW_PRUNING as f64),
+            ("FFTW_NO_SIMD", FFTW_NO_SIMD as f64),
+            ("FFTW_ESTIMATE_PATIENT", FFTW_ESTIMATE_PATIENT as f64),
+            ("FFTW_R2HC", FFTW_R2HC as f64),
+            ("FFTW_HC2R", FFTW_HC2R as f64),
+            ("FFTW_DHT", FFTW_DHT as f64),
+            ("FFTW_REDFT00", FFTW_REDFT00 as f64),
+            ("FFTW_REDFT11", FFTW_REDFT11 as f64),
+            ("FFTW_RODFT00", FFTW_RODFT00 as f64),
+            ("FFTW_RODFT11", FFTW_RODFT11 as f64),
         ];
         for (name, v) in ours {
             assert_eq!(h.get(*name), Some(v), "{name}");

@@ -29,7 +29,9 @@ impl Level {
 }
 
 static LEVEL: Lazy<AtomicU8> = Lazy::new(|| {
-    let l = std::env::var("FFTX_LOG").map(|s| Level::parse(&s)).unwrap_or(Level::Off);
+    let l = std::env::var("FFTX_LOG")
+        .map(|s| Level::parse(&s))
+        .unwrap_or(Level::Off);
     AtomicU8::new(l as u8)
 });
 

@@ -33,16 +33,29 @@ impl<T: Real> StepExec<T> {
             let g = GpuTransform::new(problem, threads).map_err(|e| e.0)?;
             let _ = gpu.set(Some(g));
         }
-        Ok(StepExec { problem: problem.clone(), cpu: CpuTransform::new(problem, threads), gpu, backend })
+        Ok(StepExec {
+            problem: problem.clone(),
+            cpu: CpuTransform::new(problem, threads),
+            gpu,
+            backend,
+        })
     }
 
     pub fn describe(&self) -> Option<String> {
-        self.gpu.get().and_then(|g| g.as_ref()).map(|g| g.describe())
+        self.gpu
+            .get()
+            .and_then(|g| g.as_ref())
+            .map(|g| g.describe())
     }
 
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<(), String> {
+    unsafe fn execute(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        device_arrays: bool,
+    ) -> Result<(), String> {
         // The GPU streams chunks in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
         let tangled = || overlap(&self.problem, input, output) == Overlap::Tangled;
@@ -52,13 +65,15 @@ impl<T: Real> StepExec<T> {
         if tangled() {
             return Err("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed".into());
         }
-        let gpu = self.gpu.get_or_init(|| match GpuTransform::new(&self.problem, 1) {
-            Ok(g) => Some(g),
-            Err(e) => {
-                crate::log_warn!("execute: cannot run on the GPU: {e}");
-                None
-            }
-        });
+        let gpu = self
+            .gpu
+            .get_or_init(|| match GpuTransform::new(&self.problem, 1) {
+                Ok(g) => Some(g),
+                Err(e) => {
+                    crate::log_warn!("execute: cannot run on the GPU: {e}");
+                    None
+                }
+            });
         let Some(g) = gpu else {
             if device_arrays {
                 return Err("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed".into());
@@ -67,9 +82,12 @@ impl<T: Real> StepExec<T> {
         };
         match g.execute(input, output) {
             Ok(()) => Ok(()),
-            Err(cuda::transform::Failure { error: e, input_lost }) if device_arrays || input_lost => {
-                Err(format!("execute on the GPU failed: {e}; the output is not computed"))
-            }
+            Err(cuda::transform::Failure {
+                error: e,
+                input_lost,
+            }) if device_arrays || input_lost => Err(format!(
+                "execute on the GPU failed: {e}; the output is not computed"
+            )),
             Err(cuda::transform::Failure { error: e, .. }) => {
                 crate::log_warn!("execute on the GPU failed: {e}; computing on the CPU");
                 self.cpu.execute(input, output)
@@ -95,7 +113,11 @@ pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
         .steps
         .iter()
         .map(|s| match s {
-            Step::Transform { problem, backend, threads } => StepExec::new(problem, *backend, *threads),
+            Step::Transform {
+                problem,
+                backend,
+                threads,
+            } => StepExec::new(problem, *backend, *threads),
         })
         .collect()
 }
@@ -107,7 +129,9 @@ pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
         return false;
     }
     let Some(g) = cuda::gpu() else { return false };
-    [input, output].iter().any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
+    [input, output]
+        .iter()
+        .any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
 }
 
 impl Plan {
@@ -127,21 +151,30 @@ impl Plan {
     /// # Safety
     /// The arrays must hold every element the problem addresses.
     pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
-        let device = if (input, output) == (self.input, self.output) { self.device_arrays } else { on_device(input, output) };
+        let device = if (input, output) == (self.input, self.output) {
+            self.device_arrays
+        } else {
+            on_device(input, output)
+        };
         self.run(input, output, device)
     }
 
     unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
         match &self.exec {
-            Executable::F32(steps) => steps.iter().try_for_each(|s| s.execute(input, output, device)),
-            Executable::F64(steps) => steps.iter().try_for_each(|s| s.execute(input, output, device)),
+            Executable::F32(steps) => steps
+                .iter()
+                .try_for_each(|s| s.execute(input, output, device)),
+            Executable::F64(steps) => steps
+                .iter()
+                .try_for_each(|s| s.execute(input, output, device)),
         }
     }
 
     /// Checks new arrays against the plan, as FFTW's new-array execute requires: same kind of
     /// arrays (real/complex, interleaved/split), non-NULL.
     pub fn check_new_arrays(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
-        let same_kind = |a: &ArrayPtr, b: &ArrayPtr| std::mem::discriminant(a) == std::mem::discriminant(b);
+        let same_kind =
+            |a: &ArrayPtr, b: &ArrayPtr| std::mem::discriminant(a) == std::mem::discriminant(b);
         if !same_kind(&input, &self.input) || !same_kind(&output, &self.output) {
             return Err("the new arrays are not of the plan's kind (real/complex)".into());
         }
@@ -151,10 +184,13 @@ impl Plan {
         // A plan made for interleaved complex arrays has its strides doubled: on split arrays it
         // would step past their ends.
         let unit = self.problem.precision.bytes();
-        let interleaved = |a: &ArrayPtr| matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit);
+        let interleaved =
+            |a: &ArrayPtr| matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit);
         for (new, old) in [(&input, &self.input), (&output, &self.output)] {
             if matches!(old, ArrayPtr::Complex { .. }) && interleaved(old) && !interleaved(new) {
-                return Err("split arrays given to a plan made for interleaved complex arrays".into());
+                return Err(
+                    "split arrays given to a plan made for interleaved complex arrays".into(),
+                );
             }
         }
         // In place or not may differ from the plan's (FFTW leaves that undefined): the
@@ -169,11 +205,19 @@ impl Plan {
     pub fn flops(&self) -> (f64, f64, f64) {
         let p = &self.problem;
         let n: f64 = match &p.kind {
-            Kind::R2r(kinds) => kinds.iter().zip(&p.dims).map(|(k, d)| k.logical_size(d.n).max(1) as f64).product(),
+            Kind::R2r(kinds) => kinds
+                .iter()
+                .zip(&p.dims)
+                .map(|(k, d)| k.logical_size(d.n).max(1) as f64)
+                .product(),
             _ => p.transform_size() as f64,
         };
         let per = if n > 1.0 { n * n.log2() } else { 0.0 };
-        let real = if matches!(p.kind, Kind::Dft { .. }) { 1.0 } else { 0.5 };
+        let real = if matches!(p.kind, Kind::Dft { .. }) {
+            1.0
+        } else {
+            0.5
+        };
         let m = p.howmany() as f64 * real;
         (3.0 * per * m, 2.0 * per * m, 0.0)
     }

@@ -22,8 +22,14 @@ pub struct Settings {
     timelimit: Mutex<f64>,
 }
 
-static SETTINGS_F32: Settings = Settings { nthreads: AtomicUsize::new(1), timelimit: Mutex::new(-1.0) };
-static SETTINGS_F64: Settings = Settings { nthreads: AtomicUsize::new(1), timelimit: Mutex::new(-1.0) };
+static SETTINGS_F32: Settings = Settings {
+    nthreads: AtomicUsize::new(1),
+    timelimit: Mutex::new(-1.0),
+};
+static SETTINGS_F64: Settings = Settings {
+    nthreads: AtomicUsize::new(1),
+    timelimit: Mutex::new(-1.0),
+};
 
 pub fn settings(p: Precision) -> &'static Settings {
     match p {
@@ -120,13 +126,22 @@ fn gpu_memory(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Option<(M
         }
         let (lo, hi) = problem.extent(input);
         let unit = problem.precision.bytes() as isize;
-        cuda::memory_of(g, (a.base() as isize + lo * unit) as usize, ((hi - lo + 1) * unit) as usize)
+        cuda::memory_of(
+            g,
+            (a.base() as isize + lo * unit) as usize,
+            ((hi - lo + 1) * unit) as usize,
+        )
     };
     Some((side(input, true), side(output, false)))
 }
 
 /// Plans `problem` for the given arrays.
-pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags: u32) -> Result<Plan, String> {
+pub fn plan<T: Real>(
+    problem: Problem,
+    input: ArrayPtr,
+    output: ArrayPtr,
+    flags: u32,
+) -> Result<Plan, String> {
     debug_assert_eq!(problem.precision, T::PRECISION);
     // FFTW ignores flag bits it does not know, and FFTW_PRESERVE_INPUT wins over
     // FFTW_DESTROY_INPUT; fftx never destroys an out-of-place input, so only the rigor and
@@ -139,53 +154,101 @@ pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags:
     let rigor = rigor_of(flags);
     let setting = backend_setting();
     let device_arrays = on_device(input, output);
-    let memory = if setting == BackendSetting::Cpu && !device_arrays { None } else { gpu_memory(&problem, input, output) };
+    let memory = if setting == BackendSetting::Cpu && !device_arrays {
+        None
+    } else {
+        gpu_memory(&problem, input, output)
+    };
     if device_arrays && memory.is_none() {
-        return Err(format!("the arrays are in GPU memory but the GPU cannot run {} ({})", problem.describe(), cuda::why_no_gpu().unwrap_or_else(|| "rank-0 and r2r problems run on the CPU".into())));
+        return Err(format!(
+            "the arrays are in GPU memory but the GPU cannot run {} ({})",
+            problem.describe(),
+            cuda::why_no_gpu().unwrap_or_else(|| "rank-0 and r2r problems run on the CPU".into())
+        ));
     }
     // The GPU's choice depends on where the arrays live, so that is part of the key.
     let key = match memory {
         None => format!("{} threads<={}", problem.describe(), max_threads),
-        Some((i, o)) => format!("{} threads<={} gpu:{:?}/{:?}", problem.describe(), max_threads, i, o),
+        Some((i, o)) => format!(
+            "{} threads<={} gpu:{:?}/{:?}",
+            problem.describe(),
+            max_threads,
+            i,
+            o
+        ),
     };
     let wisdom = wisdom::of(T::PRECISION);
     let choice = match wisdom.lookup(&key, rigor) {
         Some(c) => {
-            crate::log_info!("plan {key}: from wisdom ({}), {} thread(s)", c.rigor.name(), c.threads);
+            crate::log_info!(
+                "plan {key}: from wisdom ({}), {} thread(s)",
+                c.rigor.name(),
+                c.threads
+            );
             c
         }
         None if flags & FFTW_WISDOM_ONLY != 0 => {
-            return Err(format!("FFTW_WISDOM_ONLY and no {} wisdom for {key}", rigor.name()));
+            return Err(format!(
+                "FFTW_WISDOM_ONLY and no {} wisdom for {key}",
+                rigor.name()
+            ));
         }
         None => {
             let c = match (setting, memory) {
                 (_, None) => match rigor {
                     Rigor::Estimate => estimate(&problem, max_threads),
-                    _ => measure::<T>(&problem, max_threads, rigor, settings.timelimit()).unwrap_or_else(|| estimate(&problem, max_threads)),
+                    _ => measure::<T>(&problem, max_threads, rigor, settings.timelimit())
+                        .unwrap_or_else(|| estimate(&problem, max_threads)),
                 },
                 // The GPU is imposed (FFTX_BACKEND=gpu, or the arrays are on it): time it
                 // under MEASURE, so the plan's cost is real.
                 (s, Some(mem)) if s == BackendSetting::Gpu || device_arrays => {
-                    let c = Choice { backend: Backend::Gpu, ..estimate(&problem, max_threads) };
+                    let c = Choice {
+                        backend: Backend::Gpu,
+                        ..estimate(&problem, max_threads)
+                    };
                     match (rigor, measure_gpu::<T>(&problem, mem, rigor)) {
                         (Rigor::Estimate, _) | (_, None) => c,
-                        (_, Some(ns)) => Choice { rigor, cost_ns: ns, ..c },
+                        (_, Some(ns)) => Choice {
+                            rigor,
+                            cost_ns: ns,
+                            ..c
+                        },
                     }
                 }
                 (_, Some(mem)) => match rigor {
                     Rigor::Estimate => estimate_with_gpu(&problem, max_threads, mem),
-                    _ => measure_with_gpu::<T>(&problem, max_threads, rigor, settings.timelimit(), mem)
-                        .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem)),
+                    _ => measure_with_gpu::<T>(
+                        &problem,
+                        max_threads,
+                        rigor,
+                        settings.timelimit(),
+                        mem,
+                    )
+                    .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem)),
                 },
             };
-            crate::log_info!("plan {key}: {} chose {} with {} thread(s){}", rigor.name(), c.backend.name(), c.threads,
-                if c.cost_ns > 0.0 { format!(", {:.0} ns", c.cost_ns) } else { String::new() });
+            crate::log_info!(
+                "plan {key}: {} chose {} with {} thread(s){}",
+                rigor.name(),
+                c.backend.name(),
+                c.threads,
+                if c.cost_ns > 0.0 {
+                    format!(", {:.0} ns", c.cost_ns)
+                } else {
+                    String::new()
+                }
+            );
             wisdom.remember(&key, c);
             c
         }
     };
     // Wisdom from a machine with a GPU, used on one without: the CPU runs it.
-    let backend = if memory.is_none() { Backend::Cpu } else { choice.backend };
+    let backend = if memory.is_none() {
+        Backend::Cpu
+    } else {
+        choice.backend
+    };
     let program = lower(&problem, backend, choice.threads);
     let steps = match prepare::<T>(&program) {
         Ok(steps) => steps,
@@ -194,16 +257,41 @@ pub fn plan<T: Real>(problem: Problem, input: ArrayPtr, output: ArrayPtr, flags:
             let program = lower(&problem, Backend::Cpu, choice.threads);
             let steps = prepare::<T>(&program)?;
             let exec = T::executable(steps);
-            return Ok(Plan { problem, input, output, program, exec, choice: Choice { backend: Backend::Cpu, ..choice }, device_arrays });
+            return Ok(Plan {
+                problem,
+                input,
+                output,
+                program,
+                exec,
+                choice: Choice {
+                    backend: Backend::Cpu,
+                    ..choice
+                },
+                device_arrays,
+            });
         }
         Err(e) => return Err(e),
     };
     let exec = T::executable(steps);
-    Ok(Plan { problem, input, output, program, exec, choice, device_arrays })
+    Ok(Plan {
+        problem,
+        input,
+        output,
+        program,
+        exec,
+        choice,
+        device_arrays,
+    })
 }
 
 fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
-    Program { steps: vec![Step::Transform { problem: problem.clone(), backend, threads }] }
+    Program {
+        steps: vec![Step::Transform {
+            problem: problem.clone(),
+            backend,
+            threads,
+        }],
+    }
 }
 
 /// The CPU cost model: a thread pays off once it gets enough work to hide its start-up (about
@@ -211,7 +299,12 @@ fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
 fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     let points = problem.transform_size().max(1) * problem.howmany();
     let threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
-    Choice { rigor: Rigor::Estimate, threads, cost_ns: 0.0, backend: Backend::Cpu }
+    Choice {
+        rigor: Rigor::Estimate,
+        threads,
+        cost_ns: 0.0,
+        backend: Backend::Cpu,
+    }
 }
 
 /// Constants of the CPU/GPU cost model, from the H100 box (bench/results/2026-11-22-h100.md):
@@ -236,11 +329,23 @@ mod model {
 fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
     let n = p.transform_size().max(2) as f64;
     let points = n * p.howmany() as f64;
-    let wide = if p.precision == Precision::F64 { 2.0 } else { 1.0 };
+    let wide = if p.precision == Precision::F64 {
+        2.0
+    } else {
+        1.0
+    };
     let work = points * n.log2() * wide;
     let unit = p.precision.bytes() as f64;
-    let bytes = |shape: Vec<isize>, complex: bool| shape.iter().product::<isize>() as f64 * p.howmany() as f64 * unit * if complex { 2.0 } else { 1.0 };
-    let (bin, bout) = (bytes(p.input_shape(), p.kind.input_is_complex()), bytes(p.output_shape(), p.kind.output_is_complex()));
+    let bytes = |shape: Vec<isize>, complex: bool| {
+        shape.iter().product::<isize>() as f64
+            * p.howmany() as f64
+            * unit
+            * if complex { 2.0 } else { 1.0 }
+    };
+    let (bin, bout) = (
+        bytes(p.input_shape(), p.kind.input_is_complex()),
+        bytes(p.output_shape(), p.kind.output_is_complex()),
+    );
     let passes = (n.log2() / 16.0).ceil().max(1.0);
     let host_bw = (model::HOST_BW_PER_THREAD * threads as f64).min(model::HOST_BW);
     let cpu = work * model::CPU_NS_PER_POINT_LOG / threads as f64 + passes * (bin + bout) / host_bw;
@@ -249,10 +354,21 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
         Memory::Pinned => b / pinned_rate,
         Memory::Pageable => b / model::STAGED,
     };
-    let (tin, tout) = (time(bin, mem.0, model::H2D_PINNED), time(bout, mem.1, model::D2H_PINNED));
+    let (tin, tout) = (
+        time(bin, mem.0, model::H2D_PINNED),
+        time(bout, mem.1, model::D2H_PINNED),
+    );
     // Batches stream: transfers both ways overlap; one transform moves in, then out.
-    let transfers = if p.howmany() > 1 { tin.max(tout) * 1.15 } else { tin + tout };
-    let fixed = if mem == (Memory::Device, Memory::Device) { model::GPU_DEVICE_FIXED_NS } else { model::GPU_FIXED_NS };
+    let transfers = if p.howmany() > 1 {
+        tin.max(tout) * 1.15
+    } else {
+        tin + tout
+    };
+    let fixed = if mem == (Memory::Device, Memory::Device) {
+        model::GPU_DEVICE_FIXED_NS
+    } else {
+        model::GPU_FIXED_NS
+    };
     let gpu = fixed + transfers + work * model::GPU_NS_PER_POINT_LOG;
     (cpu, gpu)
 }
@@ -261,9 +377,19 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
 fn estimate_with_gpu(p: &Problem, max_threads: usize, mem: (Memory, Memory)) -> Choice {
     let c = estimate(p, max_threads);
     let (cpu, gpu) = model_costs(p, c.threads, mem);
-    crate::log_info!("estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns ({:?} -> {:?})", cpu, c.threads, gpu, mem.0, mem.1);
+    crate::log_info!(
+        "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns ({:?} -> {:?})",
+        cpu,
+        c.threads,
+        gpu,
+        mem.0,
+        mem.1
+    );
     if gpu < cpu {
-        Choice { backend: Backend::Gpu, ..c }
+        Choice {
+            backend: Backend::Gpu,
+            ..c
+        }
     } else {
         c
     }
@@ -288,16 +414,25 @@ fn scratch<T: Real>(p: &Problem) -> Option<Scratch<T>> {
         (ilo, ihi) = (ilo.min(olo), ihi.max(ohi));
     }
     let ilen = (ihi - ilo + 1) as usize;
-    let olen = if p.in_place { 0 } else { (ohi - olo + 1) as usize };
+    let olen = if p.in_place {
+        0
+    } else {
+        (ohi - olo + 1) as usize
+    };
     if (ilen + olen).saturating_mul(std::mem::size_of::<T>()) > MEASURE_BYTES_LIMIT {
         return None;
     }
-    let mut input: Vec<T> = (0..ilen).map(|i| T::cast(((i * 7919) % 1000) as f64 * 1e-3 - 0.5)).collect();
+    let mut input: Vec<T> = (0..ilen)
+        .map(|i| T::cast(((i * 7919) % 1000) as f64 * 1e-3 - 0.5))
+        .collect();
     let mut output: Vec<T> = vec![T::zero(); olen];
     let at = |v: &mut Vec<T>, lo: isize, complex: bool| {
         let base = v.as_mut_ptr().wrapping_offset(-lo) as usize;
         if complex {
-            ArrayPtr::Complex { re: base, im: base + std::mem::size_of::<T>() }
+            ArrayPtr::Complex {
+                re: base,
+                im: base + std::mem::size_of::<T>(),
+            }
         } else {
             ArrayPtr::Real(base)
         }
@@ -306,28 +441,56 @@ fn scratch<T: Real>(p: &Problem) -> Option<Scratch<T>> {
     let out_at = if p.in_place {
         // Same memory, seen as the output's kind.
         let base = in_at.base();
-        if oc { ArrayPtr::Complex { re: base, im: base + std::mem::size_of::<T>() } } else { ArrayPtr::Real(base) }
+        if oc {
+            ArrayPtr::Complex {
+                re: base,
+                im: base + std::mem::size_of::<T>(),
+            }
+        } else {
+            ArrayPtr::Real(base)
+        }
     } else {
         at(&mut output, olo, oc)
     };
-    Some(Scratch { _memory: (input, output), in_at, out_at })
+    Some(Scratch {
+        _memory: (input, output),
+        in_at,
+        out_at,
+    })
 }
 
 /// MEASURE with a GPU: the fastest CPU thread count, then the GPU on scratch memory of the same
 /// kind as the caller's arrays; the faster wins.
-fn measure_with_gpu<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option<Duration>, mem: (Memory, Memory)) -> Option<Choice> {
+fn measure_with_gpu<T: Real>(
+    p: &Problem,
+    max_threads: usize,
+    rigor: Rigor,
+    limit: Option<Duration>,
+    mem: (Memory, Memory),
+) -> Option<Choice> {
     let cpu = measure::<T>(p, max_threads, rigor, limit)?;
     // The model rules out hopeless GPU candidates without timing them (small transforms).
     let (cpu_model, gpu_model) = model_costs(p, cpu.threads, mem);
     if gpu_model > 4.0 * cpu_model.max(cpu.cost_ns) {
-        crate::log_info!("measure: gpu not timed (model {gpu_model:.0} ns vs cpu {:.0} ns)", cpu.cost_ns);
+        crate::log_info!(
+            "measure: gpu not timed (model {gpu_model:.0} ns vs cpu {:.0} ns)",
+            cpu.cost_ns
+        );
         return Some(cpu);
     }
     let gpu = measure_gpu::<T>(p, mem, rigor);
-    crate::log_info!("measure: cpu {:.0} ns ({} thread(s)), gpu {}", cpu.cost_ns, cpu.threads,
-        gpu.map_or("failed".to_string(), |g| format!("{g:.0} ns")));
+    crate::log_info!(
+        "measure: cpu {:.0} ns ({} thread(s)), gpu {}",
+        cpu.cost_ns,
+        cpu.threads,
+        gpu.map_or("failed".to_string(), |g| format!("{g:.0} ns"))
+    );
     match gpu {
-        Some(g) if g < cpu.cost_ns => Some(Choice { backend: Backend::Gpu, cost_ns: g, ..cpu }),
+        Some(g) if g < cpu.cost_ns => Some(Choice {
+            backend: Backend::Gpu,
+            cost_ns: g,
+            ..cpu
+        }),
         _ => Some(cpu),
     }
 }
@@ -341,14 +504,19 @@ fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Opt
     let step = GpuTransform::<T>::new(p, 1).ok()?;
     // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
     let copy = |v: &Vec<T>, m: Memory| {
-        let bytes = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * std::mem::size_of::<T>()) };
+        let bytes = unsafe {
+            std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * std::mem::size_of::<T>())
+        };
         cuda::Mirror::new(bytes, m)
     };
     let moved = |a: ArrayPtr, from: &Vec<T>, to: &cuda::Mirror| {
         let shift = |x: usize| (x as isize - from.as_ptr() as isize + to.ptr as isize) as usize;
         match a {
             ArrayPtr::Real(x) => ArrayPtr::Real(shift(x)),
-            ArrayPtr::Complex { re, im } => ArrayPtr::Complex { re: shift(re), im: shift(im) },
+            ArrayPtr::Complex { re, im } => ArrayPtr::Complex {
+                re: shift(re),
+                im: shift(im),
+            },
         }
     };
     let min = copy(&s._memory.0, mem.0)?;
@@ -380,7 +548,12 @@ fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Opt
 }
 
 /// Times each candidate thread count on scratch arrays and keeps the fastest.
-fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option<Duration>) -> Option<Choice> {
+fn measure<T: Real>(
+    p: &Problem,
+    max_threads: usize,
+    rigor: Rigor,
+    limit: Option<Duration>,
+) -> Option<Choice> {
     let s = scratch::<T>(p)?;
     let start = Instant::now();
     let mut candidates = vec![1usize];
@@ -420,7 +593,12 @@ fn measure<T: Real>(p: &Problem, max_threads: usize, rigor: Rigor, limit: Option
             }
         }
         if best.is_none_or(|b| fastest < b.cost_ns) {
-            best = Some(Choice { rigor, threads, cost_ns: fastest, backend: Backend::Cpu });
+            best = Some(Choice {
+                rigor,
+                threads,
+                cost_ns: fastest,
+                backend: Backend::Cpu,
+            });
         }
     }
     best
@@ -435,7 +613,11 @@ mod tests {
         Problem {
             kind: Kind::Dft { sign: -1 },
             dims: vec![IoDim::new(n, 2, 2)],
-            loops: if howmany > 1 { vec![IoDim::new(howmany, 2 * n, 2 * n)] } else { vec![] },
+            loops: if howmany > 1 {
+                vec![IoDim::new(howmany, 2 * n, 2 * n)]
+            } else {
+                vec![]
+            },
             precision,
             in_place: false,
         }
@@ -449,7 +631,11 @@ mod tests {
             assert!(cpu < gpu, "n={n}: cpu {cpu} gpu {gpu}");
         }
         // Even on device arrays a tiny transform costs the GPU its fixed overhead.
-        let (cpu, gpu) = model_costs(&c2c(64, 1, Precision::F64), 1, (Memory::Device, Memory::Device));
+        let (cpu, gpu) = model_costs(
+            &c2c(64, 1, Precision::F64),
+            1,
+            (Memory::Device, Memory::Device),
+        );
         assert!(cpu < gpu);
     }
 
@@ -458,7 +644,11 @@ mod tests {
         let pinned = (Memory::Pinned, Memory::Pinned);
         let (cpu, gpu) = model_costs(&c2c(4096, 4096, Precision::F32), 16, pinned);
         assert!(gpu < cpu, "4096 x 4096 pinned: cpu {cpu} gpu {gpu}");
-        let (cpu, gpu) = model_costs(&c2c(1 << 26, 1, Precision::F32), 16, (Memory::Pageable, Memory::Pageable));
+        let (cpu, gpu) = model_costs(
+            &c2c(1 << 26, 1, Precision::F32),
+            16,
+            (Memory::Pageable, Memory::Pageable),
+        );
         assert!(gpu < cpu, "2^26 pageable: cpu {cpu} gpu {gpu}");
         // Transfers dominate: staged arrays cost more than pinned ones, device arrays least.
         let p = c2c(4096, 1024, Precision::F64);
@@ -469,11 +659,27 @@ mod tests {
     #[test]
     fn in_place_scratch_holds_what_either_side_addresses() {
         // In-place r2c, n = 4: 4 reals in, 3 complex (6 reals) out, in one array.
-        let p = Problem { kind: Kind::R2c, dims: vec![IoDim::new(4, 1, 2)], loops: vec![], precision: Precision::F64, in_place: true };
+        let p = Problem {
+            kind: Kind::R2c,
+            dims: vec![IoDim::new(4, 1, 2)],
+            loops: vec![],
+            precision: Precision::F64,
+            in_place: true,
+        };
         let s = scratch::<f64>(&p).unwrap();
-        assert!(s._memory.0.len() >= 6, "scratch of {} reals", s._memory.0.len());
+        assert!(
+            s._memory.0.len() >= 6,
+            "scratch of {} reals",
+            s._memory.0.len()
+        );
         // Negative output strides reach below the pointer.
-        let p = Problem { kind: Kind::Dft { sign: -1 }, dims: vec![IoDim::new(5, 2, -2)], loops: vec![], precision: Precision::F64, in_place: true };
+        let p = Problem {
+            kind: Kind::Dft { sign: -1 },
+            dims: vec![IoDim::new(5, 2, -2)],
+            loops: vec![],
+            precision: Precision::F64,
+            in_place: true,
+        };
         let s = scratch::<f64>(&p).unwrap();
         let base = s._memory.0.as_ptr() as usize;
         assert!(s.in_at.base() >= base + 8 * 8 && s._memory.0.len() >= 18);

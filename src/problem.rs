@@ -104,7 +104,10 @@ impl Kind {
             Kind::Dft { sign } => format!("dft-{}", if *sign < 0 { "forward" } else { "backward" }),
             Kind::R2c => "dft-r2c".into(),
             Kind::C2r => "dft-c2r".into(),
-            Kind::R2r(kinds) => format!("r2r-{}", kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")),
+            Kind::R2r(kinds) => format!(
+                "r2r-{}",
+                kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")
+            ),
         }
     }
 
@@ -199,12 +202,18 @@ impl Problem {
     pub fn validate(&self) -> Result<(), ProblemError> {
         for (i, d) in self.dims.iter().enumerate() {
             if d.n <= 0 {
-                return err(format!("transform dimension {i} has n = {} (must be >= 1)", d.n));
+                return err(format!(
+                    "transform dimension {i} has n = {} (must be >= 1)",
+                    d.n
+                ));
             }
         }
         for (i, d) in self.loops.iter().enumerate() {
             if d.n < 0 {
-                return err(format!("howmany dimension {i} has n = {} (must be >= 0)", d.n));
+                return err(format!(
+                    "howmany dimension {i} has n = {} (must be >= 0)",
+                    d.n
+                ));
             }
         }
         if let Kind::R2r(kinds) = &self.kind {
@@ -269,7 +278,11 @@ impl Problem {
     pub fn batches_independent_in_place(&self) -> bool {
         let mixed = matches!(self.kind, Kind::R2c | Kind::C2r);
         let rank = self.dims.len();
-        let aligned_dims = self.dims.iter().enumerate().all(|(i, d)| d.is == d.os || (mixed && i + 1 == rank));
+        let aligned_dims = self
+            .dims
+            .iter()
+            .enumerate()
+            .all(|(i, d)| d.is == d.os || (mixed && i + 1 == rank));
         let loops: Vec<&IoDim> = self.loops.iter().filter(|d| d.n > 1).collect();
         if !aligned_dims || loops.iter().any(|d| d.is != d.os) {
             return false;
@@ -291,12 +304,21 @@ impl Problem {
 
     /// [`Problem::extent`] of one transform (the loops left out).
     fn transform_extent(&self, input: bool) -> (isize, isize) {
-        Problem { loops: vec![], ..self.clone() }.extent(input)
+        Problem {
+            loops: vec![],
+            ..self.clone()
+        }
+        .extent(input)
     }
 
     /// The problem as text, no pointers: the wisdom key, and what the plan printout shows.
     pub fn describe(&self) -> String {
-        let dims = |v: &[IoDim]| v.iter().map(|d| format!("{}:{}:{}", d.n, d.is, d.os)).collect::<Vec<_>>().join(" ");
+        let dims = |v: &[IoDim]| {
+            v.iter()
+                .map(|d| format!("{}:{}:{}", d.n, d.is, d.os))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         format!(
             "{} {} dims=[{}] howmany=[{}]{}",
             self.kind.name(),
@@ -315,7 +337,10 @@ pub fn self_conjugate_bins(shape: &[usize]) -> Vec<usize> {
     for (d, &n) in shape.iter().enumerate() {
         let len = if d + 1 == shape.len() { n / 2 + 1 } else { n };
         let along: &[usize] = if n % 2 == 0 { &[0, n / 2] } else { &[0] };
-        bins = bins.iter().flat_map(|&b| along.iter().map(move |&i| b * len + i)).collect();
+        bins = bins
+            .iter()
+            .flat_map(|&b| along.iter().map(move |&i| b * len + i))
+            .collect();
     }
     bins
 }
@@ -325,21 +350,37 @@ mod tests {
     use super::*;
 
     fn dft(dims: Vec<IoDim>, loops: Vec<IoDim>) -> Problem {
-        Problem { kind: Kind::Dft { sign: -1 }, dims, loops, precision: Precision::F64, in_place: false }
+        Problem {
+            kind: Kind::Dft { sign: -1 },
+            dims,
+            loops,
+            precision: Precision::F64,
+            in_place: false,
+        }
     }
 
     #[test]
     fn rejects_bad_sizes_and_signs() {
         assert!(dft(vec![IoDim::new(0, 2, 2)], vec![]).validate().is_err());
-        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(-1, 8, 8)]).validate().is_err());
-        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(0, 8, 8)]).validate().is_ok());
+        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(-1, 8, 8)])
+            .validate()
+            .is_err());
+        assert!(dft(vec![IoDim::new(4, 2, 2)], vec![IoDim::new(0, 8, 8)])
+            .validate()
+            .is_ok());
     }
 
     #[test]
     fn rejects_overflow() {
         let big = isize::MAX / 4;
-        assert!(dft(vec![IoDim::new(big, 2, 2), IoDim::new(big, 2, 2)], vec![]).validate().is_err());
-        assert!(dft(vec![IoDim::new(3, isize::MAX / 3, 2)], vec![]).validate().is_err());
+        assert!(
+            dft(vec![IoDim::new(big, 2, 2), IoDim::new(big, 2, 2)], vec![])
+                .validate()
+                .is_err()
+        );
+        assert!(dft(vec![IoDim::new(3, isize::MAX / 3, 2)], vec![])
+            .validate()
+            .is_err());
     }
 
     #[test]

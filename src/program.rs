@@ -21,14 +21,20 @@ impl Backend {
         }
     }
     pub fn parse(s: &str) -> Option<Backend> {
-        [Backend::Cpu, Backend::Gpu].into_iter().find(|b| b.name() == s)
+        [Backend::Cpu, Backend::Gpu]
+            .into_iter()
+            .find(|b| b.name() == s)
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Every transform of `problem`, on `backend`, with `threads` host threads.
-    Transform { problem: Problem, backend: Backend, threads: usize },
+    Transform {
+        problem: Problem,
+        backend: Backend,
+        threads: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -42,8 +48,18 @@ impl Program {
         let mut s = String::from("(fftx-program");
         for step in &self.steps {
             match step {
-                Step::Transform { problem, backend, threads } => {
-                    let _ = write!(s, "\n  ({} threads={} {})", backend.name(), threads, problem.describe());
+                Step::Transform {
+                    problem,
+                    backend,
+                    threads,
+                } => {
+                    let _ = write!(
+                        s,
+                        "\n  ({} threads={} {})",
+                        backend.name(),
+                        threads,
+                        problem.describe()
+                    );
                 }
             }
         }

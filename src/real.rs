@@ -17,7 +17,11 @@ pub struct Planners<T: rustdct::DctNum> {
 
 impl<T: rustdct::DctNum> Planners<T> {
     fn new() -> Self {
-        Planners { fft: Mutex::new(FftPlanner::new()), real: Mutex::new(RealFftPlanner::new()), dct: Mutex::new(DctPlanner::new()) }
+        Planners {
+            fft: Mutex::new(FftPlanner::new()),
+            real: Mutex::new(RealFftPlanner::new()),
+            dct: Mutex::new(DctPlanner::new()),
+        }
     }
     /// `fftw_cleanup`: drops every cached algorithm (plans still hold what they use).
     pub fn clear(&self) {
@@ -81,7 +85,10 @@ mod tests {
             for k in [1usize, n / 3, n / 2, n - 1, 7 * n + 1] {
                 let (c, s) = accurate_twiddle(k, n);
                 let a = -2.0 * std::f64::consts::PI * (k % n) as f64 / n as f64;
-                assert!((c - a.cos()).abs() < 1e-15 && (s - a.sin()).abs() < 1e-15, "{k}/{n}");
+                assert!(
+                    (c - a.cos()).abs() < 1e-15 && (s - a.sin()).abs() < 1e-15,
+                    "{k}/{n}"
+                );
                 assert!((c * c + s * s - 1.0).abs() < 4e-16, "{k}/{n}");
             }
         }

@@ -33,7 +33,14 @@ impl Rigor {
         }
     }
     fn parse(s: &str) -> Option<Rigor> {
-        [Rigor::Estimate, Rigor::Measure, Rigor::Patient, Rigor::Exhaustive].into_iter().find(|r| r.name() == s)
+        [
+            Rigor::Estimate,
+            Rigor::Measure,
+            Rigor::Patient,
+            Rigor::Exhaustive,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
     }
 }
 
@@ -65,7 +72,10 @@ pub fn of(p: Precision) -> &'static Wisdom {
 
 impl Wisdom {
     const fn new(precision: Precision) -> Self {
-        Wisdom { entries: Mutex::new(BTreeMap::new()), precision }
+        Wisdom {
+            entries: Mutex::new(BTreeMap::new()),
+            precision,
+        }
     }
 
     fn tag(&self) -> &'static str {
@@ -77,7 +87,11 @@ impl Wisdom {
 
     /// The choice for `key` if it was made with at least `rigor`.
     pub fn lookup(&self, key: &str, rigor: Rigor) -> Option<Choice> {
-        self.entries.lock().get(key).copied().filter(|c| c.rigor >= rigor)
+        self.entries
+            .lock()
+            .get(key)
+            .copied()
+            .filter(|c| c.rigor >= rigor)
     }
 
     /// Records a choice, keeping an existing one made with more rigor.
@@ -107,7 +121,14 @@ impl Wisdom {
         let mut s = fftw_empty_wisdom(self.precision).unwrap_or_default();
         s.push_str(&format!("(fftw-3.3.10 {}\n", self.tag()));
         for (k, c) in self.entries.lock().iter() {
-            s.push_str(&format!("  (choice \"{}\" {} {} {:.1} {})\n", k, c.rigor.name(), c.threads, c.cost_ns, c.backend.name()));
+            s.push_str(&format!(
+                "  (choice \"{}\" {} {} {:.1} {})\n",
+                k,
+                c.rigor.name(),
+                c.threads,
+                c.cost_ns,
+                c.backend.name()
+            ));
         }
         s.push_str(")\n");
         s
@@ -128,9 +149,14 @@ impl Wisdom {
             if chars.peek() != Some(&'(') {
                 break;
             }
-            let Some((tag, entries)) = read_sexpr(|| chars.next()).as_deref().and_then(parse) else { return false };
+            let Some((tag, entries)) = read_sexpr(|| chars.next()).as_deref().and_then(parse)
+            else {
+                return false;
+            };
             match tag.as_str() {
-                t if t == fftws => crate::log_info!("imported FFTW's own wisdom: well-formed, nothing in it applies to fftx"),
+                t if t == fftws => crate::log_info!(
+                    "imported FFTW's own wisdom: well-formed, nothing in it applies to fftx"
+                ),
                 t if t == ours => found.extend(entries),
                 _ => return false,
             }
@@ -161,7 +187,8 @@ fn fftw_empty_wisdom(p: Precision) -> Option<String> {
     cell.get_or_init(|| {
         let header = system_fftw_wisdom(lib, export)?;
         let first = header.lines().next()?;
-        (first.starts_with("(fftw-3.3.10 fftw") && first.matches("#x").count() == 4).then(|| format!("{first}\n)\n"))
+        (first.starts_with("(fftw-3.3.10 fftw") && first.matches("#x").count() == 4)
+            .then(|| format!("{first}\n)\n"))
     })
     .clone()
 }
@@ -169,14 +196,27 @@ fn fftw_empty_wisdom(p: Precision) -> Option<String> {
 /// The wisdom text of FFTW's `lib` (by soname, else in the usual system directories),
 /// skipping fftx itself (installed under FFTW's names, or preloaded).
 fn system_fftw_wisdom(lib: &str, export: &str) -> Option<String> {
-    let dirs = ["", "/usr/lib/x86_64-linux-gnu/", "/lib/x86_64-linux-gnu/", "/usr/lib/aarch64-linux-gnu/", "/usr/lib64/", "/usr/lib/", "/usr/local/lib/"];
+    let dirs = [
+        "",
+        "/usr/lib/x86_64-linux-gnu/",
+        "/lib/x86_64-linux-gnu/",
+        "/usr/lib/aarch64-linux-gnu/",
+        "/usr/lib64/",
+        "/usr/lib/",
+        "/usr/local/lib/",
+    ];
     for dir in dirs {
-        let Ok(path) = std::ffi::CString::new(format!("{dir}{lib}")) else { continue };
+        let Ok(path) = std::ffi::CString::new(format!("{dir}{lib}")) else {
+            continue;
+        };
         // SAFETY: dlopen/dlsym with valid C strings; the handle is kept open (FFTW stays
         // loaded, private to this lookup: RTLD_LOCAL, and RTLD_DEEPBIND binds its own symbols
         // first when it was not loaded already).
         unsafe {
-            let h = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND);
+            let h = libc::dlopen(
+                path.as_ptr(),
+                libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND,
+            );
             if h.is_null() {
                 continue;
             }
@@ -265,7 +305,9 @@ fn parse(text: &str) -> Option<Parsed> {
         Tok::Atom(v) if v.starts_with("fftw-") => {}
         _ => return None,
     }
-    let Tok::Atom(tag) = it.next()? else { return None };
+    let Tok::Atom(tag) = it.next()? else {
+        return None;
+    };
     let mut entries = Vec::new();
     loop {
         match it.next()? {
@@ -279,7 +321,9 @@ fn parse(text: &str) -> Option<Parsed> {
                         t => items.push(t),
                     }
                 }
-                if let [Tok::Atom(head), Tok::Str(key), Tok::Atom(rigor), Tok::Atom(threads), Tok::Atom(cost), rest @ ..] = &items[..] {
+                if let [Tok::Atom(head), Tok::Str(key), Tok::Atom(rigor), Tok::Atom(threads), Tok::Atom(cost), rest @ ..] =
+                    &items[..]
+                {
                     if head == "choice" {
                         let backend = match rest {
                             [] => Backend::Cpu,
@@ -305,7 +349,10 @@ fn parse(text: &str) -> Option<Parsed> {
 /// Reads the wisdom at the front of a character source: one s-expression and every further one
 /// that follows with only white space between (FFTW's wisdom, then fftx's). `unread` gets the
 /// first character after them, if any was read.
-pub fn read_wisdom(mut next: impl FnMut() -> Option<char>, unread: impl FnOnce(char)) -> Option<String> {
+pub fn read_wisdom(
+    mut next: impl FnMut() -> Option<char>,
+    unread: impl FnOnce(char),
+) -> Option<String> {
     let mut text = read_sexpr(&mut next)?;
     loop {
         match next() {
@@ -353,8 +400,24 @@ mod tests {
     #[test]
     fn round_trip_and_rigor() {
         let w = Wisdom::new(Precision::F64);
-        w.remember("a", Choice { rigor: Rigor::Patient, threads: 2, cost_ns: 10.0, backend: Backend::Cpu });
-        w.remember("a", Choice { rigor: Rigor::Estimate, threads: 1, cost_ns: 0.0, backend: Backend::Cpu });
+        w.remember(
+            "a",
+            Choice {
+                rigor: Rigor::Patient,
+                threads: 2,
+                cost_ns: 10.0,
+                backend: Backend::Cpu,
+            },
+        );
+        w.remember(
+            "a",
+            Choice {
+                rigor: Rigor::Estimate,
+                threads: 1,
+                cost_ns: 0.0,
+                backend: Backend::Cpu,
+            },
+        );
         assert_eq!(w.lookup("a", Rigor::Measure).unwrap().threads, 2);
         assert!(w.lookup("a", Rigor::Exhaustive).is_none());
         let text = w.export();
@@ -368,15 +431,29 @@ mod tests {
     #[test]
     fn backend_round_trips_and_old_wisdom_means_cpu() {
         let w = Wisdom::new(Precision::F32);
-        w.remember("g", Choice { rigor: Rigor::Measure, threads: 4, cost_ns: 3.5e6, backend: Backend::Gpu });
+        w.remember(
+            "g",
+            Choice {
+                rigor: Rigor::Measure,
+                threads: 4,
+                cost_ns: 3.5e6,
+                backend: Backend::Gpu,
+            },
+        );
         let text = w.export();
         assert!(text.contains(" gpu)"), "{text}");
         let v = Wisdom::new(Precision::F32);
         assert!(v.import(&text));
         assert_eq!(v.lookup("g", Rigor::Measure).unwrap().backend, Backend::Gpu);
         assert!(v.import("(fftw-3.3.10 fftxf_wisdom (choice \"old\" measure 2 10.0))"));
-        assert_eq!(v.lookup("old", Rigor::Measure).unwrap().backend, Backend::Cpu);
-        assert!(!v.import("(fftw-3.3.10 fftxf_wisdom (choice \"bad\" measure 2 10.0 tpu))"), "unknown backend");
+        assert_eq!(
+            v.lookup("old", Rigor::Measure).unwrap().backend,
+            Backend::Cpu
+        );
+        assert!(
+            !v.import("(fftw-3.3.10 fftxf_wisdom (choice \"bad\" measure 2 10.0 tpu))"),
+            "unknown backend"
+        );
     }
 
     #[test]
@@ -385,7 +462,10 @@ mod tests {
         assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" measure 1 1.0)"));
         assert!(!w.import("garbage"));
         assert!(!w.import("(fftw-3.3.10 fftx_wisdom (choice \"a\" bogus 1 1.0))"));
-        assert!(!w.import("(fftw-3.3.10 fftw_wisdom #x1 #x2 #x3 #x4\n)\n(fftw-3.3.10 fftxf_wisdom)"), "the other precision's");
+        assert!(
+            !w.import("(fftw-3.3.10 fftw_wisdom #x1 #x2 #x3 #x4\n)\n(fftw-3.3.10 fftxf_wisdom)"),
+            "the other precision's"
+        );
         assert!(w.import("(fftw-3.3.10 fftw_wisdom #x458a31c8 #x92381c4c\n  (fftw_codelet_n1fv_4_avx 0 #x31bff #x31bff #x0 #x9dc9a52b)\n)"));
         assert!(w.is_empty());
     }
@@ -408,7 +488,10 @@ mod tests {
         let src = "(a) \n (b (c))\nz rest";
         let mut it = src.chars();
         let mut back = None;
-        assert_eq!(read_wisdom(|| it.next(), |c| back = Some(c)).as_deref(), Some("(a) \n (b (c))\n"));
+        assert_eq!(
+            read_wisdom(|| it.next(), |c| back = Some(c)).as_deref(),
+            Some("(a) \n (b (c))\n")
+        );
         assert_eq!(back, Some('z'));
     }
 

@@ -27,7 +27,9 @@ fn state() -> std::sync::MutexGuard<'static, ()> {
 fn random_complex(n: usize, seed: u64) -> Vec<fftw_complex> {
     use rand::Rng;
     let mut r = rng(seed);
-    (0..n).map(|_| [r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)]).collect()
+    (0..n)
+        .map(|_| [r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)])
+        .collect()
 }
 
 fn random_real(n: usize, seed: u64) -> Vec<f64> {
@@ -65,14 +67,30 @@ fn direct_dft(x: &[fftw_complex], shape: &[usize], sign: f64) -> Vec<fftw_comple
 }
 
 fn err_c(a: &[fftw_complex], b: &[fftw_complex]) -> f64 {
-    let num: f64 = a.iter().zip(b).map(|(x, y)| (x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2)).sum();
+    let num: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2))
+        .sum();
     let den: f64 = b.iter().map(|y| y[0] * y[0] + y[1] * y[1]).sum();
     (num / den).sqrt()
 }
 
 #[test]
 fn direct_dft_reference_small_sizes() {
-    for (seed, shape) in [vec![1], vec![2], vec![7], vec![12], vec![31], vec![3, 5], vec![4, 1, 6], vec![2, 3, 5]].into_iter().enumerate() {
+    for (seed, shape) in [
+        vec![1],
+        vec![2],
+        vec![7],
+        vec![12],
+        vec![31],
+        vec![3, 5],
+        vec![4, 1, 6],
+        vec![2, 3, 5],
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let n: usize = shape.iter().product();
         let dims: Vec<c_int> = shape.iter().map(|&s| s as c_int).collect();
         for sign in [FFTW_FORWARD, FFTW_BACKWARD] {
@@ -80,13 +98,24 @@ fn direct_dft_reference_small_sizes() {
             let want = direct_dft(&x, &shape, sign as f64);
             let mut y = vec![[0.0; 2]; n];
             unsafe {
-                let p = fftw_plan_dft(dims.len() as c_int, dims.as_ptr(), x.as_mut_ptr(), y.as_mut_ptr(), sign, FFTW_ESTIMATE);
+                let p = fftw_plan_dft(
+                    dims.len() as c_int,
+                    dims.as_ptr(),
+                    x.as_mut_ptr(),
+                    y.as_mut_ptr(),
+                    sign,
+                    FFTW_ESTIMATE,
+                );
                 assert!(!p.is_null());
                 fftw_execute(p);
                 fftw_destroy_plan(p);
             }
             let tol = 1e-12 * (n as f64).log2().max(1.0);
-            assert!(err_c(&y, &want) < tol, "{shape:?} sign {sign}: {}", err_c(&y, &want));
+            assert!(
+                err_c(&y, &want) < tol,
+                "{shape:?} sign {sign}: {}",
+                err_c(&y, &want)
+            );
         }
     }
 }
@@ -98,8 +127,20 @@ fn large_prime_and_power_of_two_sizes() {
         let mut y = vec![[0.0; 2]; n];
         let mut back = vec![[0.0; 2]; n];
         unsafe {
-            let f = fftw_plan_dft_1d(n as c_int, x.as_mut_ptr(), y.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE);
-            let b = fftw_plan_dft_1d(n as c_int, y.as_mut_ptr(), back.as_mut_ptr(), FFTW_BACKWARD, FFTW_ESTIMATE);
+            let f = fftw_plan_dft_1d(
+                n as c_int,
+                x.as_mut_ptr(),
+                y.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            );
+            let b = fftw_plan_dft_1d(
+                n as c_int,
+                y.as_mut_ptr(),
+                back.as_mut_ptr(),
+                FFTW_BACKWARD,
+                FFTW_ESTIMATE,
+            );
             fftw_execute(f);
             fftw_execute(b);
             fftw_destroy_plan(f);
@@ -109,15 +150,25 @@ fn large_prime_and_power_of_two_sizes() {
         for k in [0usize, 1, n / 3] {
             let (mut re, mut im) = (0.0, 0.0);
             for (j, v) in x.iter().enumerate() {
-                let a = -2.0 * std::f64::consts::PI * ((j as u128 * k as u128) % n as u128) as f64 / n as f64;
+                let a = -2.0 * std::f64::consts::PI * ((j as u128 * k as u128) % n as u128) as f64
+                    / n as f64;
                 re += v[0] * a.cos() - v[1] * a.sin();
                 im += v[0] * a.sin() + v[1] * a.cos();
             }
             let scale = (n as f64).sqrt();
-            assert!(((y[k][0] - re).powi(2) + (y[k][1] - im).powi(2)).sqrt() < 1e-9 * scale, "n={n} k={k}");
+            assert!(
+                ((y[k][0] - re).powi(2) + (y[k][1] - im).powi(2)).sqrt() < 1e-9 * scale,
+                "n={n} k={k}"
+            );
         }
-        let scaled: Vec<fftw_complex> = back.iter().map(|v| [v[0] / n as f64, v[1] / n as f64]).collect();
-        assert!(err_c(&scaled, &x) < 1e-13 * (n as f64).log2(), "n={n} round trip");
+        let scaled: Vec<fftw_complex> = back
+            .iter()
+            .map(|v| [v[0] / n as f64, v[1] / n as f64])
+            .collect();
+        assert!(
+            err_c(&scaled, &x) < 1e-13 * (n as f64).log2(),
+            "n={n} round trip"
+        );
     }
 }
 
@@ -136,19 +187,38 @@ fn in_place_r2c_uses_fftws_padded_layout() {
     let mut x = src.clone();
     let mut want = vec![[0.0; 2]; n0 * (n1 / 2 + 1)];
     unsafe {
-        let p = fftw_plan_dft_r2c_2d(n0 as c_int, n1 as c_int, x.as_mut_ptr(), want.as_mut_ptr(), FFTW_ESTIMATE);
+        let p = fftw_plan_dft_r2c_2d(
+            n0 as c_int,
+            n1 as c_int,
+            x.as_mut_ptr(),
+            want.as_mut_ptr(),
+            FFTW_ESTIMATE,
+        );
         fftw_execute(p);
         fftw_destroy_plan(p);
-        let p = fftw_plan_dft_r2c_2d(n0 as c_int, n1 as c_int, buf.as_mut_ptr(), buf.as_mut_ptr() as *mut fftw_complex, FFTW_ESTIMATE);
+        let p = fftw_plan_dft_r2c_2d(
+            n0 as c_int,
+            n1 as c_int,
+            buf.as_mut_ptr(),
+            buf.as_mut_ptr() as *mut fftw_complex,
+            FFTW_ESTIMATE,
+        );
         assert!(!p.is_null());
         fftw_execute(p);
         fftw_destroy_plan(p);
     }
-    let got: &[fftw_complex] = unsafe { std::slice::from_raw_parts(buf.as_ptr() as *const fftw_complex, want.len()) };
+    let got: &[fftw_complex] =
+        unsafe { std::slice::from_raw_parts(buf.as_ptr() as *const fftw_complex, want.len()) };
     assert!(err_c(got, &want) < 1e-14);
     // And back, in place: c2r of the padded array gives n0*n1 times the signal.
     unsafe {
-        let p = fftw_plan_dft_c2r_2d(n0 as c_int, n1 as c_int, buf.as_mut_ptr() as *mut fftw_complex, buf.as_mut_ptr(), FFTW_ESTIMATE);
+        let p = fftw_plan_dft_c2r_2d(
+            n0 as c_int,
+            n1 as c_int,
+            buf.as_mut_ptr() as *mut fftw_complex,
+            buf.as_mut_ptr(),
+            FFTW_ESTIMATE,
+        );
         fftw_execute(p);
         fftw_destroy_plan(p);
     }
@@ -162,7 +232,21 @@ fn in_place_r2c_uses_fftws_padded_layout() {
 #[test]
 fn plan_many_with_embeds_matches_fftw() {
     let h = dlopen("libfftw3.so.3");
-    type Many = unsafe extern "C" fn(c_int, *const c_int, c_int, *mut c_void, *const c_int, c_int, c_int, *mut c_void, *const c_int, c_int, c_int, c_int, u32) -> *mut c_void;
+    type Many = unsafe extern "C" fn(
+        c_int,
+        *const c_int,
+        c_int,
+        *mut c_void,
+        *const c_int,
+        c_int,
+        c_int,
+        *mut c_void,
+        *const c_int,
+        c_int,
+        c_int,
+        c_int,
+        u32,
+    ) -> *mut c_void;
     let many: Many = dlsym(h, "fftw_plan_many_dft");
     let exec: unsafe extern "C" fn(*mut c_void) = dlsym(h, "fftw_execute");
     let destroy: unsafe extern "C" fn(*mut c_void) = dlsym(h, "fftw_destroy_plan");
@@ -177,11 +261,39 @@ fn plan_many_with_embeds_matches_fftw() {
     let mut theirs = ours.clone();
     unsafe {
         let _serial = REFERENCE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let p = fftw_plan_many_dft(2, n.as_ptr(), howmany, x.as_mut_ptr(), inembed.as_ptr(), istride, idist, ours.as_mut_ptr(), onembed.as_ptr(), ostride, odist, FFTW_BACKWARD, FFTW_ESTIMATE);
+        let p = fftw_plan_many_dft(
+            2,
+            n.as_ptr(),
+            howmany,
+            x.as_mut_ptr(),
+            inembed.as_ptr(),
+            istride,
+            idist,
+            ours.as_mut_ptr(),
+            onembed.as_ptr(),
+            ostride,
+            odist,
+            FFTW_BACKWARD,
+            FFTW_ESTIMATE,
+        );
         assert!(!p.is_null());
         fftw_execute(p);
         fftw_destroy_plan(p);
-        let q = many(2, n.as_ptr(), howmany, x.as_mut_ptr() as _, inembed.as_ptr(), istride, idist, theirs.as_mut_ptr() as _, onembed.as_ptr(), ostride, odist, FFTW_BACKWARD, FFTW_ESTIMATE);
+        let q = many(
+            2,
+            n.as_ptr(),
+            howmany,
+            x.as_mut_ptr() as _,
+            inembed.as_ptr(),
+            istride,
+            idist,
+            theirs.as_mut_ptr() as _,
+            onembed.as_ptr(),
+            ostride,
+            odist,
+            FFTW_BACKWARD,
+            FFTW_ESTIMATE,
+        );
         exec(q);
         destroy(q);
     }
@@ -196,7 +308,13 @@ fn new_array_execute_and_its_checks() {
     let mut c = random_complex(n, 2);
     let mut d = vec![[0.0; 2]; n];
     unsafe {
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE);
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         fftw_execute_dft(p, c.as_mut_ptr(), d.as_mut_ptr());
         let want = direct_dft(&c, &[n], -1.0);
         assert!(err_c(&d, &want) < 1e-13);
@@ -207,14 +325,24 @@ fn new_array_execute_and_its_checks() {
         // An interleaved plan refuses split arrays (its strides would step past their ends).
         let (mut re, mut im) = (vec![1.0; n], vec![2.0; n]);
         let (mut ro, mut io) = (vec![0.0; n], vec![0.0; n]);
-        fftw_execute_split_dft(p, re.as_mut_ptr(), im.as_mut_ptr(), ro.as_mut_ptr(), io.as_mut_ptr());
+        fftw_execute_split_dft(
+            p,
+            re.as_mut_ptr(),
+            im.as_mut_ptr(),
+            ro.as_mut_ptr(),
+            io.as_mut_ptr(),
+        );
         assert_eq!((ro.clone(), io.clone()), (vec![0.0; n], vec![0.0; n]));
         // A dft plan refuses r2c arrays.
         let mut r = random_real(n, 3);
         fftw_execute_dft_r2c(p, r.as_mut_ptr(), d.as_mut_ptr());
         fftw_destroy_plan(p);
     }
-    assert_eq!(b, vec![[0.0; 2]; n], "the plan's own arrays were never touched under ESTIMATE");
+    assert_eq!(
+        b,
+        vec![[0.0; 2]; n],
+        "the plan's own arrays were never touched under ESTIMATE"
+    );
 }
 
 #[test]
@@ -226,7 +354,13 @@ fn estimate_and_measure_planning_leave_arrays_alone() {
         let mut b = random_complex(n, 5);
         let (a0, b0) = (a.clone(), b.clone());
         unsafe {
-            let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, flags);
+            let p = fftw_plan_dft_1d(
+                n as c_int,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                FFTW_FORWARD,
+                flags,
+            );
             assert!(!p.is_null());
             fftw_destroy_plan(p);
         }
@@ -243,18 +377,92 @@ fn bad_input_gives_null_plans_and_no_crash() {
     let mut r = random_real(16, 2);
     let (ap, bp) = (a.as_mut_ptr(), b.as_mut_ptr());
     unsafe {
-        assert!(fftw_plan_dft_1d(0, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "n = 0");
-        assert!(fftw_plan_dft_1d(-4, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "n < 0");
-        assert!(fftw_plan_dft(-1, [4].as_ptr(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "negative rank");
-        assert!(fftw_plan_dft(2, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "NULL n");
-        assert!(fftw_plan_r2r_1d(1, r.as_mut_ptr(), r.as_mut_ptr(), FFTW_REDFT00, FFTW_ESTIMATE).is_null(), "REDFT00 n=1, as FFTW");
-        assert!(fftw_plan_many_dft(1, [16].as_ptr(), -1, ap, null(), 1, 16, bp, null(), 1, 16, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "howmany < 0");
+        assert!(
+            fftw_plan_dft_1d(0, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(),
+            "n = 0"
+        );
+        assert!(
+            fftw_plan_dft_1d(-4, ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(),
+            "n < 0"
+        );
+        assert!(
+            fftw_plan_dft(-1, [4].as_ptr(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(),
+            "negative rank"
+        );
+        assert!(
+            fftw_plan_dft(2, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(),
+            "NULL n"
+        );
+        assert!(
+            fftw_plan_r2r_1d(
+                1,
+                r.as_mut_ptr(),
+                r.as_mut_ptr(),
+                FFTW_REDFT00,
+                FFTW_ESTIMATE
+            )
+            .is_null(),
+            "REDFT00 n=1, as FFTW"
+        );
+        assert!(
+            fftw_plan_many_dft(
+                1,
+                [16].as_ptr(),
+                -1,
+                ap,
+                null(),
+                1,
+                16,
+                bp,
+                null(),
+                1,
+                16,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE
+            )
+            .is_null(),
+            "howmany < 0"
+        );
         // Sizes whose product overflows.
-        let big = fftw_iodim64 { n: isize::MAX / 2, is: 1, os: 1 };
+        let big = fftw_iodim64 {
+            n: isize::MAX / 2,
+            is: 1,
+            os: 1,
+        };
         let dims = [big, big];
-        assert!(fftw_plan_guru64_dft(2, dims.as_ptr(), 0, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "overflow");
-        let huge_stride = [fftw_iodim64 { n: 3, is: isize::MAX / 2, os: 1 }];
-        assert!(fftw_plan_guru64_dft(1, huge_stride.as_ptr(), 0, null(), ap, bp, FFTW_FORWARD, FFTW_ESTIMATE).is_null(), "stride overflow");
+        assert!(
+            fftw_plan_guru64_dft(
+                2,
+                dims.as_ptr(),
+                0,
+                null(),
+                ap,
+                bp,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE
+            )
+            .is_null(),
+            "overflow"
+        );
+        let huge_stride = [fftw_iodim64 {
+            n: 3,
+            is: isize::MAX / 2,
+            os: 1,
+        }];
+        assert!(
+            fftw_plan_guru64_dft(
+                1,
+                huge_stride.as_ptr(),
+                0,
+                null(),
+                ap,
+                bp,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE
+            )
+            .is_null(),
+            "stride overflow"
+        );
         // Plans that are not plans: ignored, no crash.
         fftw_execute(null());
         fftw_destroy_plan(null_mut());
@@ -265,7 +473,13 @@ fn bad_input_gives_null_plans_and_no_crash() {
         fftw_execute(0x1234 as *const _);
         // A single-precision plan handed to the double API is refused.
         let mut f = vec![[0.0f32; 2]; 16];
-        let q = fftwf_plan_dft_1d(16, f.as_mut_ptr(), f.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE);
+        let q = fftwf_plan_dft_1d(
+            16,
+            f.as_mut_ptr(),
+            f.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         assert!(!q.is_null());
         fftw_execute_dft(q, ap, bp);
         fftwf_destroy_plan(q);
@@ -280,14 +494,37 @@ fn rank_zero_howmany_zero_and_empty_loops() {
     unsafe {
         // Rank 0 with a loop: a strided copy.
         let loops = [fftw_iodim { n: 3, is: 2, os: 1 }];
-        let p = fftw_plan_guru_dft(0, null(), 1, loops.as_ptr(), a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE);
+        let p = fftw_plan_guru_dft(
+            0,
+            null(),
+            1,
+            loops.as_ptr(),
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         assert!(!p.is_null());
         fftw_execute(p);
         fftw_destroy_plan(p);
         assert_eq!(&b[..3], &[a[0], a[2], a[4]]);
         assert_eq!(&b[3..], &[[0.0; 2]; 3]);
         // howmany = 0: a valid plan that does nothing.
-        let p = fftw_plan_many_dft(1, [6].as_ptr(), 0, a.as_mut_ptr(), null(), 1, 6, b.as_mut_ptr(), null(), 1, 6, FFTW_FORWARD, FFTW_ESTIMATE);
+        let p = fftw_plan_many_dft(
+            1,
+            [6].as_ptr(),
+            0,
+            a.as_mut_ptr(),
+            null(),
+            1,
+            6,
+            b.as_mut_ptr(),
+            null(),
+            1,
+            6,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         assert!(!p.is_null());
         let before = b.clone();
         fftw_execute(p);
@@ -295,7 +532,15 @@ fn rank_zero_howmany_zero_and_empty_loops() {
         assert_eq!(b, before);
         // Rank-0 r2c: real part copied, imaginary part zero.
         let mut r = random_real(1, 4);
-        let p = fftw_plan_guru_dft_r2c(0, null(), 0, null(), r.as_mut_ptr(), b.as_mut_ptr(), FFTW_ESTIMATE);
+        let p = fftw_plan_guru_dft_r2c(
+            0,
+            null(),
+            0,
+            null(),
+            r.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_ESTIMATE,
+        );
         fftw_execute(p);
         fftw_destroy_plan(p);
         assert_eq!(b[0], [r[0], 0.0]);
@@ -309,15 +554,35 @@ fn guru64_strides_beyond_2_to_the_31() {
     let stride: isize = (1 << 31) + 5;
     let len = (2 * stride as usize + 1) * 4;
     unsafe {
-        let base = libc::mmap(null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0);
+        let base = libc::mmap(
+            null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        );
         assert_ne!(base, libc::MAP_FAILED);
         let x = base as *mut f32;
         for (i, v) in [1.0f32, 2.0, 4.0].iter().enumerate() {
             *x.offset(i as isize * stride) = *v;
         }
         let mut out = [0.0f32; 3];
-        let dims = [fftw_iodim64 { n: 3, is: stride, os: 1 }];
-        let p = fftwf_plan_guru64_r2r(1, dims.as_ptr(), 0, null(), x, out.as_mut_ptr(), [FFTW_R2HC].as_ptr(), FFTW_ESTIMATE);
+        let dims = [fftw_iodim64 {
+            n: 3,
+            is: stride,
+            os: 1,
+        }];
+        let p = fftwf_plan_guru64_r2r(
+            1,
+            dims.as_ptr(),
+            0,
+            null(),
+            x,
+            out.as_mut_ptr(),
+            [FFTW_R2HC].as_ptr(),
+            FFTW_ESTIMATE,
+        );
         assert!(!p.is_null());
         fftwf_execute(p);
         fftwf_destroy_plan(p);
@@ -353,8 +618,24 @@ fn wisdom_round_trips_and_spares_measuring() {
     let mut a = random_complex(n, 1);
     let mut b = vec![[0.0; 2]; n];
     unsafe {
-        assert!(fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE | FFTW_WISDOM_ONLY).is_null(), "no wisdom yet");
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE);
+        assert!(
+            fftw_plan_dft_1d(
+                n as c_int,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_MEASURE | FFTW_WISDOM_ONLY
+            )
+            .is_null(),
+            "no wisdom yet"
+        );
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_MEASURE,
+        );
         assert!(fftw_cost(p) > 0.0, "a measured plan has a measured cost");
         fftw_destroy_plan(p);
         let s = fftw_export_wisdom_to_string();
@@ -365,11 +646,17 @@ fn wisdom_round_trips_and_spares_measuring() {
         {
             let _serial = REFERENCE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
             let h = dlopen("libfftw3.so.3");
-            let import: unsafe extern "C" fn(*const std::os::raw::c_char) -> c_int = dlsym(h, "fftw_import_wisdom_from_string");
+            let import: unsafe extern "C" fn(*const std::os::raw::c_char) -> c_int =
+                dlsym(h, "fftw_import_wisdom_from_string");
             let c = CString::new(text.clone()).unwrap();
-            assert_eq!(import(c.as_ptr()), 1, "the system FFTW reads fftx's wisdom: {text}");
+            assert_eq!(
+                import(c.as_ptr()),
+                1,
+                "the system FFTW reads fftx's wisdom: {text}"
+            );
             // And fftx reads FFTW's.
-            let export: unsafe extern "C" fn() -> *mut std::os::raw::c_char = dlsym(h, "fftw_export_wisdom_to_string");
+            let export: unsafe extern "C" fn() -> *mut std::os::raw::c_char =
+                dlsym(h, "fftw_export_wisdom_to_string");
             let theirs = export();
             assert_eq!(fftw_import_wisdom_from_string(theirs), 1);
             libc::free(theirs as *mut c_void);
@@ -377,18 +664,48 @@ fn wisdom_round_trips_and_spares_measuring() {
 
         // String round trip.
         fftw_forget_wisdom();
-        assert!(fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE | FFTW_WISDOM_ONLY).is_null());
+        assert!(fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_MEASURE | FFTW_WISDOM_ONLY
+        )
+        .is_null());
         let c = CString::new(text.clone()).unwrap();
         assert_eq!(fftw_import_wisdom_from_string(c.as_ptr()), 1);
         let before = fftx::planner::measurements();
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE | FFTW_WISDOM_ONLY);
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_MEASURE | FFTW_WISDOM_ONLY,
+        );
         assert!(!p.is_null(), "plan from imported wisdom");
         fftw_destroy_plan(p);
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE);
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_MEASURE,
+        );
         fftw_destroy_plan(p);
-        assert_eq!(fftx::planner::measurements(), before, "plans from wisdom are made without measuring");
+        assert_eq!(
+            fftx::planner::measurements(),
+            before,
+            "plans from wisdom are made without measuring"
+        );
         // ESTIMATE-level wisdom does not satisfy PATIENT.
-        assert!(fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_PATIENT | FFTW_WISDOM_ONLY).is_null());
+        assert!(fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_PATIENT | FFTW_WISDOM_ONLY
+        )
+        .is_null());
 
         // Single precision does not take double wisdom; malformed text is refused.
         assert_eq!(fftwf_import_wisdom_from_string(c.as_ptr()), 0);
@@ -414,8 +731,17 @@ fn wisdom_round_trips_and_spares_measuring() {
         assert_eq!(String::from_utf8(out.clone()).unwrap(), text);
         fftw_forget_wisdom();
         let mut src = (out, 0usize);
-        assert_eq!(fftw_import_wisdom(Some(read_char), &mut src as *mut _ as *mut c_void), 1);
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE | FFTW_WISDOM_ONLY);
+        assert_eq!(
+            fftw_import_wisdom(Some(read_char), &mut src as *mut _ as *mut c_void),
+            1
+        );
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_MEASURE | FFTW_WISDOM_ONLY,
+        );
         assert!(!p.is_null(), "plan from callback-imported wisdom");
         fftw_destroy_plan(p);
 
@@ -442,17 +768,33 @@ fn timelimit_bounds_planning() {
     let mut b = vec![[0.0; 2]; n];
     let t = std::time::Instant::now();
     unsafe {
-        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_EXHAUSTIVE);
+        let p = fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_FORWARD,
+            FFTW_EXHAUSTIVE,
+        );
         assert!(!p.is_null());
         fftw_destroy_plan(p);
     }
-    assert!(t.elapsed().as_secs_f64() < 1.0, "planning took {:?} with a zero time limit", t.elapsed());
+    assert!(
+        t.elapsed().as_secs_f64() < 1.0,
+        "planning took {:?} with a zero time limit",
+        t.elapsed()
+    );
     // Infinite or NaN limits mean no limit, as negative ones do.
     for limit in [f64::INFINITY, f64::NAN] {
         fftw_set_timelimit(limit);
         fftw_forget_wisdom();
         unsafe {
-            let p = fftw_plan_dft_1d(64, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_MEASURE);
+            let p = fftw_plan_dft_1d(
+                64,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_MEASURE,
+            );
             assert!(!p.is_null(), "time limit {limit}");
             fftw_destroy_plan(p);
         }
@@ -465,7 +807,13 @@ fn timelimit_bounds_planning() {
 static LOOP_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// A caller's parallel loop (what an OpenMP program would install): runs jobs on its own threads.
-unsafe extern "C" fn my_loop(work: fftw_work_func, jobdata: *mut c_char, elsize: usize, njobs: c_int, _data: *mut c_void) {
+unsafe extern "C" fn my_loop(
+    work: fftw_work_func,
+    jobdata: *mut c_char,
+    elsize: usize,
+    njobs: c_int,
+    _data: *mut c_void,
+) {
     LOOP_CALLS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let work = work.unwrap();
     let base = jobdata as usize;
@@ -496,16 +844,50 @@ fn threads_and_the_threads_callback() {
     let n = [n0 as c_int, n1 as c_int];
     unsafe {
         // ESTIMATE uses threads for this much work; the result equals the one-thread plan's.
-        let p = fftw_plan_many_dft(2, n.as_ptr(), 8, a.as_mut_ptr(), null(), 1, (n0 * n1) as c_int, threaded.as_mut_ptr(), null(), 1, (n0 * n1) as c_int, FFTW_FORWARD, FFTW_ESTIMATE);
-        let text = CStr::from_ptr(fftw_sprint_plan(p)).to_str().unwrap().to_owned();
+        let p = fftw_plan_many_dft(
+            2,
+            n.as_ptr(),
+            8,
+            a.as_mut_ptr(),
+            null(),
+            1,
+            (n0 * n1) as c_int,
+            threaded.as_mut_ptr(),
+            null(),
+            1,
+            (n0 * n1) as c_int,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
+        let text = CStr::from_ptr(fftw_sprint_plan(p))
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(text.contains("threads=3"), "{text}");
         fftw_threads_set_callback(Some(my_loop), null_mut());
         fftw_execute(p);
         fftw_threads_set_callback(None, null_mut());
-        assert!(LOOP_CALLS.load(std::sync::atomic::Ordering::SeqCst) > 0, "the caller's loop ran the jobs");
+        assert!(
+            LOOP_CALLS.load(std::sync::atomic::Ordering::SeqCst) > 0,
+            "the caller's loop ran the jobs"
+        );
         fftw_destroy_plan(p);
         fftw_plan_with_nthreads(1);
-        let p = fftw_plan_many_dft(2, n.as_ptr(), 8, a.as_mut_ptr(), null(), 1, (n0 * n1) as c_int, single.as_mut_ptr(), null(), 1, (n0 * n1) as c_int, FFTW_FORWARD, FFTW_ESTIMATE);
+        let p = fftw_plan_many_dft(
+            2,
+            n.as_ptr(),
+            8,
+            a.as_mut_ptr(),
+            null(),
+            1,
+            (n0 * n1) as c_int,
+            single.as_mut_ptr(),
+            null(),
+            1,
+            (n0 * n1) as c_int,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         fftw_execute(p);
         fftw_destroy_plan(p);
     }
@@ -524,9 +906,24 @@ fn threads_and_the_threads_callback() {
         let mut spec = vec![[0.0; 2]; n0 * n1 * h];
         let mut back = vec![0.0; n0 * n1 * n2];
         unsafe {
-            let p = fftw_plan_dft_r2c(3, n.as_ptr(), x.as_mut_ptr(), spec.as_mut_ptr(), FFTW_ESTIMATE);
-            let q = fftw_plan_dft_c2r(3, n.as_ptr(), spec.as_mut_ptr(), back.as_mut_ptr(), FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
-            let text = CStr::from_ptr(fftw_sprint_plan(p)).to_str().unwrap().to_owned();
+            let p = fftw_plan_dft_r2c(
+                3,
+                n.as_ptr(),
+                x.as_mut_ptr(),
+                spec.as_mut_ptr(),
+                FFTW_ESTIMATE,
+            );
+            let q = fftw_plan_dft_c2r(
+                3,
+                n.as_ptr(),
+                spec.as_mut_ptr(),
+                back.as_mut_ptr(),
+                FFTW_ESTIMATE | FFTW_PRESERVE_INPUT,
+            );
+            let text = CStr::from_ptr(fftw_sprint_plan(p))
+                .to_str()
+                .unwrap()
+                .to_owned();
             assert!(text.contains(&format!("threads={threads}")), "{text}");
             fftw_execute(p);
             fftw_execute(q);
@@ -554,7 +951,13 @@ fn concurrent_planning_and_execution() {
                     let mut a = random_complex(n, (t * 100 + i) as u64);
                     let mut b = vec![[0.0; 2]; n];
                     unsafe {
-                        let p = fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE);
+                        let p = fftw_plan_dft_1d(
+                            n as c_int,
+                            a.as_mut_ptr(),
+                            b.as_mut_ptr(),
+                            FFTW_FORWARD,
+                            FFTW_ESTIMATE,
+                        );
                         fftw_execute(p);
                         fftw_destroy_plan(p);
                     }
@@ -570,7 +973,15 @@ fn concurrent_planning_and_execution() {
     let n = 128;
     let mut a = random_complex(n, 1);
     let mut b = vec![[0.0; 2]; n];
-    let p = unsafe { fftw_plan_dft_1d(n as c_int, a.as_mut_ptr(), b.as_mut_ptr(), FFTW_BACKWARD, FFTW_ESTIMATE) } as usize;
+    let p = unsafe {
+        fftw_plan_dft_1d(
+            n as c_int,
+            a.as_mut_ptr(),
+            b.as_mut_ptr(),
+            FFTW_BACKWARD,
+            FFTW_ESTIMATE,
+        )
+    } as usize;
     std::thread::scope(|s| {
         for t in 0..4 {
             s.spawn(move || {
@@ -599,21 +1010,36 @@ fn plan_inspection_memory_and_version() {
         let s = fftw_sprint_plan(p);
         let text = CStr::from_ptr(s).to_str().unwrap().to_owned();
         libc::free(s as *mut c_void);
-        assert!(text.contains("dft-forward") && text.contains("1024"), "{text}");
+        assert!(
+            text.contains("dft-forward") && text.contains("1024"),
+            "{text}"
+        );
         let (mut add, mut mul, mut fma) = (0.0, 0.0, -1.0);
         fftw_flops(p, &mut add, &mut mul, &mut fma);
         assert!(add > 0.0 && mul > 0.0 && fma == 0.0);
         assert!(fftw_estimate_cost(p) > 0.0);
-        assert_eq!(fftw_cost(p), 0.0, "an estimated plan has no measured cost, as in FFTW");
+        assert_eq!(
+            fftw_cost(p),
+            0.0,
+            "an estimated plan has no measured cost, as in FFTW"
+        );
         fftw_destroy_plan(p);
         fftw_free(a as *mut c_void);
         fftw_free(b as *mut c_void);
         let r = fftwf_alloc_real(0);
         assert!(!r.is_null());
         fftwf_free(r as *mut c_void);
-        assert!(fftw_alloc_real(usize::MAX / 2).is_null(), "overflowing size");
-        let v = CStr::from_ptr(fftw_version.as_ptr() as *const c_char).to_str().unwrap();
+        assert!(
+            fftw_alloc_real(usize::MAX / 2).is_null(),
+            "overflowing size"
+        );
+        let v = CStr::from_ptr(fftw_version.as_ptr() as *const c_char)
+            .to_str()
+            .unwrap();
         assert!(v.starts_with("fftw-3.3.10") && v.contains("fftx"), "{v}");
-        assert!(fftw_version.len() <= 17, "no longer than FFTW -sse2 builds' string (copy relocations)");
+        assert!(
+            fftw_version.len() <= 17,
+            "no longer than FFTW -sse2 builds' string (copy relocations)"
+        );
     }
 }

@@ -24,8 +24,20 @@ fn make_hermitian<T: Float>(reference: &Api, case: &Case, input: &mut Side) {
         s *= shape[i];
     }
     let rank = case.dims.len();
-    r2c.dims = (0..rank).map(|i| Dim { n: case.dims[i].n, is: strides[i], os: case.dims[i].is }).collect();
-    r2c.loops = (0..case.loops.len()).map(|i| Dim { n: case.loops[i].n, is: strides[rank + i], os: case.loops[i].is }).collect();
+    r2c.dims = (0..rank)
+        .map(|i| Dim {
+            n: case.dims[i].n,
+            is: strides[i],
+            os: case.dims[i].is,
+        })
+        .collect();
+    r2c.loops = (0..case.loops.len())
+        .map(|i| Dim {
+            n: case.loops[i].n,
+            is: strides[rank + i],
+            os: case.loops[i].is,
+        })
+        .collect();
     let mut rng = rng(7);
     let src = r2c.side(true, &mut rng);
     let (_, out) = run::<T>(reference, &r2c, &src, input, ESTIMATE).expect("reference r2c plans");
@@ -33,7 +45,11 @@ fn make_hermitian<T: Float>(reference: &Api, case: &Case, input: &mut Side) {
 }
 
 fn check_family<T: Float>(family: Family, split: bool, cases: usize, seed: u64) {
-    let ours = if T::PREFIX == "fftw_" { ours_f64() } else { ours_f32() };
+    let ours = if T::PREFIX == "fftw_" {
+        ours_f64()
+    } else {
+        ours_f32()
+    };
     let reference = reference(T::PREFIX);
     let mut rng = rng(seed);
     let mut planned = 0;
@@ -58,11 +74,21 @@ fn check_family<T: Float>(family: Family, split: bool, cases: usize, seed: u64) 
         };
         let mine = run::<T>(&ours, &case, &input, &output, ESTIMATE);
         let (Some((_, to)), Some((mi, mo))) = (&theirs, &mine) else {
-            assert_eq!(theirs.is_some(), mine.is_some(), "case {c}: FFTW planned it: {}, fftx: {}; {case:?}", theirs.is_some(), mine.is_some());
+            assert_eq!(
+                theirs.is_some(),
+                mine.is_some(),
+                "case {c}: FFTW planned it: {}, fftx: {}; {case:?}",
+                theirs.is_some(),
+                mine.is_some()
+            );
             continue;
         };
         planned += 1;
-        let (m, side) = if case.in_place { (mi, &input) } else { (mo, &output) };
+        let (m, side) = if case.in_place {
+            (mi, &input)
+        } else {
+            (mo, &output)
+        };
         // Our output, in the canonical layout, against FFTW's.
         let mut mine_canon: Vec<T> = to.clone();
         for i in 0..side.offsets.len() {
@@ -72,13 +98,23 @@ fn check_family<T: Float>(family: Family, split: bool, cases: usize, seed: u64) 
         }
         let tol = T::TOL * case.n_total().log2().max(1.0);
         let err = rel_err(&mine_canon, to, &cout.addressed);
-        assert!(err <= tol, "case {c}: relative error {err:e} > {tol:e}; {case:?}");
+        assert!(
+            err <= tol,
+            "case {c}: relative error {err:e} > {tol:e}; {case:?}"
+        );
         // Nothing outside the addressed elements changes.
         let written: std::collections::HashSet<usize> = side.addressed.iter().copied().collect();
-        let before: Vec<T> = if case.in_place { input.data.iter().map(|&x| T::of(x)).collect() } else { output.data.iter().map(|&x| T::of(x)).collect() };
+        let before: Vec<T> = if case.in_place {
+            input.data.iter().map(|&x| T::of(x)).collect()
+        } else {
+            output.data.iter().map(|&x| T::of(x)).collect()
+        };
         for (i, (&a, &b)) in m.iter().zip(before.iter()).enumerate() {
             if !written.contains(&i) {
-                assert_eq!(a, b, "case {c}: element {i} outside the output changed; {case:?}");
+                assert_eq!(
+                    a, b,
+                    "case {c}: element {i} outside the output changed; {case:?}"
+                );
             }
         }
         // Out-of-place input is preserved (FFTW's default for every kind but c2r; fftx always).
@@ -87,7 +123,10 @@ fn check_family<T: Float>(family: Family, split: bool, cases: usize, seed: u64) 
             assert_eq!(mi, &orig, "case {c}: input modified; {case:?}");
         }
     }
-    assert!(planned >= cases / 2, "only {planned} of {cases} cases planned");
+    assert!(
+        planned >= cases / 2,
+        "only {planned} of {cases} cases planned"
+    );
 }
 
 #[test]

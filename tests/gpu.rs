@@ -22,7 +22,11 @@ fn have_gpu() -> bool {
     if cuda::gpu().is_some() {
         return true;
     }
-    assert!(std::env::var("FFTX_REQUIRE_GPU").as_deref() != Ok("1"), "FFTX_REQUIRE_GPU=1 but no GPU: {:?}", cuda::why_no_gpu());
+    assert!(
+        std::env::var("FFTX_REQUIRE_GPU").as_deref() != Ok("1"),
+        "FFTX_REQUIRE_GPU=1 but no GPU: {:?}",
+        cuda::why_no_gpu()
+    );
     eprintln!("no GPU ({:?}): nothing to compare", cuda::why_no_gpu());
     false
 }
@@ -40,11 +44,21 @@ fn rel_l2(a: &[f64], b: &[f64]) -> f64 {
 
 /// Runs `make` (a planner call on the given arrays) with a forced backend, executes, and returns
 /// the output and the plan's printout.
-unsafe fn run_f64(backend: BackendSetting, input: &[f64], out_len: usize, in_place: bool, make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan) -> (Vec<f64>, String) {
+unsafe fn run_f64(
+    backend: BackendSetting,
+    input: &[f64],
+    out_len: usize,
+    in_place: bool,
+    make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan,
+) -> (Vec<f64>, String) {
     force_backend(Some(backend));
     let len = input.len().max(out_len);
     let a = fftw_malloc(len * 8) as *mut f64;
-    let b = if in_place { a } else { fftw_malloc(out_len * 8) as *mut f64 };
+    let b = if in_place {
+        a
+    } else {
+        fftw_malloc(out_len * 8) as *mut f64
+    };
     let p = make(a, b);
     assert!(!p.is_null(), "plan failed");
     std::ptr::copy_nonoverlapping(input.as_ptr(), a, input.len());
@@ -68,7 +82,14 @@ unsafe fn plan_text(p: fftw_plan) -> String {
 }
 
 /// The same problem on both executors agrees, and the GPU plan says it runs on the GPU.
-unsafe fn agree(name: &str, input: &[f64], out_len: usize, in_place: bool, make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan, log2n: f64) {
+unsafe fn agree(
+    name: &str,
+    input: &[f64],
+    out_len: usize,
+    in_place: bool,
+    make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan,
+    log2n: f64,
+) {
     let (cpu, ct) = run_f64(BackendSetting::Cpu, input, out_len, in_place, make);
     let (gpu, gt) = run_f64(BackendSetting::Gpu, input, out_len, in_place, make);
     assert!(ct.contains("(cpu"), "{name}: {ct}");
@@ -90,10 +111,31 @@ fn chunked_batches_pinned_and_pageable() {
         let x = random(2 * n * howmany, 1);
         let nn = [n as i32];
         let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_many_dft(1, nn.as_ptr(), howmany as i32, a as *mut _, std::ptr::null(), 1, n as i32, b as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_ESTIMATE)
+            fftw_plan_many_dft(
+                1,
+                nn.as_ptr(),
+                howmany as i32,
+                a as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                b as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
         };
         agree("batch pinned", &x, 2 * n * howmany, false, &make, 12.0);
-        agree("batch pinned in-place", &x, 2 * n * howmany, true, &make, 12.0);
+        agree(
+            "batch pinned in-place",
+            &x,
+            2 * n * howmany,
+            true,
+            &make,
+            12.0,
+        );
         // Pageable arrays (Vec): through the staging blocks.
         for backend in [BackendSetting::Cpu, BackendSetting::Gpu] {
             force_backend(Some(backend));
@@ -125,18 +167,59 @@ fn strided_split_and_high_rank() {
         let (n0, n1, hm) = (48isize, 40isize, 7isize);
         let x = random((2 * n0 * (n1 + 3) * hm) as usize, 2);
         let make = |a: *mut f64, b: *mut f64| {
-            let dims = [fftw_iodim64 { n: n0, is: n1 + 3, os: 1 }, fftw_iodim64 { n: n1, is: 1, os: n0 }];
-            let lp = [fftw_iodim64 { n: hm, is: n0 * (n1 + 3), os: n0 * n1 }];
-            fftw_plan_guru64_dft(2, dims.as_ptr(), 1, lp.as_ptr(), a as *mut _, b as *mut _, FFTW_BACKWARD, FFTW_ESTIMATE)
+            let dims = [
+                fftw_iodim64 {
+                    n: n0,
+                    is: n1 + 3,
+                    os: 1,
+                },
+                fftw_iodim64 {
+                    n: n1,
+                    is: 1,
+                    os: n0,
+                },
+            ];
+            let lp = [fftw_iodim64 {
+                n: hm,
+                is: n0 * (n1 + 3),
+                os: n0 * n1,
+            }];
+            fftw_plan_guru64_dft(
+                2,
+                dims.as_ptr(),
+                1,
+                lp.as_ptr(),
+                a as *mut _,
+                b as *mut _,
+                FFTW_BACKWARD,
+                FFTW_ESTIMATE,
+            )
         };
-        agree("strided 2-D", &x, (2 * n0 * n1 * hm) as usize, false, &make, 11.0);
+        agree(
+            "strided 2-D",
+            &x,
+            (2 * n0 * n1 * hm) as usize,
+            false,
+            &make,
+            11.0,
+        );
 
         // Split arrays: real and imaginary parts in separate halves.
         let n = 3000isize;
         let x = random((2 * n) as usize, 3);
         let make = |a: *mut f64, b: *mut f64| {
             let dims = [fftw_iodim64 { n, is: 1, os: 1 }];
-            fftw_plan_guru64_split_dft(1, dims.as_ptr(), 0, std::ptr::null(), a, a.add(n as usize), b, b.add(n as usize), FFTW_ESTIMATE)
+            fftw_plan_guru64_split_dft(
+                1,
+                dims.as_ptr(),
+                0,
+                std::ptr::null(),
+                a,
+                a.add(n as usize),
+                b,
+                b.add(n as usize),
+                FFTW_ESTIMATE,
+            )
         };
         agree("split 1-D", &x, (2 * n) as usize, false, &make, 12.0);
 
@@ -145,17 +228,40 @@ fn strided_split_and_high_rank() {
         let total: usize = sh.iter().map(|&v| v as usize).product();
         let half = total / 14 * 8;
         let x = random(2 * total, 4);
-        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft(4, sh.as_ptr(), a as *mut _, b as *mut _, FFTW_FORWARD, FFTW_ESTIMATE);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft(
+                4,
+                sh.as_ptr(),
+                a as *mut _,
+                b as *mut _,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
         agree("rank-4 c2c", &x, 2 * total, false, &make, 13.0);
         let xr = random(total, 5);
-        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft_r2c(4, sh.as_ptr(), a, b as *mut _, FFTW_ESTIMATE);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_r2c(4, sh.as_ptr(), a, b as *mut _, FFTW_ESTIMATE)
+        };
         agree("rank-4 r2c", &xr, 2 * half, false, &make, 13.0);
         // c2r of a Hermitian spectrum: the r2c of real data.
         let (spec, _) = run_f64(BackendSetting::Cpu, &xr, 2 * half, false, &make);
-        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft_c2r(4, sh.as_ptr(), a as *mut _, b, FFTW_ESTIMATE);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_c2r(4, sh.as_ptr(), a as *mut _, b, FFTW_ESTIMATE)
+        };
         agree("rank-4 c2r", &spec, total, false, &make, 13.0);
-        let make3 = |a: *mut f64, b: *mut f64| fftw_plan_dft_c2r_3d(10, 12, 14, a as *mut _, b, FFTW_ESTIMATE);
-        let (spec3, _) = run_f64(BackendSetting::Cpu, &random(10 * 12 * 14, 6), 2 * 10 * 12 * 8, false, &|a: *mut f64, b: *mut f64| fftw_plan_dft_r2c_3d(10, 12, 14, a, b as *mut _, FFTW_ESTIMATE));
+        let make3 = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_c2r_3d(10, 12, 14, a as *mut _, b, FFTW_ESTIMATE)
+        };
+        let (spec3, _) = run_f64(
+            BackendSetting::Cpu,
+            &random(10 * 12 * 14, 6),
+            2 * 10 * 12 * 8,
+            false,
+            &|a: *mut f64, b: *mut f64| {
+                fftw_plan_dft_r2c_3d(10, 12, 14, a, b as *mut _, FFTW_ESTIMATE)
+            },
+        );
         agree("3-D c2r", &spec3, 10 * 12 * 14, false, &make3, 11.0);
     }
 }
@@ -169,28 +275,68 @@ fn device_arrays_run_in_place_on_the_gpu() {
     unsafe {
         let (n, hm) = (1024usize, 64usize);
         let x = random(2 * n * hm, 7);
-        let bytes = |v: &[f64]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 8).to_vec();
+        let bytes =
+            |v: &[f64]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 8).to_vec();
         let din = cuda::Mirror::new(&bytes(&x), cuda::Memory::Device).unwrap();
         let dout = cuda::Mirror::new(&vec![0u8; x.len() * 8], cuda::Memory::Device).unwrap();
         let nn = [n as i32];
-        let p = fftw_plan_many_dft(1, nn.as_ptr(), hm as i32, din.ptr as *mut _, std::ptr::null(), 1, n as i32, dout.ptr as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_MEASURE);
+        let p = fftw_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            hm as i32,
+            din.ptr as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            dout.ptr as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            FFTW_FORWARD,
+            FFTW_MEASURE,
+        );
         assert!(!p.is_null());
-        assert!(plan_text(p).contains("(gpu"), "device arrays must plan for the GPU");
+        assert!(
+            plan_text(p).contains("(gpu"),
+            "device arrays must plan for the GPU"
+        );
         fftw_execute(p);
         let mut got = vec![0f64; x.len()];
-        cudarc::driver::sys::cuMemcpyDtoH_v2(got.as_mut_ptr() as *mut _, dout.ptr as u64, x.len() * 8);
+        cudarc::driver::sys::cuMemcpyDtoH_v2(
+            got.as_mut_ptr() as *mut _,
+            dout.ptr as u64,
+            x.len() * 8,
+        );
         // The CPU on host copies of the same data.
         let mut a = x.clone();
         let mut b = vec![0f64; x.len()];
         force_backend(Some(BackendSetting::Cpu));
-        let q = fftw_plan_many_dft(1, nn.as_ptr(), hm as i32, a.as_mut_ptr() as *mut _, std::ptr::null(), 1, n as i32, b.as_mut_ptr() as *mut _, std::ptr::null(), 1, n as i32, FFTW_FORWARD, FFTW_ESTIMATE);
+        let q = fftw_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            hm as i32,
+            a.as_mut_ptr() as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            b.as_mut_ptr() as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
         force_backend(None);
         fftw_execute(q);
         assert!(rel_l2(&got, &b) < 1e-12 * 10.0);
         // New-array execute of the CPU plan on device arrays runs on the GPU too.
         cudarc::driver::sys::cuMemsetD8_v2(dout.ptr as u64, 0, x.len() * 8);
         fftw_execute_dft(q, din.ptr as *mut _, dout.ptr as *mut _);
-        cudarc::driver::sys::cuMemcpyDtoH_v2(got.as_mut_ptr() as *mut _, dout.ptr as u64, x.len() * 8);
+        cudarc::driver::sys::cuMemcpyDtoH_v2(
+            got.as_mut_ptr() as *mut _,
+            dout.ptr as u64,
+            x.len() * 8,
+        );
         assert!(rel_l2(&got, &b) < 1e-12 * 10.0);
         fftw_destroy_plan(p);
         fftw_destroy_plan(q);
@@ -208,7 +354,9 @@ fn planner_keeps_small_transforms_on_the_cpu() {
         let a = fftwf_malloc(1024 * 8) as *mut fftwf_complex;
         for flags in [FFTW_ESTIMATE, FFTW_MEASURE] {
             let p = fftwf_plan_dft_1d(1024, a, a, FFTW_FORWARD, flags);
-            let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p)).to_string_lossy().into_owned();
+            let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p))
+                .to_string_lossy()
+                .into_owned();
             assert!(s.contains("(cpu"), "n=1024 should stay on the CPU: {s}");
             fftwf_destroy_plan(p);
         }
@@ -217,9 +365,28 @@ fn planner_keeps_small_transforms_on_the_cpu() {
         let (n, hm) = (4096i32, 2048i32);
         let a = fftwf_malloc((n * hm) as usize * 8) as *mut fftwf_complex;
         let b = fftwf_malloc((n * hm) as usize * 8) as *mut fftwf_complex;
-        let p = fftwf_plan_many_dft(1, &n, hm, a, std::ptr::null(), 1, n, b, std::ptr::null(), 1, n, FFTW_FORWARD, FFTW_ESTIMATE);
-        let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p)).to_string_lossy().into_owned();
-        assert!(s.contains("(gpu"), "a 64 MiB pinned batch should go to the GPU: {s}");
+        let p = fftwf_plan_many_dft(
+            1,
+            &n,
+            hm,
+            a,
+            std::ptr::null(),
+            1,
+            n,
+            b,
+            std::ptr::null(),
+            1,
+            n,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
+        let s = std::ffi::CStr::from_ptr(fftwf_sprint_plan(p))
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            s.contains("(gpu"),
+            "a 64 MiB pinned batch should go to the GPU: {s}"
+        );
         fftwf_destroy_plan(p);
         fftwf_free(a as *mut _);
         fftwf_free(b as *mut _);
@@ -237,12 +404,24 @@ fn out_of_device_memory_falls_back_to_the_cpu() {
         let n = 1 << 16;
         let x = random(2 * n, 8);
         let nn = [n as i32];
-        let make = |a: *mut f64, b: *mut f64| fftw_plan_dft(1, nn.as_ptr(), a as *mut _, b as *mut _, FFTW_FORWARD, FFTW_ESTIMATE);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft(
+                1,
+                nn.as_ptr(),
+                a as *mut _,
+                b as *mut _,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
         let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, false, &make);
         cuda::set_device_budget(Some(4096));
         let (gpu, text) = run_f64(BackendSetting::Gpu, &x, 2 * n, false, &make);
         cuda::set_device_budget(None);
-        assert!(text.contains("(cpu"), "a plan that does not fit the device runs on the CPU: {text}");
+        assert!(
+            text.contains("(cpu"),
+            "a plan that does not fit the device runs on the CPU: {text}"
+        );
         assert!(rel_l2(&gpu, &cpu) == 0.0);
     }
 }
@@ -260,7 +439,21 @@ fn no_growth_over_ten_thousand_cycles() {
         let b = fftw_malloc(256 * 4 * 16) as *mut fftw_complex;
         let x = random(2 * 256 * 4, 9);
         let cycle = || {
-            let p = fftw_plan_many_dft(1, n.as_ptr(), 4, a, std::ptr::null(), 1, 256, b, std::ptr::null(), 1, 256, FFTW_FORWARD, FFTW_ESTIMATE);
+            let p = fftw_plan_many_dft(
+                1,
+                n.as_ptr(),
+                4,
+                a,
+                std::ptr::null(),
+                1,
+                256,
+                b,
+                std::ptr::null(),
+                1,
+                256,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            );
             std::ptr::copy_nonoverlapping(x.as_ptr(), a as *mut f64, x.len());
             fftw_execute(p);
             fftw_destroy_plan(p);
@@ -282,7 +475,11 @@ fn no_growth_over_ten_thousand_cycles() {
         fftw_free(a as *mut _);
         fftw_free(b as *mut _);
         assert_eq!(before.0, after.0, "CUDA resources grew");
-        assert!(after.1 + (64 << 20) >= before.1, "device memory shrank by {} MiB", (before.1 - after.1) >> 20);
+        assert!(
+            after.1 + (64 << 20) >= before.1,
+            "device memory shrank by {} MiB",
+            (before.1 - after.1) >> 20
+        );
     }
 }
 
@@ -294,7 +491,19 @@ fn r2r_all_kinds_on_the_gpu() {
     }
     unsafe {
         // Every kind, one per axis of 2-D problems with a batch, and 1-D odd and even sizes.
-        let kinds = [FFTW_R2HC, FFTW_HC2R, FFTW_DHT, FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11];
+        let kinds = [
+            FFTW_R2HC,
+            FFTW_HC2R,
+            FFTW_DHT,
+            FFTW_REDFT00,
+            FFTW_REDFT10,
+            FFTW_REDFT01,
+            FFTW_REDFT11,
+            FFTW_RODFT00,
+            FFTW_RODFT10,
+            FFTW_RODFT01,
+            FFTW_RODFT11,
+        ];
         for (i, &k0) in kinds.iter().enumerate() {
             let k1 = kinds[(i + 4) % kinds.len()];
             let (n0, n1, hm) = (17i32, 24i32, 3i32);
@@ -303,16 +512,44 @@ fn r2r_all_kinds_on_the_gpu() {
             let make = |a: *mut f64, b: *mut f64| {
                 let n = [n0, n1];
                 let k = [k0, k1];
-                fftw_plan_many_r2r(2, n.as_ptr(), hm, a, std::ptr::null(), 1, n0 * n1, b, std::ptr::null(), 1, n0 * n1, k.as_ptr(), FFTW_ESTIMATE)
+                fftw_plan_many_r2r(
+                    2,
+                    n.as_ptr(),
+                    hm,
+                    a,
+                    std::ptr::null(),
+                    1,
+                    n0 * n1,
+                    b,
+                    std::ptr::null(),
+                    1,
+                    n0 * n1,
+                    k.as_ptr(),
+                    FFTW_ESTIMATE,
+                )
             };
-            agree(&format!("r2r kinds {k0},{k1}"), &x, total, false, &make, 10.0);
+            agree(
+                &format!("r2r kinds {k0},{k1}"),
+                &x,
+                total,
+                false,
+                &make,
+                10.0,
+            );
             for n in [1000i32, 1001] {
                 if k0 == FFTW_REDFT00 && n < 2 {
                     continue;
                 }
                 let x = random(n as usize, 200 + i as u64);
                 let make = |a: *mut f64, b: *mut f64| fftw_plan_r2r_1d(n, a, b, k0, FFTW_ESTIMATE);
-                agree(&format!("r2r kind {k0} n={n}"), &x, n as usize, false, &make, 10.0);
+                agree(
+                    &format!("r2r kind {k0} n={n}"),
+                    &x,
+                    n as usize,
+                    false,
+                    &make,
+                    10.0,
+                );
             }
         }
     }
@@ -326,7 +563,9 @@ fn device_copy_of(v: &[f64]) -> cuda::Mirror {
 
 fn host_copy_of(d: &cuda::Mirror, len: usize) -> Vec<f64> {
     let mut v = vec![0f64; len];
-    unsafe { cudarc::driver::sys::cuMemcpyDtoH_v2(v.as_mut_ptr() as *mut _, d.ptr as u64, len * 8) };
+    unsafe {
+        cudarc::driver::sys::cuMemcpyDtoH_v2(v.as_mut_ptr() as *mut _, d.ptr as u64, len * 8)
+    };
     v
 }
 
@@ -341,7 +580,8 @@ fn strided_and_split_device_arrays() {
         let (n0, n1) = (30i32, 50i32);
         let padded = (n0 * 2 * (n1 / 2 + 1)) as usize;
         let x = random(padded, 11);
-        let make = |a: *mut f64, _b: *mut f64| fftw_plan_dft_r2c_2d(n0, n1, a, a as *mut _, FFTW_ESTIMATE);
+        let make =
+            |a: *mut f64, _b: *mut f64| fftw_plan_dft_r2c_2d(n0, n1, a, a as *mut _, FFTW_ESTIMATE);
         let (cpu, _) = run_f64(BackendSetting::Cpu, &x, padded, true, &make);
         let d = device_copy_of(&x);
         let p = fftw_plan_dft_r2c_2d(n0, n1, d.ptr as *mut f64, d.ptr as *mut _, FFTW_ESTIMATE);
@@ -349,24 +589,51 @@ fn strided_and_split_device_arrays() {
         fftw_execute(p);
         fftw_destroy_plan(p);
         let got = host_copy_of(&d, padded);
-        assert!(rel_l2(&got, &cpu) < 1e-12 * 11.0, "device in-place r2c: {:e}", rel_l2(&got, &cpu));
+        assert!(
+            rel_l2(&got, &cpu) < 1e-12 * 11.0,
+            "device in-place r2c: {:e}",
+            rel_l2(&got, &cpu)
+        );
 
         // Split arrays with a transposed output, on the device.
         let n = 64isize;
         let x = random((4 * n * n) as usize, 12);
         let make = |a: *mut f64, b: *mut f64| {
-            let dims = [fftw_iodim64 { n, is: n, os: 1 }, fftw_iodim64 { n, is: 1, os: n }];
+            let dims = [
+                fftw_iodim64 { n, is: n, os: 1 },
+                fftw_iodim64 { n, is: 1, os: n },
+            ];
             let h = (n * n) as usize;
-            fftw_plan_guru64_split_dft(2, dims.as_ptr(), 0, std::ptr::null(), a, a.add(h), b, b.add(h), FFTW_ESTIMATE)
+            fftw_plan_guru64_split_dft(
+                2,
+                dims.as_ptr(),
+                0,
+                std::ptr::null(),
+                a,
+                a.add(h),
+                b,
+                b.add(h),
+                FFTW_ESTIMATE,
+            )
         };
-        let (cpu, _) = run_f64(BackendSetting::Cpu, &x[..(2 * n * n) as usize], (2 * n * n) as usize, false, &make);
+        let (cpu, _) = run_f64(
+            BackendSetting::Cpu,
+            &x[..(2 * n * n) as usize],
+            (2 * n * n) as usize,
+            false,
+            &make,
+        );
         let din = device_copy_of(&x[..(2 * n * n) as usize]);
         let dout = device_copy_of(&vec![0.0; (2 * n * n) as usize]);
         let p = make(din.ptr as *mut f64, dout.ptr as *mut f64);
         fftw_execute(p);
         fftw_destroy_plan(p);
         let got = host_copy_of(&dout, (2 * n * n) as usize);
-        assert!(rel_l2(&got, &cpu) < 1e-12 * 12.0, "device split 2-D: {:e}", rel_l2(&got, &cpu));
+        assert!(
+            rel_l2(&got, &cpu) < 1e-12 * 12.0,
+            "device split 2-D: {:e}",
+            rel_l2(&got, &cpu)
+        );
     }
 }
 
@@ -395,28 +662,72 @@ fn kernels_match_their_cpu_twins() {
         let ds = device_copy_of(&src);
         let dd = device_copy_of(&vec![-1.0; 200]);
         let mut shape = twins::StridedShape::new(&n, &src_s, &dst_s);
-        let (mut rank, mut sp, mut so, mut dp, mut dof) = (3i32, ds.ptr as u64, 100i64, dd.ptr as u64, 10i64);
-        let mut params: [*mut c_void; 6] = [&mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut sp as *mut _ as _, &mut so as *mut _ as _, &mut dp as *mut _ as _, &mut dof as *mut _ as _];
-        launch(function(Source::Layout, "strided_copy_f64").unwrap(), 105, stream, &mut params).unwrap();
+        let (mut rank, mut sp, mut so, mut dp, mut dof) =
+            (3i32, ds.ptr as u64, 100i64, dd.ptr as u64, 10i64);
+        let mut params: [*mut c_void; 6] = [
+            &mut rank as *mut _ as _,
+            &mut shape as *mut _ as _,
+            &mut sp as *mut _ as _,
+            &mut so as *mut _ as _,
+            &mut dp as *mut _ as _,
+            &mut dof as *mut _ as _,
+        ];
+        launch(
+            function(Source::Layout, "strided_copy_f64").unwrap(),
+            105,
+            stream,
+            &mut params,
+        )
+        .unwrap();
         cudarc::driver::sys::cuCtxSynchronize();
-        assert_eq!(host_copy_of(&dd, 200), want, "strided_copy_f64 differs from its twin");
+        assert_eq!(
+            host_copy_of(&dd, 200),
+            want,
+            "strided_copy_f64 differs from its twin"
+        );
         // The f32 variant (f32 device arrays) on the same shape.
         let src32: Vec<f32> = src.iter().map(|&v| v as f32).collect();
         let mut want32 = vec![-1.0f32; 200];
         twins::strided_copy(3, &n, &src32, 100, &src_s, &mut want32, 10, &dst_s);
-        let b32 = |v: &[f32]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 4).to_vec();
+        let b32 =
+            |v: &[f32]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 4).to_vec();
         let ds32 = cuda::Mirror::new(&b32(&src32), cuda::Memory::Device).unwrap();
         let dd32 = cuda::Mirror::new(&b32(&[-1.0f32; 200]), cuda::Memory::Device).unwrap();
         let (mut sp, mut dp) = (ds32.ptr as u64, dd32.ptr as u64);
-        let mut params: [*mut c_void; 6] = [&mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut sp as *mut _ as _, &mut so as *mut _ as _, &mut dp as *mut _ as _, &mut dof as *mut _ as _];
-        launch(function(Source::Layout, "strided_copy_f32").unwrap(), 105, stream, &mut params).unwrap();
+        let mut params: [*mut c_void; 6] = [
+            &mut rank as *mut _ as _,
+            &mut shape as *mut _ as _,
+            &mut sp as *mut _ as _,
+            &mut so as *mut _ as _,
+            &mut dp as *mut _ as _,
+            &mut dof as *mut _ as _,
+        ];
+        launch(
+            function(Source::Layout, "strided_copy_f32").unwrap(),
+            105,
+            stream,
+            &mut params,
+        )
+        .unwrap();
         cudarc::driver::sys::cuCtxSynchronize();
         let mut got32 = vec![0f32; 200];
         cudarc::driver::sys::cuMemcpyDtoH_v2(got32.as_mut_ptr() as *mut _, dd32.ptr as u64, 800);
         assert_eq!(got32, want32, "strided_copy_f32 differs from its twin");
 
         // r2r_pre / r2r_post for every kind, strided lines.
-        let kinds = [FFTW_R2HC, FFTW_HC2R, FFTW_DHT, FFTW_REDFT00, FFTW_REDFT10, FFTW_REDFT01, FFTW_REDFT11, FFTW_RODFT00, FFTW_RODFT10, FFTW_RODFT01, FFTW_RODFT11];
+        let kinds = [
+            FFTW_R2HC,
+            FFTW_HC2R,
+            FFTW_DHT,
+            FFTW_REDFT00,
+            FFTW_REDFT10,
+            FFTW_REDFT01,
+            FFTW_REDFT11,
+            FFTW_RODFT00,
+            FFTW_RODFT10,
+            FFTW_RODFT01,
+            FFTW_RODFT11,
+        ];
         for &k in &kinds {
             let kind = fftx::problem::R2rKind::from_c(k).unwrap();
             let (n, batch) = (37usize, 4usize);
@@ -426,13 +737,43 @@ fn kernels_match_their_cpu_twins() {
             twins::r2r_pre(kind, n, batch, &x, 3, 2, (2 * n) as isize, &mut z);
             let dx = device_copy_of(&x);
             let dz = device_copy_of(&vec![0.0; 2 * batch * big_n]);
-            let (mut kk, mut nn, mut bn, mut bb, mut xp, mut off, mut st, mut di, mut zp) = (k, n as i64, big_n as i64, batch as i64, dx.ptr as u64, 3i64, 2i64, (2 * n) as i64, dz.ptr as u64);
-            let mut params: [*mut c_void; 9] = [&mut kk as *mut _ as _, &mut nn as *mut _ as _, &mut bn as *mut _ as _, &mut bb as *mut _ as _, &mut xp as *mut _ as _, &mut off as *mut _ as _, &mut st as *mut _ as _, &mut di as *mut _ as _, &mut zp as *mut _ as _];
-            launch(function(Source::R2r, "r2r_pre_f64").unwrap(), (batch * big_n) as u64, stream, &mut params).unwrap();
+            let (mut kk, mut nn, mut bn, mut bb, mut xp, mut off, mut st, mut di, mut zp) = (
+                k,
+                n as i64,
+                big_n as i64,
+                batch as i64,
+                dx.ptr as u64,
+                3i64,
+                2i64,
+                (2 * n) as i64,
+                dz.ptr as u64,
+            );
+            let mut params: [*mut c_void; 9] = [
+                &mut kk as *mut _ as _,
+                &mut nn as *mut _ as _,
+                &mut bn as *mut _ as _,
+                &mut bb as *mut _ as _,
+                &mut xp as *mut _ as _,
+                &mut off as *mut _ as _,
+                &mut st as *mut _ as _,
+                &mut di as *mut _ as _,
+                &mut zp as *mut _ as _,
+            ];
+            launch(
+                function(Source::R2r, "r2r_pre_f64").unwrap(),
+                (batch * big_n) as u64,
+                stream,
+                &mut params,
+            )
+            .unwrap();
             cudarc::driver::sys::cuCtxSynchronize();
             let gz = host_copy_of(&dz, 2 * batch * big_n);
             let wz: Vec<f64> = z.iter().flat_map(|c| [c.re, c.im]).collect();
-            assert!(rel_l2(&gz, &wz) < 1e-14, "r2r_pre kind {k}: {:e}", rel_l2(&gz, &wz));
+            assert!(
+                rel_l2(&gz, &wz) < 1e-14,
+                "r2r_pre kind {k}: {:e}",
+                rel_l2(&gz, &wz)
+            );
 
             let zr = random(2 * batch * big_n, 15 + k as u64);
             let zc: Vec<Complex<f64>> = zr.chunks(2).map(|c| Complex::new(c[0], c[1])).collect();
@@ -440,19 +781,44 @@ fn kernels_match_their_cpu_twins() {
             twins::r2r_post(kind, n, batch, &zc, &mut y, 5, 3, (3 * n) as isize);
             let dzr = device_copy_of(&zr);
             let dy = device_copy_of(&vec![-7.0; y.len()]);
-            let (mut zp, mut yp, mut off, mut st, mut di) = (dzr.ptr as u64, dy.ptr as u64, 5i64, 3i64, (3 * n) as i64);
-            let mut params: [*mut c_void; 9] = [&mut kk as *mut _ as _, &mut nn as *mut _ as _, &mut bn as *mut _ as _, &mut bb as *mut _ as _, &mut zp as *mut _ as _, &mut yp as *mut _ as _, &mut off as *mut _ as _, &mut st as *mut _ as _, &mut di as *mut _ as _];
-            launch(function(Source::R2r, "r2r_post_f64").unwrap(), (batch * n) as u64, stream, &mut params).unwrap();
+            let (mut zp, mut yp, mut off, mut st, mut di) =
+                (dzr.ptr as u64, dy.ptr as u64, 5i64, 3i64, (3 * n) as i64);
+            let mut params: [*mut c_void; 9] = [
+                &mut kk as *mut _ as _,
+                &mut nn as *mut _ as _,
+                &mut bn as *mut _ as _,
+                &mut bb as *mut _ as _,
+                &mut zp as *mut _ as _,
+                &mut yp as *mut _ as _,
+                &mut off as *mut _ as _,
+                &mut st as *mut _ as _,
+                &mut di as *mut _ as _,
+            ];
+            launch(
+                function(Source::R2r, "r2r_post_f64").unwrap(),
+                (batch * n) as u64,
+                stream,
+                &mut params,
+            )
+            .unwrap();
             cudarc::driver::sys::cuCtxSynchronize();
             let gy = host_copy_of(&dy, y.len());
-            assert!(rel_l2(&gy, &y) < 1e-14, "r2r_post kind {k}: {:e}", rel_l2(&gy, &y));
+            assert!(
+                rel_l2(&gy, &y) < 1e-14,
+                "r2r_post kind {k}: {:e}",
+                rel_l2(&gy, &y)
+            );
         }
     }
 }
 
 // ------------------------------------------------------------------ FFTX plans on the GPU
 
-unsafe extern "C" fn fftx_scaling(i: *mut std::ffi::c_void, o: *mut std::ffi::c_void, data: *mut std::ffi::c_void) {
+unsafe extern "C" fn fftx_scaling(
+    i: *mut std::ffi::c_void,
+    o: *mut std::ffi::c_void,
+    data: *mut std::ffi::c_void,
+) {
     let t = fftx_pointwise_temp_complex();
     fftx_pointwise_complex(0, t, i as *mut fftx_complex);
     fftx_pointwise_complex(3, t, data as *mut fftx_complex);
@@ -461,17 +827,56 @@ unsafe extern "C" fn fftx_scaling(i: *mut std::ffi::c_void, o: *mut std::ffi::c_
 
 /// A pruned 3-D convolution (n^3 grid, input box ns^3 at the start, output the last nd^3) as
 /// five FFTX subplans; runs it once on the given arrays and destroys everything.
-unsafe fn fftx_conv3(n: usize, ns: usize, nd: usize, input: *mut f64, out: *mut f64, g: *mut fftx_complex, flags: u32) -> String {
+unsafe fn fftx_conv3(
+    n: usize,
+    ns: usize,
+    nd: usize,
+    input: *mut f64,
+    out: *mut f64,
+    g: *mut fftx_complex,
+    flags: u32,
+) -> String {
     let (nk, ni) = (n / 2 + 1, n as i32);
-    let d = |n: usize, s: i32| fftx_iodim { n: n as i32, is: s, os: s };
-    let x = |n: usize, iofs: i32, is: i32, os: i32| fftx_iodimx { n: n as i32, iofs, oofs: 0, dofs: 0, is, os, ds: 1 };
+    let d = |n: usize, s: i32| fftx_iodim {
+        n: n as i32,
+        is: s,
+        os: s,
+    };
+    let x = |n: usize, iofs: i32, is: i32, os: i32| fftx_iodimx {
+        n: n as i32,
+        iofs,
+        oofs: 0,
+        dofs: 0,
+        is,
+        os,
+        ds: 1,
+    };
     let p_d = [d(n, 1), d(n, ni), d(n, ni * ni)];
     // As Fig. 6: dims fastest first, the halved one listed last.
     let f_d = [d(n, 1), d(n, ni), d(nk, ni * ni)];
-    let i_dx = [x(ns, 0, 1, 1), x(ns, 0, ns as i32, ni), x(ns, 0, (ns * ns) as i32, ni * ni)];
+    let i_dx = [
+        x(ns, 0, 1, 1),
+        x(ns, 0, ns as i32, ni),
+        x(ns, 0, (ns * ns) as i32, ni * ni),
+    ];
     let o0 = (n - nd) as i32;
-    let o_dx = [x(nd, o0, 1, 1), x(nd, o0, ni, nd as i32), x(nd, o0, ni * ni, (nd * nd) as i32)];
-    let f_dx: Vec<fftx_iodimx> = f_d.iter().map(|f| fftx_iodimx { n: f.n, iofs: 0, oofs: 0, dofs: 0, is: f.is, os: f.os, ds: f.is }).collect();
+    let o_dx = [
+        x(nd, o0, 1, 1),
+        x(nd, o0, ni, nd as i32),
+        x(nd, o0, ni * ni, (nd * nd) as i32),
+    ];
+    let f_dx: Vec<fftx_iodimx> = f_d
+        .iter()
+        .map(|f| fftx_iodimx {
+            n: f.n,
+            iofs: 0,
+            oofs: 0,
+            dofs: 0,
+            is: f.is,
+            os: f.os,
+            ds: f.is,
+        })
+        .collect();
     let b_d = d(1, 1);
     let b_dx = x(1, 0, 1, 1);
     let sub = flags | FFTX_SUBPLAN;
@@ -482,13 +887,27 @@ unsafe fn fftx_conv3(n: usize, ns: usize, nd: usize, input: *mut f64, out: *mut 
     let plans = [
         fftx_plan_guru_copy_real(3, i_dx.as_ptr(), input, t1, sub),
         fftx_plan_guru_dft_r2c(3, p_d.as_ptr(), 0, &b_d, t1, t2, sub),
-        fftx_plan_guru_pointwise_c2c(3, f_dx.as_ptr(), 0, &b_dx, t2, t3, g, Some(fftx_scaling), sub),
+        fftx_plan_guru_pointwise_c2c(
+            3,
+            f_dx.as_ptr(),
+            0,
+            &b_dx,
+            t2,
+            t3,
+            g,
+            Some(fftx_scaling),
+            sub,
+        ),
         fftx_plan_guru_dft_c2r(3, p_d.as_ptr(), 0, &b_d, t3, t4, sub),
         fftx_plan_guru_copy_real(3, o_dx.as_ptr(), t4, out, sub),
     ];
     assert!(plans.iter().all(|p| !p.is_null()));
     let p = fftx_plan_compose(5, plans.as_ptr(), flags);
-    assert!(!p.is_null(), "{:?}", std::ffi::CStr::from_ptr(fftx_last_error()));
+    assert!(
+        !p.is_null(),
+        "{:?}",
+        std::ffi::CStr::from_ptr(fftx_last_error())
+    );
     fftx_execute(p);
     let s = fftx_sprint_plan(p);
     let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
@@ -521,29 +940,67 @@ fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
             let mut out = vec![0.0; nd * nd * nd];
             let mut inp = input.clone();
             let mut gg = g.clone();
-            let text = unsafe { fftx_conv3(n, ns, nd, inp.as_mut_ptr(), out.as_mut_ptr(), gg.as_mut_ptr() as *mut fftx_complex, flags) };
+            let text = unsafe {
+                fftx_conv3(
+                    n,
+                    ns,
+                    nd,
+                    inp.as_mut_ptr(),
+                    out.as_mut_ptr(),
+                    gg.as_mut_ptr() as *mut fftx_complex,
+                    flags,
+                )
+            };
             force_backend(None);
             (out, text)
         };
         let (want, _) = run(BackendSetting::Cpu, "auto", FFTX_ESTIMATE);
         let tol = 1e-14 * (n3 as f64).log2();
         let before = cuda::live_resources()["cufft_plans"];
-        for (fusion, flags) in [("fused", FFTX_ESTIMATE), ("kernel", FFTX_ESTIMATE), ("auto", FFTX_MEASURE)] {
+        for (fusion, flags) in [
+            ("fused", FFTX_ESTIMATE),
+            ("kernel", FFTX_ESTIMATE),
+            ("auto", FFTX_MEASURE),
+        ] {
             let (got, text) = run(BackendSetting::Gpu, fusion, flags);
             let e = rel_l2(&got, &want);
             assert!(e < tol, "n={n} fusion={fusion}: rel L2 {e:e}\n{text}");
-            assert!(text.contains("(gpu passes ["), "n={n} fusion={fusion}: not on the GPU\n{text}");
+            assert!(
+                text.contains("(gpu passes ["),
+                "n={n} fusion={fusion}: not on the GPU\n{text}"
+            );
             eprintln!("n={n} fusion={fusion}: rel L2 {e:.2e}");
         }
         // Device arrays: the plan must run on the GPU and leave the arrays there.
         unsafe { std::env::set_var("FFTX_GPU_FUSION", "auto") };
-        let (di, dg, dout) = (device_copy_of(&input), device_copy_of(&g), device_copy_of(&vec![0.0; nd * nd * nd]));
-        let text = unsafe { fftx_conv3(n, ns, nd, di.ptr as *mut f64, dout.ptr as *mut f64, dg.ptr as *mut fftx_complex, FFTX_ESTIMATE) };
+        let (di, dg, dout) = (
+            device_copy_of(&input),
+            device_copy_of(&g),
+            device_copy_of(&vec![0.0; nd * nd * nd]),
+        );
+        let text = unsafe {
+            fftx_conv3(
+                n,
+                ns,
+                nd,
+                di.ptr as *mut f64,
+                dout.ptr as *mut f64,
+                dg.ptr as *mut fftx_complex,
+                FFTX_ESTIMATE,
+            )
+        };
         let got = host_copy_of(&dout, nd * nd * nd);
-        assert!(text.contains("mirrors=0"), "device arrays are used where they are\n{text}");
+        assert!(
+            text.contains("mirrors=0"),
+            "device arrays are used where they are\n{text}"
+        );
         let e = rel_l2(&got, &want);
         assert!(e < tol, "n={n} device arrays: rel L2 {e:e}");
-        assert_eq!(cuda::live_resources()["cufft_plans"], before, "cuFFT plans left behind");
+        assert_eq!(
+            cuda::live_resources()["cufft_plans"],
+            before,
+            "cuFFT plans left behind"
+        );
     }
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }

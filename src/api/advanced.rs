@@ -19,7 +19,12 @@ pub(crate) struct Layout {
 
 /// FFTW's r2c/c2r default embedding (`rdft2_pad`): the complex side's last dimension is
 /// n/2+1; the real side's is n, or 2(n/2+1) when the transform is in place.
-pub(crate) fn rdft2_embed(n: &[isize], embed: Option<Vec<isize>>, in_place: bool, complex: bool) -> Option<Vec<isize>> {
+pub(crate) fn rdft2_embed(
+    n: &[isize],
+    embed: Option<Vec<isize>>,
+    in_place: bool,
+    complex: bool,
+) -> Option<Vec<isize>> {
     if embed.is_some() || n.is_empty() || !(in_place || complex) {
         return embed;
     }
@@ -30,7 +35,12 @@ pub(crate) fn rdft2_embed(n: &[isize], embed: Option<Vec<isize>>, in_place: bool
 }
 
 /// Transform dims and the one loop of an advanced-interface problem.
-pub(crate) fn many_dims(n: &[isize], howmany: c_int, i: Layout, o: Layout) -> Result<(Vec<IoDim>, Vec<IoDim>), String> {
+pub(crate) fn many_dims(
+    n: &[isize],
+    howmany: c_int,
+    i: Layout,
+    o: Layout,
+) -> Result<(Vec<IoDim>, Vec<IoDim>), String> {
     if howmany < 0 {
         return Err(format!("howmany = {howmany} is negative"));
     }
@@ -39,58 +49,146 @@ pub(crate) fn many_dims(n: &[isize], howmany: c_int, i: Layout, o: Layout) -> Re
     }
     let is = row_major(i.embed.as_deref().unwrap_or(n), i.stride)?;
     let os = row_major(o.embed.as_deref().unwrap_or(n), o.stride)?;
-    let dims = (0..n.len()).map(|k| IoDim::new(n[k], is[k] * i.scale, os[k] * o.scale)).collect();
-    Ok((dims, vec![IoDim::new(howmany as isize, i.dist * i.scale, o.dist * o.scale)]))
+    let dims = (0..n.len())
+        .map(|k| IoDim::new(n[k], is[k] * i.scale, os[k] * o.scale))
+        .collect();
+    Ok((
+        dims,
+        vec![IoDim::new(
+            howmany as isize,
+            i.dist * i.scale,
+            o.dist * o.scale,
+        )],
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn many_dft<T: Real>(
-    rank: c_int, n: *const c_int, howmany: c_int,
-    input: *mut [T; 2], inembed: *const c_int, istride: c_int, idist: c_int,
-    output: *mut [T; 2], onembed: *const c_int, ostride: c_int, odist: c_int,
-    sign: c_int, flags: c_uint,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut [T; 2],
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut [T; 2],
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
+    sign: c_int,
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
     let (dims, loops) = many_dims(
-        &n, howmany,
-        Layout { embed: read_embed(rank, inembed), stride: istride as isize, dist: idist as isize, scale: 2 },
-        Layout { embed: read_embed(rank, onembed), stride: ostride as isize, dist: odist as isize, scale: 2 },
+        &n,
+        howmany,
+        Layout {
+            embed: read_embed(rank, inembed),
+            stride: istride as isize,
+            dist: idist as isize,
+            scale: 2,
+        },
+        Layout {
+            embed: read_embed(rank, onembed),
+            stride: ostride as isize,
+            dist: odist as isize,
+            scale: 2,
+        },
     )?;
-    make_plan::<T>(Kind::Dft { sign }, dims, loops, interleaved(input), interleaved(output), flags)
+    make_plan::<T>(
+        Kind::Dft { sign },
+        dims,
+        loops,
+        interleaved(input),
+        interleaved(output),
+        flags,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn many_dft_r2c<T: Real>(
-    rank: c_int, n: *const c_int, howmany: c_int,
-    input: *mut T, inembed: *const c_int, istride: c_int, idist: c_int,
-    output: *mut [T; 2], onembed: *const c_int, ostride: c_int, odist: c_int,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut T,
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut [T; 2],
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
     let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
     let (dims, loops) = many_dims(
-        &n, howmany,
-        Layout { embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, false), stride: istride as isize, dist: idist as isize, scale: 1 },
-        Layout { embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, true), stride: ostride as isize, dist: odist as isize, scale: 2 },
+        &n,
+        howmany,
+        Layout {
+            embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, false),
+            stride: istride as isize,
+            dist: idist as isize,
+            scale: 1,
+        },
+        Layout {
+            embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, true),
+            stride: ostride as isize,
+            dist: odist as isize,
+            scale: 2,
+        },
     )?;
-    make_plan::<T>(Kind::R2c, dims, loops, real_array(input), interleaved(output), flags)
+    make_plan::<T>(
+        Kind::R2c,
+        dims,
+        loops,
+        real_array(input),
+        interleaved(output),
+        flags,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn many_dft_c2r<T: Real>(
-    rank: c_int, n: *const c_int, howmany: c_int,
-    input: *mut [T; 2], inembed: *const c_int, istride: c_int, idist: c_int,
-    output: *mut T, onembed: *const c_int, ostride: c_int, odist: c_int,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut [T; 2],
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut T,
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
     let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
     let (dims, loops) = many_dims(
-        &n, howmany,
-        Layout { embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, true), stride: istride as isize, dist: idist as isize, scale: 2 },
-        Layout { embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, false), stride: ostride as isize, dist: odist as isize, scale: 1 },
+        &n,
+        howmany,
+        Layout {
+            embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, true),
+            stride: istride as isize,
+            dist: idist as isize,
+            scale: 2,
+        },
+        Layout {
+            embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, false),
+            stride: ostride as isize,
+            dist: odist as isize,
+            scale: 1,
+        },
     )?;
-    make_plan::<T>(Kind::C2r, dims, loops, interleaved(input), real_array(output), flags)
+    make_plan::<T>(
+        Kind::C2r,
+        dims,
+        loops,
+        interleaved(input),
+        real_array(output),
+        flags,
+    )
 }
 
 pub(crate) unsafe fn read_kinds(rank: c_int, kind: *const c_int) -> Result<Vec<R2rKind>, String> {
@@ -108,19 +206,46 @@ pub(crate) unsafe fn read_kinds(rank: c_int, kind: *const c_int) -> Result<Vec<R
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn many_r2r<T: Real>(
-    rank: c_int, n: *const c_int, howmany: c_int,
-    input: *mut T, inembed: *const c_int, istride: c_int, idist: c_int,
-    output: *mut T, onembed: *const c_int, ostride: c_int, odist: c_int,
-    kind: *const c_int, flags: c_uint,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut T,
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut T,
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
+    kind: *const c_int,
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let n = read_ints(rank, n, "n")?;
     let kinds = read_kinds(rank, kind)?;
     let (dims, loops) = many_dims(
-        &n, howmany,
-        Layout { embed: read_embed(rank, inembed), stride: istride as isize, dist: idist as isize, scale: 1 },
-        Layout { embed: read_embed(rank, onembed), stride: ostride as isize, dist: odist as isize, scale: 1 },
+        &n,
+        howmany,
+        Layout {
+            embed: read_embed(rank, inembed),
+            stride: istride as isize,
+            dist: idist as isize,
+            scale: 1,
+        },
+        Layout {
+            embed: read_embed(rank, onembed),
+            stride: ostride as isize,
+            dist: odist as isize,
+            scale: 1,
+        },
     )?;
-    make_plan::<T>(Kind::R2r(kinds), dims, loops, real_array(input), real_array(output), flags)
+    make_plan::<T>(
+        Kind::R2r(kinds),
+        dims,
+        loops,
+        real_array(input),
+        real_array(output),
+        flags,
+    )
 }
 
 macro_rules! advanced_api {

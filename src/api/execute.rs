@@ -5,7 +5,11 @@ use crate::exec::cpu::layout::ArrayPtr;
 use crate::plan::Plan;
 use crate::real::Real;
 
-unsafe fn execute_new<T: Real>(p: *const Plan, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+unsafe fn execute_new<T: Real>(
+    p: *const Plan,
+    input: ArrayPtr,
+    output: ArrayPtr,
+) -> Result<(), String> {
     let plan = live_plan::<T>(p)?;
     plan.check_new_arrays(input, output)?;
     plan.execute_on(input, output)

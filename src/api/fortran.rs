@@ -72,18 +72,34 @@ fn opt_ptr(v: &Option<Vec<c_int>>) -> *const c_int {
 }
 
 /// FFTW's `make_dims`: an iodim array from the parallel arrays `n`, `is`, `os`, in the caller's order.
-unsafe fn make_dims(rank: c_int, n: *const c_int, is: *const c_int, os: *const c_int, what: &str) -> Result<Vec<fftw_iodim>, String> {
+unsafe fn make_dims(
+    rank: c_int,
+    n: *const c_int,
+    is: *const c_int,
+    os: *const c_int,
+    what: &str,
+) -> Result<Vec<fftw_iodim>, String> {
     if rank < 0 {
         return Err(format!("negative {what} rank {rank}"));
     }
     if rank > 0 && (n.is_null() || is.is_null() || os.is_null()) {
         return Err(format!("{what} n/is/os array is NULL with rank {rank}"));
     }
-    Ok((0..rank as usize).map(|i| fftw_iodim { n: *n.add(i), is: *is.add(i), os: *os.add(i) }).collect())
+    Ok((0..rank as usize)
+        .map(|i| fftw_iodim {
+            n: *n.add(i),
+            is: *is.add(i),
+            os: *os.add(i),
+        })
+        .collect())
 }
 
 /// Runs a planner and stores its plan (NULL on failure) through the caller's plan argument.
-unsafe fn set_plan(what: &str, p: *mut *mut Plan, make: impl FnOnce() -> Result<*mut Plan, String>) {
+unsafe fn set_plan(
+    what: &str,
+    p: *mut *mut Plan,
+    make: impl FnOnce() -> Result<*mut Plan, String>,
+) {
     guard(what, (), || {
         if p.is_null() {
             return Err("the plan argument is NULL".into());
@@ -633,7 +649,9 @@ mod tests {
     }
     fn rand_c(n: usize, seed: u64) -> Vec<[f64; 2]> {
         let mut r = rng(seed);
-        (0..n).map(|_| [r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)]).collect()
+        (0..n)
+            .map(|_| [r.gen_range(-1.0..1.0), r.gen_range(-1.0..1.0)])
+            .collect()
     }
     fn rand_r(n: usize, seed: u64) -> Vec<f64> {
         let mut r = rng(seed);
@@ -647,7 +665,10 @@ mod tests {
         assert_eq!(a.len(), b.len());
         let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         assert!(scale > 0.0, "reference is all zeros");
-        a.iter().zip(b).fold(0.0f64, |m, (x, y)| m.max((x - y).abs())) / scale
+        a.iter()
+            .zip(b)
+            .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+            / scale
     }
     fn close(a: &[f64], b: &[f64], what: &str) {
         let e = rel(a, b);
@@ -668,7 +689,10 @@ mod tests {
                 let (mut re, mut im) = (0.0, 0.0);
                 for j in 0..ny {
                     for i in 0..nx {
-                        let ph = sign * 2.0 * std::f64::consts::PI * ((i * k) as f64 / nx as f64 + (j * l) as f64 / ny as f64);
+                        let ph = sign
+                            * 2.0
+                            * std::f64::consts::PI
+                            * ((i * k) as f64 / nx as f64 + (j * l) as f64 / ny as f64);
                         let (s, c) = ph.sin_cos();
                         let v = x[i + nx * j];
                         re += v[0] * c - v[1] * s;
@@ -688,30 +712,72 @@ mod tests {
         unsafe {
             let (mut i1, mut o1) = (x.clone(), vec![[0.0; 2]; nx * ny]);
             let mut p: Pl = null_mut();
-            dfftw_plan_dft_2d_(&mut p, &(nx as c_int), &(ny as c_int), i1.as_mut_ptr(), o1.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(!p.is_null());
             dfftw_execute_(&p);
             dfftw_destroy_plan_(&mut p);
 
             let (mut i2, mut o2) = (x.clone(), vec![[0.0; 2]; nx * ny]);
-            exec_destroy(fftw_plan_dft_2d(ny as c_int, nx as c_int, i2.as_mut_ptr(), o2.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE));
-            close(&flat(&o1), &flat(&o2), "dfftw_plan_dft_2d vs fftw_plan_dft_2d(ny, nx)");
-            close(&flat(&o1), &direct_dft_colmajor(&x, nx, ny, -1.0), "dfftw_plan_dft_2d vs direct column-major DFT");
+            exec_destroy(fftw_plan_dft_2d(
+                ny as c_int,
+                nx as c_int,
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            ));
+            close(
+                &flat(&o1),
+                &flat(&o2),
+                "dfftw_plan_dft_2d vs fftw_plan_dft_2d(ny, nx)",
+            );
+            close(
+                &flat(&o1),
+                &direct_dft_colmajor(&x, nx, ny, -1.0),
+                "dfftw_plan_dft_2d vs direct column-major DFT",
+            );
 
             // The unreversed C call is a different transform: the comparison above can fail.
             let (mut i3, mut o3) = (x.clone(), vec![[0.0; 2]; nx * ny]);
-            exec_destroy(fftw_plan_dft_2d(nx as c_int, ny as c_int, i3.as_mut_ptr(), o3.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_2d(
+                nx as c_int,
+                ny as c_int,
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            ));
             assert!(rel(&flat(&o1), &flat(&o3)) > 1e-3);
 
             // The g77 alias, backward, executed on new arrays.
             let (mut i4, mut o4) = (x.clone(), vec![[0.0; 2]; nx * ny]);
             let mut q: Pl = null_mut();
-            dfftw_plan_dft_2d__(&mut q, &(nx as c_int), &(ny as c_int), i4.as_mut_ptr(), o4.as_mut_ptr(), &FFTW_BACKWARD, &EST);
+            dfftw_plan_dft_2d__(
+                &mut q,
+                &(nx as c_int),
+                &(ny as c_int),
+                i4.as_mut_ptr(),
+                o4.as_mut_ptr(),
+                &FFTW_BACKWARD,
+                &EST,
+            );
             assert!(!q.is_null());
             let (mut i5, mut o5) = (x.clone(), vec![[0.0; 2]; nx * ny]);
             dfftw_execute_dft__(&q, i5.as_mut_ptr(), o5.as_mut_ptr());
             dfftw_destroy_plan__(&mut q);
-            close(&flat(&o5), &direct_dft_colmajor(&x, nx, ny, 1.0), "dfftw_execute_dft__ backward");
+            close(
+                &flat(&o5),
+                &direct_dft_colmajor(&x, nx, ny, 1.0),
+                "dfftw_execute_dft__ backward",
+            );
         }
     }
 
@@ -723,24 +789,62 @@ mod tests {
         unsafe {
             let (mut i1, mut o1) = (x.clone(), vec![[0.0; 2]; len]);
             let mut p: Pl = null_mut();
-            dfftw_plan_dft_3d_(&mut p, &(nx as c_int), &(ny as c_int), &(nz as c_int), i1.as_mut_ptr(), o1.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_3d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                &(nz as c_int),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             exec_destroy(p);
 
             let (mut i2, mut o2) = (x.clone(), vec![[0.0; 2]; len]);
-            exec_destroy(fftw_plan_dft_3d(nz as c_int, ny as c_int, nx as c_int, i2.as_mut_ptr(), o2.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_3d(
+                nz as c_int,
+                ny as c_int,
+                nx as c_int,
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&o1), &flat(&o2), "dfftw_plan_dft_3d");
 
             let (mut i3, mut o3) = (x.clone(), vec![[0.0; 2]; len]);
             let n = [nx as c_int, ny as c_int, nz as c_int];
-            dfftw_plan_dft_(&mut p, &3, n.as_ptr(), i3.as_mut_ptr(), o3.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_(
+                &mut p,
+                &3,
+                n.as_ptr(),
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             exec_destroy(p);
             close(&flat(&o3), &flat(&o2), "dfftw_plan_dft rank 3");
 
             let (mut i4, mut o4) = (x.clone(), vec![[0.0; 2]; len]);
-            dfftw_plan_dft_1d_(&mut p, &(len as c_int), i4.as_mut_ptr(), o4.as_mut_ptr(), &FFTW_BACKWARD, &EST);
+            dfftw_plan_dft_1d_(
+                &mut p,
+                &(len as c_int),
+                i4.as_mut_ptr(),
+                o4.as_mut_ptr(),
+                &FFTW_BACKWARD,
+                &EST,
+            );
             exec_destroy(p);
             let (mut i5, mut o5) = (x.clone(), vec![[0.0; 2]; len]);
-            exec_destroy(fftw_plan_dft_1d(len as c_int, i5.as_mut_ptr(), o5.as_mut_ptr(), FFTW_BACKWARD, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_1d(
+                len as c_int,
+                i5.as_mut_ptr(),
+                o5.as_mut_ptr(),
+                FFTW_BACKWARD,
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&o4), &flat(&o5), "dfftw_plan_dft_1d");
         }
     }
@@ -753,21 +857,46 @@ mod tests {
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![[0.0; 2]; nc]);
-            dfftw_plan_dft_r2c_2d_(&mut p, &(nx as c_int), &(ny as c_int), i1.as_mut_ptr(), o1.as_mut_ptr(), &EST);
+            dfftw_plan_dft_r2c_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             let (mut i2, mut o2) = (x.clone(), vec![[0.0; 2]; nc]);
-            exec_destroy(fftw_plan_dft_r2c_2d(ny as c_int, nx as c_int, i2.as_mut_ptr(), o2.as_mut_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_r2c_2d(
+                ny as c_int,
+                nx as c_int,
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&o1), &flat(&o2), "dfftw_plan_dft_r2c_2d");
             // The DC term is the sum; bin (1, 0) is the DFT along the fastest (x) dimension.
             let dc: f64 = x.iter().sum();
             assert!((o1[0][0] - dc).abs() < 1e-12 && o1[0][1].abs() < 1e-12);
             let ph = |i: usize| -2.0 * std::f64::consts::PI * i as f64 / nx as f64;
-            let b10: (f64, f64) = (0..nx * ny).fold((0.0, 0.0), |s, k| (s.0 + x[k] * ph(k % nx).cos(), s.1 + x[k] * ph(k % nx).sin()));
-            assert!((o1[1][0] - b10.0).abs() < 1e-12 && (o1[1][1] - b10.1).abs() < 1e-12, "bin (1,0) is not along x");
+            let b10: (f64, f64) = (0..nx * ny).fold((0.0, 0.0), |s, k| {
+                (s.0 + x[k] * ph(k % nx).cos(), s.1 + x[k] * ph(k % nx).sin())
+            });
+            assert!(
+                (o1[1][0] - b10.0).abs() < 1e-12 && (o1[1][1] - b10.1).abs() < 1e-12,
+                "bin (1,0) is not along x"
+            );
 
             let (mut i3, mut o3) = (x.clone(), vec![[0.0; 2]; nc]);
             let n = [nx as c_int, ny as c_int];
-            dfftw_plan_dft_r2c_(&mut p, &2, n.as_ptr(), i3.as_mut_ptr(), o3.as_mut_ptr(), &EST);
+            dfftw_plan_dft_r2c_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             close(&flat(&o3), &flat(&o2), "dfftw_plan_dft_r2c rank 2");
 
@@ -775,12 +904,26 @@ mod tests {
             let want: Vec<f64> = x.iter().map(|v| v * (nx * ny) as f64).collect();
             let mut r1 = vec![0.0; nx * ny];
             let mut c = o2.clone();
-            dfftw_plan_dft_c2r_2d_(&mut p, &(nx as c_int), &(ny as c_int), c.as_mut_ptr(), r1.as_mut_ptr(), &EST);
+            dfftw_plan_dft_c2r_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                c.as_mut_ptr(),
+                r1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             close(&r1, &want, "dfftw_plan_dft_c2r_2d round trip");
             let mut r2 = vec![0.0; nx * ny];
             let mut c = o2.clone();
-            dfftw_plan_dft_c2r_(&mut p, &2, n.as_ptr(), c.as_mut_ptr(), r2.as_mut_ptr(), &EST);
+            dfftw_plan_dft_c2r_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                c.as_mut_ptr(),
+                r2.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             close(&r2, &want, "dfftw_plan_dft_c2r rank 2 round trip");
 
@@ -789,23 +932,68 @@ mod tests {
             let y = rand_r(ax * ay * az, 4);
             let mc = (ax / 2 + 1) * ay * az;
             let (mut j1, mut d1) = (y.clone(), vec![[0.0; 2]; mc]);
-            dfftw_plan_dft_r2c_3d_(&mut p, &(ax as c_int), &(ay as c_int), &(az as c_int), j1.as_mut_ptr(), d1.as_mut_ptr(), &EST);
+            dfftw_plan_dft_r2c_3d_(
+                &mut p,
+                &(ax as c_int),
+                &(ay as c_int),
+                &(az as c_int),
+                j1.as_mut_ptr(),
+                d1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             let (mut j2, mut d2) = (y.clone(), vec![[0.0; 2]; mc]);
-            exec_destroy(fftw_plan_dft_r2c_3d(az as c_int, ay as c_int, ax as c_int, j2.as_mut_ptr(), d2.as_mut_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_r2c_3d(
+                az as c_int,
+                ay as c_int,
+                ax as c_int,
+                j2.as_mut_ptr(),
+                d2.as_mut_ptr(),
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&d1), &flat(&d2), "dfftw_plan_dft_r2c_3d");
             let mut back = vec![0.0; ax * ay * az];
-            dfftw_plan_dft_c2r_3d_(&mut p, &(ax as c_int), &(ay as c_int), &(az as c_int), d1.as_mut_ptr(), back.as_mut_ptr(), &EST);
+            dfftw_plan_dft_c2r_3d_(
+                &mut p,
+                &(ax as c_int),
+                &(ay as c_int),
+                &(az as c_int),
+                d1.as_mut_ptr(),
+                back.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
-            close(&back, &y.iter().map(|v| v * (ax * ay * az) as f64).collect::<Vec<_>>(), "dfftw_plan_dft_c2r_3d round trip");
+            close(
+                &back,
+                &y.iter()
+                    .map(|v| v * (ax * ay * az) as f64)
+                    .collect::<Vec<_>>(),
+                "dfftw_plan_dft_c2r_3d round trip",
+            );
 
             let (mut k1, mut e1) = (y.clone(), vec![[0.0; 2]; y.len() / 2 + 1]);
-            dfftw_plan_dft_r2c_1d_(&mut p, &(y.len() as c_int), k1.as_mut_ptr(), e1.as_mut_ptr(), &EST);
+            dfftw_plan_dft_r2c_1d_(
+                &mut p,
+                &(y.len() as c_int),
+                k1.as_mut_ptr(),
+                e1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             let mut back1 = vec![0.0; y.len()];
-            dfftw_plan_dft_c2r_1d_(&mut p, &(y.len() as c_int), e1.as_mut_ptr(), back1.as_mut_ptr(), &EST);
+            dfftw_plan_dft_c2r_1d_(
+                &mut p,
+                &(y.len() as c_int),
+                e1.as_mut_ptr(),
+                back1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
-            close(&back1, &y.iter().map(|v| v * y.len() as f64).collect::<Vec<_>>(), "1-d r2c/c2r round trip");
+            close(
+                &back1,
+                &y.iter().map(|v| v * y.len() as f64).collect::<Vec<_>>(),
+                "1-d r2c/c2r round trip",
+            );
         }
     }
 
@@ -817,35 +1005,102 @@ mod tests {
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![0.0; nx * ny]);
-            dfftw_plan_r2r_2d_(&mut p, &(nx as c_int), &(ny as c_int), i1.as_mut_ptr(), o1.as_mut_ptr(), &kx, &ky, &EST);
+            dfftw_plan_r2r_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &kx,
+                &ky,
+                &EST,
+            );
             exec_destroy(p);
             let (mut i2, mut o2) = (x.clone(), vec![0.0; nx * ny]);
-            exec_destroy(fftw_plan_r2r_2d(ny as c_int, nx as c_int, i2.as_mut_ptr(), o2.as_mut_ptr(), ky, kx, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_r2r_2d(
+                ny as c_int,
+                nx as c_int,
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                ky,
+                kx,
+                FFTW_ESTIMATE,
+            ));
             close(&o1, &o2, "dfftw_plan_r2r_2d");
             let (mut i3, mut o3) = (x.clone(), vec![0.0; nx * ny]);
-            exec_destroy(fftw_plan_r2r_2d(ny as c_int, nx as c_int, i3.as_mut_ptr(), o3.as_mut_ptr(), kx, ky, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_r2r_2d(
+                ny as c_int,
+                nx as c_int,
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                kx,
+                ky,
+                FFTW_ESTIMATE,
+            ));
             assert!(rel(&o1, &o3) > 1e-3, "swapped kinds should differ");
 
             let (mut i4, mut o4) = (x.clone(), vec![0.0; nx * ny]);
             let (n, k) = ([nx as c_int, ny as c_int], [kx, ky]);
-            dfftw_plan_r2r_(&mut p, &2, n.as_ptr(), i4.as_mut_ptr(), o4.as_mut_ptr(), k.as_ptr(), &EST);
+            dfftw_plan_r2r_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                i4.as_mut_ptr(),
+                o4.as_mut_ptr(),
+                k.as_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             close(&o4, &o2, "dfftw_plan_r2r rank 2");
 
             let y = rand_r(nx * ny * nz, 6);
             let kz = FFTW_DHT;
             let (mut j1, mut d1) = (y.clone(), vec![0.0; y.len()]);
-            dfftw_plan_r2r_3d_(&mut p, &(nx as c_int), &(ny as c_int), &(nz as c_int), j1.as_mut_ptr(), d1.as_mut_ptr(), &kx, &ky, &kz, &EST);
+            dfftw_plan_r2r_3d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                &(nz as c_int),
+                j1.as_mut_ptr(),
+                d1.as_mut_ptr(),
+                &kx,
+                &ky,
+                &kz,
+                &EST,
+            );
             exec_destroy(p);
             let (mut j2, mut d2) = (y.clone(), vec![0.0; y.len()]);
-            exec_destroy(fftw_plan_r2r_3d(nz as c_int, ny as c_int, nx as c_int, j2.as_mut_ptr(), d2.as_mut_ptr(), kz, ky, kx, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_r2r_3d(
+                nz as c_int,
+                ny as c_int,
+                nx as c_int,
+                j2.as_mut_ptr(),
+                d2.as_mut_ptr(),
+                kz,
+                ky,
+                kx,
+                FFTW_ESTIMATE,
+            ));
             close(&d1, &d2, "dfftw_plan_r2r_3d");
 
             let (mut j3, mut d3) = (x.clone(), vec![0.0; x.len()]);
-            dfftw_plan_r2r_1d_(&mut p, &(x.len() as c_int), j3.as_mut_ptr(), d3.as_mut_ptr(), &FFTW_REDFT00, &EST);
+            dfftw_plan_r2r_1d_(
+                &mut p,
+                &(x.len() as c_int),
+                j3.as_mut_ptr(),
+                d3.as_mut_ptr(),
+                &FFTW_REDFT00,
+                &EST,
+            );
             exec_destroy(p);
             let (mut j4, mut d4) = (x.clone(), vec![0.0; x.len()]);
-            exec_destroy(fftw_plan_r2r_1d(x.len() as c_int, j4.as_mut_ptr(), d4.as_mut_ptr(), FFTW_REDFT00, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_r2r_1d(
+                x.len() as c_int,
+                j4.as_mut_ptr(),
+                d4.as_mut_ptr(),
+                FFTW_REDFT00,
+                FFTW_ESTIMATE,
+            ));
             close(&d3, &d4, "dfftw_plan_r2r_1d");
         }
     }
@@ -863,19 +1118,69 @@ mod tests {
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![0.0; dist * h as usize]);
-            dfftw_plan_guru_r2r_(&mut p, &2, n.as_ptr(), is.as_ptr(), os.as_ptr(), &1, hn.as_ptr(), his.as_ptr(), hos.as_ptr(),
-                i1.as_mut_ptr(), o1.as_mut_ptr(), kinds.as_ptr(), &EST);
+            dfftw_plan_guru_r2r_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                is.as_ptr(),
+                os.as_ptr(),
+                &1,
+                hn.as_ptr(),
+                his.as_ptr(),
+                hos.as_ptr(),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                kinds.as_ptr(),
+                &EST,
+            );
             exec_destroy(p);
 
-            let dims = [fftw_iodim { n: n0, is: 1, os: 1 }, fftw_iodim { n: n1, is: n0, os: n0 }];
-            let hd = [fftw_iodim { n: h, is: dist as c_int, os: dist as c_int }];
+            let dims = [
+                fftw_iodim {
+                    n: n0,
+                    is: 1,
+                    os: 1,
+                },
+                fftw_iodim {
+                    n: n1,
+                    is: n0,
+                    os: n0,
+                },
+            ];
+            let hd = [fftw_iodim {
+                n: h,
+                is: dist as c_int,
+                os: dist as c_int,
+            }];
             let (mut i2, mut o2) = (x.clone(), vec![0.0; dist * h as usize]);
             let rk = [kinds[1], kinds[0]];
-            exec_destroy(fftw_plan_guru_r2r(2, dims.as_ptr(), 1, hd.as_ptr(), i2.as_mut_ptr(), o2.as_mut_ptr(), rk.as_ptr(), FFTW_ESTIMATE));
-            close(&o1, &o2, "dfftw_plan_guru_r2r vs fftw_plan_guru_r2r, kinds reversed");
+            exec_destroy(fftw_plan_guru_r2r(
+                2,
+                dims.as_ptr(),
+                1,
+                hd.as_ptr(),
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                rk.as_ptr(),
+                FFTW_ESTIMATE,
+            ));
+            close(
+                &o1,
+                &o2,
+                "dfftw_plan_guru_r2r vs fftw_plan_guru_r2r, kinds reversed",
+            );
 
             let (mut i3, mut o3) = (x.clone(), vec![0.0; dist * h as usize]);
-            exec_destroy(fftw_plan_guru_r2r(2, dims.as_ptr(), 1, hd.as_ptr(), i3.as_mut_ptr(), o3.as_mut_ptr(), kinds.as_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_guru_r2r(
+                2,
+                dims.as_ptr(),
+                1,
+                hd.as_ptr(),
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                kinds.as_ptr(),
+                FFTW_ESTIMATE,
+            ));
             assert!(rel(&o1, &o3) > 1e-3, "kind order must matter here");
         }
     }
@@ -888,35 +1193,105 @@ mod tests {
         let x = rand_c(len, 8);
         let (n, is, os) = ([n0, n1], [1, n0], [1, n0]);
         let (hn, his, hos) = ([h], [n0 * n1], [n0 * n1]);
-        let dims = [fftw_iodim { n: n0, is: 1, os: 1 }, fftw_iodim { n: n1, is: n0, os: n0 }];
-        let hd = [fftw_iodim { n: h, is: n0 * n1, os: n0 * n1 }];
+        let dims = [
+            fftw_iodim {
+                n: n0,
+                is: 1,
+                os: 1,
+            },
+            fftw_iodim {
+                n: n1,
+                is: n0,
+                os: n0,
+            },
+        ];
+        let hd = [fftw_iodim {
+            n: h,
+            is: n0 * n1,
+            os: n0 * n1,
+        }];
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![[0.0; 2]; len]);
-            dfftw_plan_guru_dft_(&mut p, &2, n.as_ptr(), is.as_ptr(), os.as_ptr(), &1, hn.as_ptr(), his.as_ptr(), hos.as_ptr(),
-                i1.as_mut_ptr(), o1.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_guru_dft_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                is.as_ptr(),
+                os.as_ptr(),
+                &1,
+                hn.as_ptr(),
+                his.as_ptr(),
+                hos.as_ptr(),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             exec_destroy(p);
             let (mut i2, mut o2) = (x.clone(), vec![[0.0; 2]; len]);
-            exec_destroy(fftw_plan_guru_dft(2, dims.as_ptr(), 1, hd.as_ptr(), i2.as_mut_ptr(), o2.as_mut_ptr(), FFTW_FORWARD, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_guru_dft(
+                2,
+                dims.as_ptr(),
+                1,
+                hd.as_ptr(),
+                i2.as_mut_ptr(),
+                o2.as_mut_ptr(),
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&o1), &flat(&o2), "dfftw_plan_guru_dft");
             // Each transform is the column-major 2-D DFT of its block.
             let blk = (n0 * n1) as usize;
             for b in 0..h as usize {
-                close(&flat(&o1[b * blk..(b + 1) * blk]), &direct_dft_colmajor(&x[b * blk..(b + 1) * blk], n0 as usize, n1 as usize, -1.0), "guru block");
+                close(
+                    &flat(&o1[b * blk..(b + 1) * blk]),
+                    &direct_dft_colmajor(
+                        &x[b * blk..(b + 1) * blk],
+                        n0 as usize,
+                        n1 as usize,
+                        -1.0,
+                    ),
+                    "guru block",
+                );
             }
 
             // Split arrays, forward; then executed on new split arrays.
             let (mut ri, mut ii): (Vec<f64>, Vec<f64>) = x.iter().map(|c| (c[0], c[1])).unzip();
             let (mut ro, mut io) = (vec![0.0; len], vec![0.0; len]);
-            dfftw_plan_guru_split_dft_(&mut p, &2, n.as_ptr(), is.as_ptr(), os.as_ptr(), &1, hn.as_ptr(), his.as_ptr(), hos.as_ptr(),
-                ri.as_mut_ptr(), ii.as_mut_ptr(), ro.as_mut_ptr(), io.as_mut_ptr(), &EST);
+            dfftw_plan_guru_split_dft_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                is.as_ptr(),
+                os.as_ptr(),
+                &1,
+                hn.as_ptr(),
+                his.as_ptr(),
+                hos.as_ptr(),
+                ri.as_mut_ptr(),
+                ii.as_mut_ptr(),
+                ro.as_mut_ptr(),
+                io.as_mut_ptr(),
+                &EST,
+            );
             assert!(!p.is_null());
             let (mut ri2, mut ii2) = (ri.clone(), ii.clone());
             let (mut ro2, mut io2) = (vec![0.0; len], vec![0.0; len]);
-            dfftw_execute_split_dft_(&p, ri2.as_mut_ptr(), ii2.as_mut_ptr(), ro2.as_mut_ptr(), io2.as_mut_ptr());
+            dfftw_execute_split_dft_(
+                &p,
+                ri2.as_mut_ptr(),
+                ii2.as_mut_ptr(),
+                ro2.as_mut_ptr(),
+                io2.as_mut_ptr(),
+            );
             dfftw_destroy_plan_(&mut p);
             let got: Vec<f64> = ro2.iter().zip(&io2).flat_map(|(a, b)| [*a, *b]).collect();
-            close(&got, &flat(&o2), "dfftw_plan_guru_split_dft + execute_split_dft");
+            close(
+                &got,
+                &flat(&o2),
+                "dfftw_plan_guru_split_dft + execute_split_dft",
+            );
 
             // r2c/c2r on real 6x4 column-major blocks: the first dim (6) in C's last position
             // would be halved; FFTW's f77 guru passes dims unreversed, so the LAST dim listed is halved.
@@ -924,25 +1299,74 @@ mod tests {
             let y = rand_r((m0 * m1) as usize, 9);
             let nc = (m0 * (m1 / 2 + 1)) as usize;
             let (gn, gis, gos) = ([m0, m1], [1, m0], [1, m0]);
-            let gd = [fftw_iodim { n: m0, is: 1, os: 1 }, fftw_iodim { n: m1, is: m0, os: m0 }];
+            let gd = [
+                fftw_iodim {
+                    n: m0,
+                    is: 1,
+                    os: 1,
+                },
+                fftw_iodim {
+                    n: m1,
+                    is: m0,
+                    os: m0,
+                },
+            ];
             let (mut j1, mut c1) = (y.clone(), vec![[0.0; 2]; nc]);
-            dfftw_plan_guru_dft_r2c_(&mut p, &2, gn.as_ptr(), gis.as_ptr(), gos.as_ptr(), &0, null(), null(), null(),
-                j1.as_mut_ptr(), c1.as_mut_ptr(), &EST);
+            dfftw_plan_guru_dft_r2c_(
+                &mut p,
+                &2,
+                gn.as_ptr(),
+                gis.as_ptr(),
+                gos.as_ptr(),
+                &0,
+                null(),
+                null(),
+                null(),
+                j1.as_mut_ptr(),
+                c1.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             let (mut j2, mut c2) = (y.clone(), vec![[0.0; 2]; nc]);
-            exec_destroy(fftw_plan_guru_dft_r2c(2, gd.as_ptr(), 0, null(), j2.as_mut_ptr(), c2.as_mut_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_guru_dft_r2c(
+                2,
+                gd.as_ptr(),
+                0,
+                null(),
+                j2.as_mut_ptr(),
+                c2.as_mut_ptr(),
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&c1), &flat(&c2), "dfftw_plan_guru_dft_r2c");
 
             let (mut sro, mut sio) = (vec![0.0; nc], vec![0.0; nc]);
             let mut j3 = y.clone();
-            dfftw_plan_guru_split_dft_r2c_(&mut p, &2, gn.as_ptr(), gis.as_ptr(), gos.as_ptr(), &0, null(), null(), null(),
-                j3.as_mut_ptr(), sro.as_mut_ptr(), sio.as_mut_ptr(), &EST);
+            dfftw_plan_guru_split_dft_r2c_(
+                &mut p,
+                &2,
+                gn.as_ptr(),
+                gis.as_ptr(),
+                gos.as_ptr(),
+                &0,
+                null(),
+                null(),
+                null(),
+                j3.as_mut_ptr(),
+                sro.as_mut_ptr(),
+                sio.as_mut_ptr(),
+                &EST,
+            );
             assert!(!p.is_null());
             fftw_execute(p);
             let got: Vec<f64> = sro.iter().zip(&sio).flat_map(|(a, b)| [*a, *b]).collect();
             close(&got, &flat(&c2), "dfftw_plan_guru_split_dft_r2c");
             let (mut j4, mut sro2, mut sio2) = (y.clone(), vec![0.0; nc], vec![0.0; nc]);
-            dfftw_execute_split_dft_r2c__(&p, j4.as_mut_ptr(), sro2.as_mut_ptr(), sio2.as_mut_ptr());
+            dfftw_execute_split_dft_r2c__(
+                &p,
+                j4.as_mut_ptr(),
+                sro2.as_mut_ptr(),
+                sio2.as_mut_ptr(),
+            );
             dfftw_destroy_plan_(&mut p);
             let got: Vec<f64> = sro2.iter().zip(&sio2).flat_map(|(a, b)| [*a, *b]).collect();
             close(&got, &flat(&c2), "dfftw_execute_split_dft_r2c");
@@ -950,21 +1374,55 @@ mod tests {
             let want: Vec<f64> = y.iter().map(|v| v * (m0 * m1) as f64).collect();
             let mut back = vec![0.0; y.len()];
             let mut cc = c2.clone();
-            dfftw_plan_guru_dft_c2r_(&mut p, &2, gn.as_ptr(), gis.as_ptr(), gos.as_ptr(), &0, null(), null(), null(),
-                cc.as_mut_ptr(), back.as_mut_ptr(), &EST);
+            dfftw_plan_guru_dft_c2r_(
+                &mut p,
+                &2,
+                gn.as_ptr(),
+                gis.as_ptr(),
+                gos.as_ptr(),
+                &0,
+                null(),
+                null(),
+                null(),
+                cc.as_mut_ptr(),
+                back.as_mut_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             close(&back, &want, "dfftw_plan_guru_dft_c2r round trip");
 
             let (mut sri, mut sii): (Vec<f64>, Vec<f64>) = c2.iter().map(|c| (c[0], c[1])).unzip();
             let mut back2 = vec![0.0; y.len()];
-            dfftw_plan_guru_split_dft_c2r_(&mut p, &2, gn.as_ptr(), gis.as_ptr(), gos.as_ptr(), &0, null(), null(), null(),
-                sri.as_mut_ptr(), sii.as_mut_ptr(), back2.as_mut_ptr(), &EST);
+            dfftw_plan_guru_split_dft_c2r_(
+                &mut p,
+                &2,
+                gn.as_ptr(),
+                gis.as_ptr(),
+                gos.as_ptr(),
+                &0,
+                null(),
+                null(),
+                null(),
+                sri.as_mut_ptr(),
+                sii.as_mut_ptr(),
+                back2.as_mut_ptr(),
+                &EST,
+            );
             assert!(!p.is_null());
             let (mut sri2, mut sii2) = (sri.clone(), sii.clone());
             let mut back3 = vec![0.0; y.len()];
-            dfftw_execute_split_dft_c2r_(&p, sri2.as_mut_ptr(), sii2.as_mut_ptr(), back3.as_mut_ptr());
+            dfftw_execute_split_dft_c2r_(
+                &p,
+                sri2.as_mut_ptr(),
+                sii2.as_mut_ptr(),
+                back3.as_mut_ptr(),
+            );
             dfftw_destroy_plan_(&mut p);
-            close(&back3, &want, "dfftw_plan_guru_split_dft_c2r + execute_split_dft_c2r");
+            close(
+                &back3,
+                &want,
+                "dfftw_plan_guru_split_dft_c2r + execute_split_dft_c2r",
+            );
         }
     }
 
@@ -981,13 +1439,40 @@ mod tests {
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![[0.0; 2]; olen]);
-            dfftw_plan_many_dft_(&mut p, &2, n.as_ptr(), &hm, i1.as_mut_ptr(), ie.as_ptr(), &is, &idist,
-                o1.as_mut_ptr(), oe.as_ptr(), &os, &odist, &FFTW_FORWARD, &EST);
+            dfftw_plan_many_dft_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                &hm,
+                i1.as_mut_ptr(),
+                ie.as_ptr(),
+                &is,
+                &idist,
+                o1.as_mut_ptr(),
+                oe.as_ptr(),
+                &os,
+                &odist,
+                &FFTW_FORWARD,
+                &EST,
+            );
             exec_destroy(p);
             let (rn, rie, roe) = ([n[1], n[0]], [ie[1], ie[0]], [oe[1], oe[0]]);
             let (mut i2, mut o2) = (x.clone(), vec![[0.0; 2]; olen]);
-            exec_destroy(fftw_plan_many_dft(2, rn.as_ptr(), hm, i2.as_mut_ptr(), rie.as_ptr(), is, idist,
-                o2.as_mut_ptr(), roe.as_ptr(), os, odist, FFTW_FORWARD, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_many_dft(
+                2,
+                rn.as_ptr(),
+                hm,
+                i2.as_mut_ptr(),
+                rie.as_ptr(),
+                is,
+                idist,
+                o2.as_mut_ptr(),
+                roe.as_ptr(),
+                os,
+                odist,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&o1), &flat(&o2), "dfftw_plan_many_dft");
             // Element (i, j) of transform b sits at b*dist + stride*(i + ie[0]*j): check (0,0) = sum.
             let mut s = [0.0, 0.0];
@@ -1003,32 +1488,109 @@ mod tests {
             // r2c / c2r / r2r with embeds.
             let y = rand_r(ilen, 11);
             let (mut j1, mut c1) = (y.clone(), vec![[0.0; 2]; olen]);
-            dfftw_plan_many_dft_r2c_(&mut p, &2, n.as_ptr(), &hm, j1.as_mut_ptr(), ie.as_ptr(), &is, &idist,
-                c1.as_mut_ptr(), oe.as_ptr(), &os, &odist, &EST);
+            dfftw_plan_many_dft_r2c_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                &hm,
+                j1.as_mut_ptr(),
+                ie.as_ptr(),
+                &is,
+                &idist,
+                c1.as_mut_ptr(),
+                oe.as_ptr(),
+                &os,
+                &odist,
+                &EST,
+            );
             exec_destroy(p);
             let (mut j2, mut c2) = (y.clone(), vec![[0.0; 2]; olen]);
-            exec_destroy(fftw_plan_many_dft_r2c(2, rn.as_ptr(), hm, j2.as_mut_ptr(), rie.as_ptr(), is, idist,
-                c2.as_mut_ptr(), roe.as_ptr(), os, odist, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_many_dft_r2c(
+                2,
+                rn.as_ptr(),
+                hm,
+                j2.as_mut_ptr(),
+                rie.as_ptr(),
+                is,
+                idist,
+                c2.as_mut_ptr(),
+                roe.as_ptr(),
+                os,
+                odist,
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&c1), &flat(&c2), "dfftw_plan_many_dft_r2c");
 
             let (mut cc1, mut r1) = (c2.clone(), vec![0.0; ilen]);
-            dfftw_plan_many_dft_c2r_(&mut p, &2, n.as_ptr(), &hm, cc1.as_mut_ptr(), oe.as_ptr(), &os, &odist,
-                r1.as_mut_ptr(), ie.as_ptr(), &is, &idist, &EST);
+            dfftw_plan_many_dft_c2r_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                &hm,
+                cc1.as_mut_ptr(),
+                oe.as_ptr(),
+                &os,
+                &odist,
+                r1.as_mut_ptr(),
+                ie.as_ptr(),
+                &is,
+                &idist,
+                &EST,
+            );
             exec_destroy(p);
             let (mut cc2, mut r2) = (c2.clone(), vec![0.0; ilen]);
-            exec_destroy(fftw_plan_many_dft_c2r(2, rn.as_ptr(), hm, cc2.as_mut_ptr(), roe.as_ptr(), os, odist,
-                r2.as_mut_ptr(), rie.as_ptr(), is, idist, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_many_dft_c2r(
+                2,
+                rn.as_ptr(),
+                hm,
+                cc2.as_mut_ptr(),
+                roe.as_ptr(),
+                os,
+                odist,
+                r2.as_mut_ptr(),
+                rie.as_ptr(),
+                is,
+                idist,
+                FFTW_ESTIMATE,
+            ));
             close(&r1, &r2, "dfftw_plan_many_dft_c2r");
 
             let kinds = [FFTW_REDFT01, FFTW_RODFT11];
             let rk = [kinds[1], kinds[0]];
             let (mut k1, mut e1) = (y.clone(), vec![0.0; olen]);
-            dfftw_plan_many_r2r_(&mut p, &2, n.as_ptr(), &hm, k1.as_mut_ptr(), ie.as_ptr(), &is, &idist,
-                e1.as_mut_ptr(), oe.as_ptr(), &os, &odist, kinds.as_ptr(), &EST);
+            dfftw_plan_many_r2r_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                &hm,
+                k1.as_mut_ptr(),
+                ie.as_ptr(),
+                &is,
+                &idist,
+                e1.as_mut_ptr(),
+                oe.as_ptr(),
+                &os,
+                &odist,
+                kinds.as_ptr(),
+                &EST,
+            );
             exec_destroy(p);
             let (mut k2, mut e2) = (y.clone(), vec![0.0; olen]);
-            exec_destroy(fftw_plan_many_r2r(2, rn.as_ptr(), hm, k2.as_mut_ptr(), rie.as_ptr(), is, idist,
-                e2.as_mut_ptr(), roe.as_ptr(), os, odist, rk.as_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_many_r2r(
+                2,
+                rn.as_ptr(),
+                hm,
+                k2.as_mut_ptr(),
+                rie.as_ptr(),
+                is,
+                idist,
+                e2.as_mut_ptr(),
+                roe.as_ptr(),
+                os,
+                odist,
+                rk.as_ptr(),
+                FFTW_ESTIMATE,
+            ));
             close(&e1, &e2, "dfftw_plan_many_r2r");
         }
     }
@@ -1041,28 +1603,69 @@ mod tests {
         unsafe {
             let mut p: Pl = null_mut();
             let (mut a, mut b) = (vec![0.0; nx * ny], vec![[0.0; 2]; nc]);
-            dfftw_plan_dft_r2c_2d_(&mut p, &(nx as c_int), &(ny as c_int), a.as_mut_ptr(), b.as_mut_ptr(), &EST);
+            dfftw_plan_dft_r2c_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &EST,
+            );
             let (mut xi, mut c1) = (x.clone(), vec![[0.0; 2]; nc]);
             dfftw_execute_dft_r2c_(&p, xi.as_mut_ptr(), c1.as_mut_ptr());
             dfftw_destroy_plan_(&mut p);
             let (mut x2, mut c2) = (x.clone(), vec![[0.0; 2]; nc]);
-            exec_destroy(fftw_plan_dft_r2c_2d(ny as c_int, nx as c_int, x2.as_mut_ptr(), c2.as_mut_ptr(), FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_dft_r2c_2d(
+                ny as c_int,
+                nx as c_int,
+                x2.as_mut_ptr(),
+                c2.as_mut_ptr(),
+                FFTW_ESTIMATE,
+            ));
             close(&flat(&c1), &flat(&c2), "dfftw_execute_dft_r2c");
 
             let (mut a, mut b) = (vec![[0.0; 2]; nc], vec![0.0; nx * ny]);
-            dfftw_plan_dft_c2r_2d_(&mut p, &(nx as c_int), &(ny as c_int), a.as_mut_ptr(), b.as_mut_ptr(), &EST);
+            dfftw_plan_dft_c2r_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &EST,
+            );
             let (mut cin, mut r) = (c2.clone(), vec![0.0; nx * ny]);
             dfftw_execute_dft_c2r_(&p, cin.as_mut_ptr(), r.as_mut_ptr());
             dfftw_destroy_plan_(&mut p);
-            close(&r, &x.iter().map(|v| v * (nx * ny) as f64).collect::<Vec<_>>(), "dfftw_execute_dft_c2r");
+            close(
+                &r,
+                &x.iter().map(|v| v * (nx * ny) as f64).collect::<Vec<_>>(),
+                "dfftw_execute_dft_c2r",
+            );
 
             let (mut a, mut b) = (vec![0.0; nx * ny], vec![0.0; nx * ny]);
-            dfftw_plan_r2r_2d_(&mut p, &(nx as c_int), &(ny as c_int), a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_R2HC, &FFTW_REDFT11, &EST);
+            dfftw_plan_r2r_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_R2HC,
+                &FFTW_REDFT11,
+                &EST,
+            );
             let (mut xin, mut o) = (x.clone(), vec![0.0; nx * ny]);
             dfftw_execute_r2r_(&p, xin.as_mut_ptr(), o.as_mut_ptr());
             dfftw_destroy_plan_(&mut p);
             let (mut x3, mut o3) = (x.clone(), vec![0.0; nx * ny]);
-            exec_destroy(fftw_plan_r2r_2d(ny as c_int, nx as c_int, x3.as_mut_ptr(), o3.as_mut_ptr(), FFTW_REDFT11, FFTW_R2HC, FFTW_ESTIMATE));
+            exec_destroy(fftw_plan_r2r_2d(
+                ny as c_int,
+                nx as c_int,
+                x3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                FFTW_REDFT11,
+                FFTW_R2HC,
+                FFTW_ESTIMATE,
+            ));
             close(&o, &o3, "dfftw_execute_r2r");
         }
     }
@@ -1070,33 +1673,79 @@ mod tests {
     #[test]
     fn single_precision() {
         let (nx, ny) = (4usize, 6usize);
-        let x: Vec<[f32; 2]> = rand_c(nx * ny, 13).iter().map(|c| [c[0] as f32, c[1] as f32]).collect();
-        let want = direct_dft_colmajor(&x.iter().map(|c| [c[0] as f64, c[1] as f64]).collect::<Vec<_>>(), nx, ny, -1.0);
+        let x: Vec<[f32; 2]> = rand_c(nx * ny, 13)
+            .iter()
+            .map(|c| [c[0] as f32, c[1] as f32])
+            .collect();
+        let want = direct_dft_colmajor(
+            &x.iter()
+                .map(|c| [c[0] as f64, c[1] as f64])
+                .collect::<Vec<_>>(),
+            nx,
+            ny,
+            -1.0,
+        );
         unsafe {
             let mut p: Pl = null_mut();
             let (mut i1, mut o1) = (x.clone(), vec![[0.0f32; 2]; nx * ny]);
-            sfftw_plan_dft_2d_(&mut p, &(nx as c_int), &(ny as c_int), i1.as_mut_ptr(), o1.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            sfftw_plan_dft_2d_(
+                &mut p,
+                &(nx as c_int),
+                &(ny as c_int),
+                i1.as_mut_ptr(),
+                o1.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(!p.is_null());
             sfftw_execute__(&p);
             sfftw_destroy_plan_(&mut p);
             let got: Vec<f64> = o1.iter().flat_map(|c| [c[0] as f64, c[1] as f64]).collect();
-            assert!(rel(&got, &want) < 1e-5, "sfftw_plan_dft_2d: {}", rel(&got, &want));
+            assert!(
+                rel(&got, &want) < 1e-5,
+                "sfftw_plan_dft_2d: {}",
+                rel(&got, &want)
+            );
 
             let y: Vec<f32> = rand_r(9, 14).iter().map(|&v| v as f32).collect();
             let (mut j1, mut d1) = (y.clone(), vec![0.0f32; 9]);
-            sfftw_plan_r2r_1d_(&mut p, &9, j1.as_mut_ptr(), d1.as_mut_ptr(), &FFTW_RODFT00, &EST);
+            sfftw_plan_r2r_1d_(
+                &mut p,
+                &9,
+                j1.as_mut_ptr(),
+                d1.as_mut_ptr(),
+                &FFTW_RODFT00,
+                &EST,
+            );
             fftwf_execute(p);
             sfftw_destroy_plan_(&mut p);
             let (mut j2, mut d2) = (y.clone(), vec![0.0f32; 9]);
-            let q = fftwf_plan_r2r_1d(9, j2.as_mut_ptr(), d2.as_mut_ptr(), FFTW_RODFT00, FFTW_ESTIMATE);
+            let q = fftwf_plan_r2r_1d(
+                9,
+                j2.as_mut_ptr(),
+                d2.as_mut_ptr(),
+                FFTW_RODFT00,
+                FFTW_ESTIMATE,
+            );
             fftwf_execute(q);
             fftwf_destroy_plan(q);
-            let (a, b): (Vec<f64>, Vec<f64>) = d1.iter().zip(&d2).map(|(a, b)| (*a as f64, *b as f64)).unzip();
+            let (a, b): (Vec<f64>, Vec<f64>) = d1
+                .iter()
+                .zip(&d2)
+                .map(|(a, b)| (*a as f64, *b as f64))
+                .unzip();
             assert!(rel(&a, &b) < 1e-6);
 
             // A single-precision plan is refused by the double-precision wrappers (no crash).
             let (mut i3, mut o3) = (x.clone(), vec![[0.0f32; 2]; nx * ny]);
-            sfftw_plan_dft_1d_(&mut p, &4, i3.as_mut_ptr(), o3.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            sfftw_plan_dft_1d_(
+                &mut p,
+                &4,
+                i3.as_mut_ptr(),
+                o3.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             let (mut cost, mut est) = (-1.0, -1.0);
             dfftw_estimate_cost_(&mut est, &p);
             assert_eq!(est, 0.0, "fftw_estimate_cost's failure value");
@@ -1115,28 +1764,89 @@ mod tests {
         unsafe {
             let (mut a, mut b) = (vec![[1.0; 2]; 8], vec![[0.0; 2]; 8]);
             let mut p: Pl = 1 as Pl; // garbage that a failed planner must overwrite with NULL
-            dfftw_plan_dft_1d_(&mut p, &0, a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_1d_(
+                &mut p,
+                &0,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(p.is_null());
             p = 1 as Pl;
-            dfftw_plan_dft_(&mut p, &-1, null(), a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_(
+                &mut p,
+                &-1,
+                null(),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(p.is_null());
             p = 1 as Pl;
-            dfftw_plan_dft_(&mut p, &2, null(), a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_(
+                &mut p,
+                &2,
+                null(),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(p.is_null());
             p = 1 as Pl;
-            dfftw_plan_dft_2d_(&mut p, &2, null(), a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_2d_(
+                &mut p,
+                &2,
+                null(),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(p.is_null(), "NULL size argument");
             p = 1 as Pl;
-            dfftw_plan_r2r_1d_(&mut p, &8, a.as_mut_ptr() as *mut f64, b.as_mut_ptr() as *mut f64, &99, &EST);
-            assert!(!p.is_null(), "an unknown r2r kind plans as FFTW_R2HC, as in FFTW 3.3.10");
+            dfftw_plan_r2r_1d_(
+                &mut p,
+                &8,
+                a.as_mut_ptr() as *mut f64,
+                b.as_mut_ptr() as *mut f64,
+                &99,
+                &EST,
+            );
+            assert!(
+                !p.is_null(),
+                "an unknown r2r kind plans as FFTW_R2HC, as in FFTW 3.3.10"
+            );
             dfftw_destroy_plan_(&mut p);
             p = 1 as Pl;
             let n = [2, 2];
-            dfftw_plan_guru_dft_(&mut p, &2, n.as_ptr(), null(), n.as_ptr(), &0, null(), null(), null(),
-                a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_guru_dft_(
+                &mut p,
+                &2,
+                n.as_ptr(),
+                null(),
+                n.as_ptr(),
+                &0,
+                null(),
+                null(),
+                null(),
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             assert!(p.is_null(), "NULL stride array");
             // A NULL plan argument: nothing planned, nothing written, no crash.
-            dfftw_plan_dft_1d_(null_mut(), &8, a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &EST);
+            dfftw_plan_dft_1d_(
+                null_mut(),
+                &8,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &EST,
+            );
             // Executing or destroying NULL or non-plans.
             let null_plan: Pl = null_mut();
             dfftw_execute_(null());
@@ -1164,7 +1874,15 @@ mod tests {
         unsafe {
             let (mut a, mut b) = (rand_c(12, 15), vec![[0.0; 2]; 12]);
             let mut p: Pl = null_mut();
-            dfftw_plan_dft_2d_(&mut p, &3, &4, a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &(FFTW_MEASURE as c_int));
+            dfftw_plan_dft_2d_(
+                &mut p,
+                &3,
+                &4,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &(FFTW_MEASURE as c_int),
+            );
             assert!(!p.is_null());
             let (mut ad, mut m, mut f) = (-1.0, -1.0, -1.0);
             dfftw_flops_(&p, &mut ad, &mut m, &mut f);
@@ -1238,36 +1956,64 @@ mod tests {
             dfftw_forget_wisdom_();
             let (mut a, mut b) = (rand_c(15, 16), vec![[0.0; 2]; 15]);
             let mut p: Pl = null_mut();
-            dfftw_plan_dft_2d_(&mut p, &3, &5, a.as_mut_ptr(), b.as_mut_ptr(), &FFTW_FORWARD, &(FFTW_MEASURE as c_int));
+            dfftw_plan_dft_2d_(
+                &mut p,
+                &3,
+                &5,
+                a.as_mut_ptr(),
+                b.as_mut_ptr(),
+                &FFTW_FORWARD,
+                &(FFTW_MEASURE as c_int),
+            );
             assert!(!p.is_null());
             dfftw_destroy_plan_(&mut p);
 
             let text = export_d();
             let c_str = fftw_export_wisdom_to_string();
-            let c_text = std::ffi::CStr::from_ptr(c_str).to_str().unwrap().to_string();
+            let c_text = std::ffi::CStr::from_ptr(c_str)
+                .to_str()
+                .unwrap()
+                .to_string();
             libc::free(c_str as *mut c_void);
-            assert_eq!(text, c_text, "export through write_char equals the string export");
-            assert!(text.contains("(fftw-3.3.10 fftx_wisdom\n") && text.contains("measure"), "{text}");
+            assert_eq!(
+                text, c_text,
+                "export through write_char equals the string export"
+            );
+            assert!(
+                text.contains("(fftw-3.3.10 fftx_wisdom\n") && text.contains("measure"),
+                "{text}"
+            );
 
             dfftw_forget_wisdom_();
             assert!(!export_d().contains("measure"), "forget_wisdom");
 
-            let mut r = Reader { bytes: text.clone().into_bytes(), pos: 0 };
+            let mut r = Reader {
+                bytes: text.clone().into_bytes(),
+                pos: 0,
+            };
             let mut ok = -5;
             dfftw_import_wisdom__(&mut ok, Some(feed), &mut r as *mut Reader as *mut c_void);
             assert_eq!(ok, 1);
             assert_eq!(export_d(), text, "import restores the exported wisdom");
 
-            let mut bad = Reader { bytes: b"(not wisdom".to_vec(), pos: 0 };
+            let mut bad = Reader {
+                bytes: b"(not wisdom".to_vec(),
+                pos: 0,
+            };
             dfftw_import_wisdom_(&mut ok, Some(feed), &mut bad as *mut Reader as *mut c_void);
             assert_eq!(ok, 0);
             // Double-precision wisdom is not single-precision wisdom.
-            let mut r = Reader { bytes: text.into_bytes(), pos: 0 };
+            let mut r = Reader {
+                bytes: text.into_bytes(),
+                pos: 0,
+            };
             sfftw_import_wisdom_(&mut ok, Some(feed), &mut r as *mut Reader as *mut c_void);
             assert_eq!(ok, 0);
             let mut out: Vec<u8> = Vec::new();
             sfftw_export_wisdom__(Some(collect), &mut out as *mut Vec<u8> as *mut c_void);
-            assert!(String::from_utf8(out).unwrap().contains("(fftw-3.3.10 fftxf_wisdom\n"));
+            assert!(String::from_utf8(out)
+                .unwrap()
+                .contains("(fftw-3.3.10 fftxf_wisdom\n"));
 
             ok = 9;
             dfftw_import_system_wisdom_(&mut ok);

@@ -26,7 +26,13 @@ impl GuruDim for fftw_iodim64 {
 }
 
 /// Reads guru dims, scaling input and output strides to real scalars.
-pub(crate) unsafe fn read_dims<D: GuruDim>(rank: c_int, dims: *const D, iscale: isize, oscale: isize, what: &str) -> Result<Vec<IoDim>, String> {
+pub(crate) unsafe fn read_dims<D: GuruDim>(
+    rank: c_int,
+    dims: *const D,
+    iscale: isize,
+    oscale: isize,
+    what: &str,
+) -> Result<Vec<IoDim>, String> {
     if rank < 0 {
         return Err(format!("negative {what} rank {rank}"));
     }
@@ -45,7 +51,11 @@ pub(crate) unsafe fn read_dims<D: GuruDim>(rank: c_int, dims: *const D, iscale: 
 
 /// Transform and loop dims of a guru call, strides scaled by (input, output) element sizes.
 pub(crate) unsafe fn guru_dims<D: GuruDim>(
-    rank: c_int, dims: *const D, howmany_rank: c_int, howmany_dims: *const D, scale: (isize, isize),
+    rank: c_int,
+    dims: *const D,
+    howmany_rank: c_int,
+    howmany_dims: *const D,
+    scale: (isize, isize),
 ) -> Result<(Vec<IoDim>, Vec<IoDim>), String> {
     Ok((
         read_dims(rank, dims, scale.0, scale.1, "transform")?,
@@ -55,33 +65,87 @@ pub(crate) unsafe fn guru_dims<D: GuruDim>(
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn guru_dft<T: Real, D: GuruDim>(
-    rank: c_int, dims: *const D, hr: c_int, hd: *const D, input: *mut [T; 2], output: *mut [T; 2], sign: c_int, flags: c_uint,
+    rank: c_int,
+    dims: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: *mut [T; 2],
+    output: *mut [T; 2],
+    sign: c_int,
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (2, 2))?;
-    make_plan::<T>(Kind::Dft { sign }, d, l, interleaved(input), interleaved(output), flags)
+    make_plan::<T>(
+        Kind::Dft { sign },
+        d,
+        l,
+        interleaved(input),
+        interleaved(output),
+        flags,
+    )
 }
 
 pub(crate) unsafe fn guru_r2c<T: Real, D: GuruDim>(
-    rank: c_int, dims: *const D, hr: c_int, hd: *const D, input: *mut T, output: *mut [T; 2], flags: c_uint,
+    rank: c_int,
+    dims: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: *mut T,
+    output: *mut [T; 2],
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (1, 2))?;
-    make_plan::<T>(Kind::R2c, d, l, real_array(input), interleaved(output), flags)
+    make_plan::<T>(
+        Kind::R2c,
+        d,
+        l,
+        real_array(input),
+        interleaved(output),
+        flags,
+    )
 }
 
 pub(crate) unsafe fn guru_c2r<T: Real, D: GuruDim>(
-    rank: c_int, dims: *const D, hr: c_int, hd: *const D, input: *mut [T; 2], output: *mut T, flags: c_uint,
+    rank: c_int,
+    dims: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: *mut [T; 2],
+    output: *mut T,
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (2, 1))?;
-    make_plan::<T>(Kind::C2r, d, l, interleaved(input), real_array(output), flags)
+    make_plan::<T>(
+        Kind::C2r,
+        d,
+        l,
+        interleaved(input),
+        real_array(output),
+        flags,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn guru_r2r<T: Real, D: GuruDim>(
-    rank: c_int, dims: *const D, hr: c_int, hd: *const D, input: *mut T, output: *mut T, kind: *const c_int, flags: c_uint,
+    rank: c_int,
+    dims: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: *mut T,
+    output: *mut T,
+    kind: *const c_int,
+    flags: c_uint,
 ) -> Result<*mut Plan, String> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (1, 1))?;
     let kinds = read_kinds(rank, kind)?;
-    make_plan::<T>(Kind::R2r(kinds), d, l, real_array(input), real_array(output), flags)
+    make_plan::<T>(
+        Kind::R2r(kinds),
+        d,
+        l,
+        real_array(input),
+        real_array(output),
+        flags,
+    )
 }
 
 macro_rules! guru_api {

@@ -28,34 +28,40 @@ pub(crate) fn aligned_alloc(bytes: usize) -> *mut libc::c_void {
 }
 
 fn alloc_elements(n: usize, size: usize) -> *mut libc::c_void {
-    guard("fftw_alloc", null_mut(), || n.checked_mul(size).map(aligned_alloc).ok_or_else(|| format!("{n} elements of {size} bytes overflow")))
+    guard("fftw_alloc", null_mut(), || {
+        n.checked_mul(size)
+            .map(aligned_alloc)
+            .ok_or_else(|| format!("{n} elements of {size} bytes overflow"))
+    })
 }
 
 macro_rules! memory_api {
-    ($R:ty, $p:ident) => { paste::paste! {
-        #[no_mangle]
-        pub extern "C" fn [<$p malloc>](n: usize) -> *mut libc::c_void {
-            aligned_alloc(n)
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn [<$p free>](p: *mut libc::c_void) {
-            if !crate::exec::cuda::free_pinned(p) {
-                libc::free(p)
+    ($R:ty, $p:ident) => {
+        paste::paste! {
+            #[no_mangle]
+            pub extern "C" fn [<$p malloc>](n: usize) -> *mut libc::c_void {
+                aligned_alloc(n)
+            }
+            #[no_mangle]
+            pub unsafe extern "C" fn [<$p free>](p: *mut libc::c_void) {
+                if !crate::exec::cuda::free_pinned(p) {
+                    libc::free(p)
+                }
+            }
+            #[no_mangle]
+            pub extern "C" fn [<$p alloc_real>](n: usize) -> *mut $R {
+                alloc_elements(n, std::mem::size_of::<$R>()) as *mut $R
+            }
+            #[no_mangle]
+            pub extern "C" fn [<$p alloc_complex>](n: usize) -> *mut [$R; 2] {
+                alloc_elements(n, 2 * std::mem::size_of::<$R>()) as *mut [$R; 2]
+            }
+            #[no_mangle]
+            pub extern "C" fn [<$p alignment_of>](p: *mut $R) -> c_int {
+                (p as usize % FFTW_ALIGNMENT) as c_int
             }
         }
-        #[no_mangle]
-        pub extern "C" fn [<$p alloc_real>](n: usize) -> *mut $R {
-            alloc_elements(n, std::mem::size_of::<$R>()) as *mut $R
-        }
-        #[no_mangle]
-        pub extern "C" fn [<$p alloc_complex>](n: usize) -> *mut [$R; 2] {
-            alloc_elements(n, 2 * std::mem::size_of::<$R>()) as *mut [$R; 2]
-        }
-        #[no_mangle]
-        pub extern "C" fn [<$p alignment_of>](p: *mut $R) -> c_int {
-            (p as usize % FFTW_ALIGNMENT) as c_int
-        }
-    }};
+    };
 }
 
 memory_api!(f64, fftw_);

@@ -43,7 +43,10 @@ pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            crate::log::emit(crate::log::Level::Error, format_args!("{what}: internal error: {msg}"));
+            crate::log::emit(
+                crate::log::Level::Error,
+                format_args!("{what}: internal error: {msg}"),
+            );
             fail
         }
     }
@@ -65,12 +68,18 @@ pub(crate) fn live_plan<'a, T: Real>(p: *const Plan) -> Result<&'a Plan, String>
         return Err("NULL plan".into());
     }
     if !LIVE_PLANS.lock().contains(&(p as usize)) {
-        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)"));
+        return Err(format!(
+            "{p:p} is not a live plan (destroyed already, or never made)"
+        ));
     }
     // SAFETY: registered plans stay allocated until fftw_destroy_plan removes them.
     let plan = unsafe { &*p };
     if plan.problem.precision != T::PRECISION {
-        return Err(format!("a {} plan passed to the {} API", plan.problem.precision.name(), T::PRECISION.name()));
+        return Err(format!(
+            "a {} plan passed to the {} API",
+            plan.problem.precision.name(),
+            T::PRECISION.name()
+        ));
     }
     Ok(plan)
 }
@@ -80,7 +89,9 @@ pub(crate) fn destroy(p: *mut Plan) -> Result<(), String> {
         return Ok(()); // FFTW ignores NULL
     }
     if !LIVE_PLANS.lock().remove(&(p as usize)) {
-        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)"));
+        return Err(format!(
+            "{p:p} is not a live plan (destroyed already, or never made)"
+        ));
     }
     // SAFETY: it was made by `register` and is removed from the registry exactly once.
     drop(unsafe { Box::from_raw(p) });
@@ -89,11 +100,17 @@ pub(crate) fn destroy(p: *mut Plan) -> Result<(), String> {
 
 /// A complex array given as FFTW's interleaved `fftw_complex *`.
 pub(crate) fn interleaved<T>(p: *mut [T; 2]) -> ArrayPtr {
-    ArrayPtr::Complex { re: p as usize, im: p as usize + std::mem::size_of::<T>() }
+    ArrayPtr::Complex {
+        re: p as usize,
+        im: p as usize + std::mem::size_of::<T>(),
+    }
 }
 
 pub(crate) fn split_array<T>(re: *mut T, im: *mut T) -> ArrayPtr {
-    ArrayPtr::Complex { re: re as usize, im: im as usize }
+    ArrayPtr::Complex {
+        re: re as usize,
+        im: im as usize,
+    }
 }
 
 pub(crate) fn real_array<T>(p: *mut T) -> ArrayPtr {
@@ -119,7 +136,13 @@ pub(crate) fn make_plan<T: Real>(
         k => k,
     };
     // FFTW's rule: in place when the pointers are equal (NULL and NULL included).
-    let problem = Problem { kind, dims, loops, precision: T::PRECISION, in_place: input.base() == output.base() };
+    let problem = Problem {
+        kind,
+        dims,
+        loops,
+        precision: T::PRECISION,
+        in_place: input.base() == output.base(),
+    };
     planner::plan::<T>(problem, input, output, flags).map(register)
 }
 
@@ -137,7 +160,11 @@ pub(crate) unsafe fn read_ints(rank: i32, p: *const i32, what: &str) -> Result<V
 /// Reads an optional embed array (NULL means "the default"). Like FFTW, never reads
 /// `embed[0]` (only the inner dimensions set strides): it is returned as 0.
 pub(crate) unsafe fn read_embed(rank: i32, p: *const i32) -> Option<Vec<isize>> {
-    (!p.is_null()).then(|| (0..rank.max(0) as usize).map(|i| if i == 0 { 0 } else { *p.add(i) as isize }).collect())
+    (!p.is_null()).then(|| {
+        (0..rank.max(0) as usize)
+            .map(|i| if i == 0 { 0 } else { *p.add(i) as isize })
+            .collect()
+    })
 }
 
 /// FFTW's row-major strides for an array of logical `shape` stored in an `embed`-sized array:
@@ -148,7 +175,9 @@ pub(crate) fn row_major(embed: &[isize], stride: isize) -> Result<Vec<isize>, St
     for i in (0..embed.len()).rev() {
         out[i] = s;
         if i > 0 {
-            s = s.checked_mul(embed[i]).ok_or("embedded array size overflows")?;
+            s = s
+                .checked_mul(embed[i])
+                .ok_or("embedded array size overflows")?;
         }
     }
     Ok(out)

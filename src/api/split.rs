@@ -43,4 +43,3 @@ split_api!(f64, fftw_, plan_guru, fftw_iodim);
 split_api!(f32, fftwf_, plan_guru, fftw_iodim);
 split_api!(f64, fftw_, plan_guru64, fftw_iodim64);
 split_api!(f32, fftwf_, plan_guru64, fftw_iodim64);
-

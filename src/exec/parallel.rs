@@ -16,7 +16,10 @@ static CALLBACK: RwLock<Option<Callback>> = RwLock::new(None);
 
 /// `fftw_threads_set_callback`: `None` restores fftx's own threads.
 pub fn set_callback(parallel_loop: fftw_parallel_loop, data: *mut libc::c_void) {
-    *CALLBACK.write() = parallel_loop.map(|_| Callback { parallel_loop, data: data as usize });
+    *CALLBACK.write() = parallel_loop.map(|_| Callback {
+        parallel_loop,
+        data: data as usize,
+    });
 }
 
 /// Runs `f` over `0..njobs`, split into at most `threads` contiguous ranges that run at once.
@@ -37,7 +40,11 @@ pub fn parallel_for(threads: usize, njobs: usize, f: &(dyn Fn(Range<usize>) + Sy
         Some(cb) => run_with_callback(cb, &ranges, f),
         None => std::thread::scope(|s| {
             let (first, rest) = ranges.split_first().expect("workers >= 2");
-            let handles: Vec<_> = rest.iter().cloned().map(|r| s.spawn(move || f(r))).collect();
+            let handles: Vec<_> = rest
+                .iter()
+                .cloned()
+                .map(|r| s.spawn(move || f(r)))
+                .collect();
             f(first.clone());
             for h in handles {
                 if let Err(p) = h.join() {
@@ -65,7 +72,14 @@ unsafe extern "C" fn run_job(jobdata: *mut std::os::raw::c_char) -> *mut libc::c
 }
 
 fn run_with_callback(cb: Callback, ranges: &[Range<usize>], f: &(dyn Fn(Range<usize>) + Sync)) {
-    let mut jobs: Vec<Job<'_>> = ranges.iter().map(|r| Job { f, range: r.clone(), panicked: false }).collect();
+    let mut jobs: Vec<Job<'_>> = ranges
+        .iter()
+        .map(|r| Job {
+            f,
+            range: r.clone(),
+            panicked: false,
+        })
+        .collect();
     let parallel_loop = cb.parallel_loop.expect("set_callback stores only Some");
     // SAFETY: FFTW's contract: the loop calls work(jobdata + i*elsize) once for each i < njobs
     // and returns after all have finished.

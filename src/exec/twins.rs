@@ -58,7 +58,12 @@ use num_complex::Complex;
 /// Kernel entry points of `kernels/r2r.cu` (NVRTC names, `extern "C"`).
 pub const R2R_KERNELS: [&str; 4] = ["r2r_pre_f32", "r2r_pre_f64", "r2r_post_f32", "r2r_post_f64"];
 /// Kernel entry points of `kernels/layout.cu`.
-pub const LAYOUT_KERNELS: [&str; 4] = ["strided_copy_f32", "strided_copy_f64", "strided_copy_c32", "strided_copy_c64"];
+pub const LAYOUT_KERNELS: [&str; 4] = [
+    "strided_copy_f32",
+    "strided_copy_f64",
+    "strided_copy_c32",
+    "strided_copy_c64",
+];
 /// Largest rank of [`strided_copy`] (`FFTX_MAX_RANK` in `kernels/layout.cu`).
 pub const MAX_RANK: usize = 8;
 
@@ -213,7 +218,13 @@ fn at(offset: isize) -> usize {
 
 /// Kernel helper `r2r_pre_value`: element `m` of the complex line of batch `b`; `x(j)` reads
 /// input sample `j` of that line.
-pub fn r2r_pre_value<T: Real>(kind: i32, n: i64, big_n: i64, m: i64, x: impl Fn(i64) -> T) -> Complex<T> {
+pub fn r2r_pre_value<T: Real>(
+    kind: i32,
+    n: i64,
+    big_n: i64,
+    m: i64,
+    x: impl Fn(i64) -> T,
+) -> Complex<T> {
     let zero = T::zero();
     if kind == HC2R {
         // Hermitian spectrum of the halfcomplex line r0, r1, ..., r_{n/2}, i_{(n+1)/2-1}, ..., i1.
@@ -241,7 +252,13 @@ pub fn r2r_pre_value<T: Real>(kind: i32, n: i64, big_n: i64, m: i64, x: impl Fn(
 }
 
 /// Kernel helper `r2r_post_value`: output `y_k` from the line `Z` (`z(i)` reads `Z_i`).
-pub fn r2r_post_value<T: Real>(kind: i32, n: i64, big_n: i64, k: i64, z: impl Fn(i64) -> Complex<T>) -> T {
+pub fn r2r_post_value<T: Real>(
+    kind: i32,
+    n: i64,
+    big_n: i64,
+    k: i64,
+    z: impl Fn(i64) -> Complex<T>,
+) -> T {
     match kind {
         R2HC => {
             if 2 * k <= n {
@@ -302,7 +319,9 @@ pub fn r2r_pre<T: Real>(
         let b = i / big_n;
         let m = i - b * big_n;
         let base = in_offset + b as isize * in_dist;
-        z[i as usize] = r2r_pre_value(kind, n, big_n, m, |j| input[at(base + j as isize * in_stride)]);
+        z[i as usize] = r2r_pre_value(kind, n, big_n, m, |j| {
+            input[at(base + j as isize * in_stride)]
+        });
     }
 }
 
@@ -324,7 +343,10 @@ pub fn r2r_post<T: Real>(
     assert!(kind != REDFT00 || n >= 2, "REDFT00 needs n >= 2");
     let (n, batch) = (n as i64, batch as i64);
     let big_n = r2r_logical(kind, n);
-    assert!(z.len() as i64 >= batch * big_n, "z holds batch × N complex numbers");
+    assert!(
+        z.len() as i64 >= batch * big_n,
+        "z holds batch × N complex numbers"
+    );
     let total = batch * n;
     for i in 0..total {
         let b = i / n;
@@ -449,7 +471,11 @@ mod tests {
                 match kind {
                     R2rKind::R2hc => {
                         // halfcomplex: r_k at k ≤ n/2, i_{n-k} at k > n/2
-                        let (kk, im) = if 2 * k <= n { (k, false) } else { (n - k, true) };
+                        let (kk, im) = if 2 * k <= n {
+                            (k, false)
+                        } else {
+                            (n - k, true)
+                        };
                         (0..n)
                             .map(|j| {
                                 let a = -2.0 * PI * ((j * kk) % n) as f64 / nf;
@@ -478,31 +504,39 @@ mod tests {
                     R2rKind::Redft00 => {
                         let sgn = if k % 2 == 0 { 1.0 } else { -1.0 };
                         x[0] + sgn * x[n - 1]
-                            + (1..n - 1).map(|j| 2.0 * x[j] * (PI * (j * k) as f64 / (nf - 1.0)).cos()).sum::<f64>()
+                            + (1..n - 1)
+                                .map(|j| 2.0 * x[j] * (PI * (j * k) as f64 / (nf - 1.0)).cos())
+                                .sum::<f64>()
                     }
-                    R2rKind::Rodft00 => {
-                        (0..n).map(|j| 2.0 * x[j] * (PI * ((j + 1) * (k + 1)) as f64 / (nf + 1.0)).sin()).sum()
-                    }
-                    R2rKind::Redft10 => (0..n).map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * kf / nf).cos()).sum(),
+                    R2rKind::Rodft00 => (0..n)
+                        .map(|j| 2.0 * x[j] * (PI * ((j + 1) * (k + 1)) as f64 / (nf + 1.0)).sin())
+                        .sum(),
+                    R2rKind::Redft10 => (0..n)
+                        .map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * kf / nf).cos())
+                        .sum(),
                     R2rKind::Redft01 => {
-                        x[0] + (1..n).map(|j| 2.0 * x[j] * (PI * j as f64 * (kf + 0.5) / nf).cos()).sum::<f64>()
+                        x[0] + (1..n)
+                            .map(|j| 2.0 * x[j] * (PI * j as f64 * (kf + 0.5) / nf).cos())
+                            .sum::<f64>()
                     }
-                    R2rKind::Redft11 => {
-                        (0..n).map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 0.5) / nf).cos()).sum()
-                    }
-                    R2rKind::Rodft10 => {
-                        (0..n).map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 1.0) / nf).sin()).sum()
-                    }
+                    R2rKind::Redft11 => (0..n)
+                        .map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 0.5) / nf).cos())
+                        .sum(),
+                    R2rKind::Rodft10 => (0..n)
+                        .map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 1.0) / nf).sin())
+                        .sum(),
                     R2rKind::Rodft01 => {
                         let sgn = if k % 2 == 0 { 1.0 } else { -1.0 };
                         sgn * x[n - 1]
                             + (0..n - 1)
-                                .map(|j| 2.0 * x[j] * (PI * (j as f64 + 1.0) * (kf + 0.5) / nf).sin())
+                                .map(|j| {
+                                    2.0 * x[j] * (PI * (j as f64 + 1.0) * (kf + 0.5) / nf).sin()
+                                })
                                 .sum::<f64>()
                     }
-                    R2rKind::Rodft11 => {
-                        (0..n).map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 0.5) / nf).sin()).sum()
-                    }
+                    R2rKind::Rodft11 => (0..n)
+                        .map(|j| 2.0 * x[j] * (PI * (j as f64 + 0.5) * (kf + 0.5) / nf).sin())
+                        .sum(),
                 }
             })
             .collect()
@@ -540,14 +574,21 @@ mod tests {
                 }
                 let x = random(n, &mut rng);
                 let e = rel_err(&reference(kind, &x), &direct(kind, &x));
-                assert!(e < 1e-12 * (n as f64).log2().max(1.0) * 4.0, "{kind:?} n={n}: {e:e}");
+                assert!(
+                    e < 1e-12 * (n as f64).log2().max(1.0) * 4.0,
+                    "{kind:?} n={n}: {e:e}"
+                );
             }
         }
     }
 
     /// Batched complex DFT of `batch` contiguous lines of `big_n`, rustfft in T (as cuFFT would).
     fn fft_lines<T: Real>(z: &mut [Complex<T>], big_n: usize, sign: i32) {
-        let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
+        let dir = if sign < 0 {
+            FftDirection::Forward
+        } else {
+            FftDirection::Inverse
+        };
         let fft = FftPlanner::<T>::new().plan_fft(big_n, dir);
         for line in z.chunks_exact_mut(big_n) {
             fft.process(line);
@@ -574,10 +615,14 @@ mod tests {
     fn layout(n: usize, batch: usize, variant: usize) -> (isize, isize, isize, usize) {
         let (n, batch) = (n as isize, batch as isize);
         let (off, stride, dist) = match variant {
-            0 => (0, 1, n),                                                       // packed
-            1 => (5, 3, 3 * n + 2),                                               // strided, gaps
-            2 => (0, batch, 1),                                                   // interleaved lines
-            3 => ((2 * n + 1) * (batch - 1) + 2 * (n - 1) + 4, -2, -(2 * n + 1)), // negative
+            0 => (0, 1, n),         // packed
+            1 => (5, 3, 3 * n + 2), // strided, gaps
+            2 => (0, batch, 1),     // interleaved lines
+            3 => (
+                (2 * n + 1) * (batch - 1) + 2 * (n - 1) + 4,
+                -2,
+                -(2 * n + 1),
+            ), // negative
             _ => (3 + (n - 1) * 3, -3, 1), // negative stride, dist 1 (interleaved)
         };
         // buffer length: max offset + 1 (+ a tail that must stay untouched)
@@ -592,8 +637,18 @@ mod tests {
         (off, stride, dist, (hi + 3) as usize)
     }
 
-    fn positions(n: usize, batch: usize, (off, stride, dist): (isize, isize, isize)) -> Vec<Vec<usize>> {
-        (0..batch).map(|b| (0..n).map(|j| (off + b as isize * dist + j as isize * stride) as usize).collect()).collect()
+    fn positions(
+        n: usize,
+        batch: usize,
+        (off, stride, dist): (isize, isize, isize),
+    ) -> Vec<Vec<usize>> {
+        (0..batch)
+            .map(|b| {
+                (0..n)
+                    .map(|j| (off + b as isize * dist + j as isize * stride) as usize)
+                    .collect()
+            })
+            .collect()
     }
 
     /// pre → rustfft (in T) → post against the f64 CPU reference, with strided layouts.
@@ -621,7 +676,8 @@ mod tests {
                 let mut z = vec![Complex::new(T::cast(f64::NAN), T::cast(f64::NAN)); batch * big_n];
                 r2r_pre(kind, n, batch, &input, ioff, istr, idist, &mut z);
                 assert!(
-                    z.iter().all(|c| !c.re.into().is_nan() && !c.im.into().is_nan()),
+                    z.iter()
+                        .all(|c| !c.re.into().is_nan() && !c.im.into().is_nan()),
                     "{kind:?} n={n}: pre left z unwritten"
                 );
                 fft_lines(&mut z, big_n, r2r_fft_sign(kind));
@@ -636,18 +692,28 @@ mod tests {
                     let e = rel_err(&got, &want);
                     worst = worst.max(e / (big_n as f64).log2().max(1.0));
                     let tol = tol_per_log * (big_n as f64).log2().max(1.0);
-                    assert!(e <= tol, "{kind:?} n={n} batch {b} layouts {vin}/{vout}: rel err {e:e} > {tol:e}");
+                    assert!(
+                        e <= tol,
+                        "{kind:?} n={n} batch {b} layouts {vin}/{vout}: rel err {e:e} > {tol:e}"
+                    );
                     for &p in &opos[b] {
                         written[p] = true;
                     }
                 }
                 for (p, w) in written.iter().enumerate() {
                     if !w {
-                        assert!(output[p] == sentinel, "{kind:?} n={n}: post wrote outside its output at {p}");
+                        assert!(
+                            output[p] == sentinel,
+                            "{kind:?} n={n}: post wrote outside its output at {p}"
+                        );
                     }
                 }
             }
-            eprintln!("{} {:?}: worst rel err / log2 N = {worst:.2e}", std::any::type_name::<T>(), kind);
+            eprintln!(
+                "{} {:?}: worst rel err / log2 N = {worst:.2e}",
+                std::any::type_name::<T>(),
+                kind
+            );
         }
     }
 
@@ -687,12 +753,20 @@ mod tests {
     fn twins_logical_sizes_and_signs() {
         for kind in R2rKind::ALL {
             for n in 2..10usize {
-                assert_eq!(r2r_logical_size(kind, n) as isize, kind.logical_size(n as isize));
+                assert_eq!(
+                    r2r_logical_size(kind, n) as isize,
+                    kind.logical_size(n as isize)
+                );
             }
-            assert_eq!(r2r_fft_sign(kind), if kind == R2rKind::Hc2r { 1 } else { -1 });
+            assert_eq!(
+                r2r_fft_sign(kind),
+                if kind == R2rKind::Hc2r { 1 } else { -1 }
+            );
         }
         // The twin's private numbers are FFTW's.
-        let ours = [R2HC, HC2R, DHT, REDFT00, REDFT01, REDFT10, REDFT11, RODFT00, RODFT01, RODFT10, RODFT11];
+        let ours = [
+            R2HC, HC2R, DHT, REDFT00, REDFT01, REDFT10, REDFT11, RODFT00, RODFT01, RODFT10, RODFT11,
+        ];
         for (k, v) in R2rKind::ALL.iter().zip(ours) {
             assert_eq!(*k as i32, v);
         }
@@ -704,11 +778,25 @@ mod tests {
     #[test]
     fn twins_cis_pi_reduction() {
         for den in [1i64, 2, 3, 7, 2000, 1 << 40] {
-            for num in [-5 * den - 1, -2 * den, -den, -1, 0, 1, den / 2, den, 3 * den + 1, 7 * den / 3] {
+            for num in [
+                -5 * den - 1,
+                -2 * den,
+                -den,
+                -1,
+                0,
+                1,
+                den / 2,
+                den,
+                3 * den + 1,
+                7 * den / 3,
+            ] {
                 let (c, s) = cis_pi(num, den);
                 let (s0, c0) = (PI * (num as f64 / den as f64)).sin_cos();
                 if den < 1 << 20 {
-                    assert!((c - c0).abs() < 1e-14 && (s - s0).abs() < 1e-14, "{num}/{den}");
+                    assert!(
+                        (c - c0).abs() < 1e-14 && (s - s0).abs() < 1e-14,
+                        "{num}/{den}"
+                    );
                 }
                 assert!((c * c + s * s - 1.0).abs() < 1e-15);
             }
@@ -717,7 +805,10 @@ mod tests {
         let big = 1i64 << 50;
         let (c, s) = cis_pi(-(big - 1), big);
         let want = -(PI / big as f64).sin();
-        assert!((c + 1.0).abs() < 1e-15 && ((s - want) / want).abs() < 1e-15, "{s:e} vs {want:e}");
+        assert!(
+            (c + 1.0).abs() < 1e-15 && ((s - want) / want).abs() < 1e-15,
+            "{s:e} vs {want:e}"
+        );
         // Exact at the quadrant points.
         assert_eq!(cis_pi(0, 5), (1.0, 0.0));
         assert_eq!(cis_pi(5, 10), (0.0, 1.0));
@@ -725,7 +816,15 @@ mod tests {
     }
 
     /// Naive strided copy: nested loops over an odometer.
-    fn naive_copy(n: &[i64], src: &[u32], so: i64, ss: &[i64], dst: &mut [u32], dof: i64, ds: &[i64]) {
+    fn naive_copy(
+        n: &[i64],
+        src: &[u32],
+        so: i64,
+        ss: &[i64],
+        dst: &mut [u32],
+        dof: i64,
+        ds: &[i64],
+    ) {
         if n.iter().any(|&v| v <= 0) {
             return;
         }
@@ -762,15 +861,27 @@ mod tests {
         let mut strides = vec![0i64; rank];
         let mut extent = 1i64;
         for &d in &order {
-            let mag = if injective { extent + rng.gen_range(0..3) } else { rng.gen_range(0..3) };
+            let mag = if injective {
+                extent + rng.gen_range(0..3)
+            } else {
+                rng.gen_range(0..3)
+            };
             strides[d] = if rng.gen_bool(0.4) { -mag } else { mag };
             extent = mag.max(1) * n[d].max(1) + rng.gen_range(0..2);
             if !injective {
                 extent = 1;
             }
         }
-        let lo: i64 = n.iter().zip(&strides).map(|(&k, &s)| (k - 1).max(0) * s.min(0)).sum();
-        let hi: i64 = n.iter().zip(&strides).map(|(&k, &s)| (k - 1).max(0) * s.max(0)).sum();
+        let lo: i64 = n
+            .iter()
+            .zip(&strides)
+            .map(|(&k, &s)| (k - 1).max(0) * s.min(0))
+            .sum();
+        let hi: i64 = n
+            .iter()
+            .zip(&strides)
+            .map(|(&k, &s)| (k - 1).max(0) * s.max(0))
+            .sum();
         let off = -lo + rng.gen_range(0..4);
         (strides, off, (off + hi + 1 + rng.gen_range(0..3)) as usize)
     }
@@ -781,7 +892,13 @@ mod tests {
         for trial in 0..400 {
             let rank = trial % (MAX_RANK + 1);
             let n: Vec<i64> = (0..rank)
-                .map(|_| if rng.gen_bool(0.03) { 0 } else { rng.gen_range(1..if rank > 4 { 3 } else { 6 }) })
+                .map(|_| {
+                    if rng.gen_bool(0.03) {
+                        0
+                    } else {
+                        rng.gen_range(1..if rank > 4 { 3 } else { 6 })
+                    }
+                })
                 .collect();
             let injective = rng.gen_bool(0.7);
             let (ss, so, slen) = random_strides(&n, &mut rng, injective);
@@ -791,12 +908,17 @@ mod tests {
             let mut got = want.clone();
             naive_copy(&n, &src, so, &ss, &mut want, dof, &ds);
             strided_copy(rank, &n, &src, so, &ss, &mut got, dof, &ds);
-            assert_eq!(got, want, "rank {rank} n {n:?} src {ss:?}+{so} dst {ds:?}+{dof}");
+            assert_eq!(
+                got, want,
+                "rank {rank} n {n:?} src {ss:?}+{so} dst {ds:?}+{dof}"
+            );
         }
         // Gather a strided complex layout into a packed one and scatter it back.
         let n = [3i64, 4, 5];
         let (ss, so, slen) = random_strides(&n, &mut rng, true);
-        let src: Vec<Complex<f32>> = (0..slen).map(|i| Complex::new(i as f32, -(i as f32))).collect();
+        let src: Vec<Complex<f32>> = (0..slen)
+            .map(|i| Complex::new(i as f32, -(i as f32)))
+            .collect();
         let packed_strides = [20i64, 5, 1];
         let mut packed = vec![Complex::new(0.0f32, 0.0); 60];
         strided_copy(3, &n, &src, so, &ss, &mut packed, 0, &packed_strides);
@@ -820,14 +942,21 @@ mod tests {
         while let Some(p) = rest.find("extern \"C\"") {
             rest = &rest[p + "extern \"C\"".len()..];
             let head = rest.trim_start();
-            let Some(head) = head.strip_prefix("__global__") else { continue };
+            let Some(head) = head.strip_prefix("__global__") else {
+                continue;
+            };
             let head = head.trim_start();
-            let Some(head) = head.strip_prefix("void") else { continue };
+            let Some(head) = head.strip_prefix("void") else {
+                continue;
+            };
             let open = head.find('(').unwrap();
             let close = head.find(')').unwrap();
             out.push((
                 head[..open].trim().to_string(),
-                head[open + 1..close].split_whitespace().collect::<Vec<_>>().join(" "),
+                head[open + 1..close]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
             ));
         }
         out
@@ -838,8 +967,15 @@ mod tests {
         let r2r = cu_source("r2r.cu");
         let eps = entry_points(&r2r);
         for name in R2R_KERNELS {
-            let (_, params) = eps.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("r2r.cu lacks {name}"));
-            let (r, c) = if name.ends_with("f32") { ("float", "float2") } else { ("double", "double2") };
+            let (_, params) = eps
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("r2r.cu lacks {name}"));
+            let (r, c) = if name.ends_with("f32") {
+                ("float", "float2")
+            } else {
+                ("double", "double2")
+            };
             let want = if name.starts_with("r2r_pre") {
                 format!("int kind, long long n, long long N, long long batch, const {r}* in, long long in_offset, long long in_stride, long long in_dist, {c}* z")
             } else {
@@ -850,13 +986,20 @@ mod tests {
         assert_eq!(eps.len(), R2R_KERNELS.len());
         // Kind numbers are FFTW's.
         for kind in R2rKind::ALL {
-            let def = format!("#define FFTX_{} {}", kind.name().to_uppercase(), kind as i32);
+            let def = format!(
+                "#define FFTX_{} {}",
+                kind.name().to_uppercase(),
+                kind as i32
+            );
             assert!(r2r.contains(&def), "r2r.cu lacks `{def}`");
         }
         let layout = cu_source("layout.cu");
         let eps = entry_points(&layout);
         for name in LAYOUT_KERNELS {
-            let (_, params) = eps.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("layout.cu lacks {name}"));
+            let (_, params) = eps
+                .iter()
+                .find(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("layout.cu lacks {name}"));
             let t = match &name[name.len() - 3..] {
                 "f32" => "float",
                 "f64" => "double",

@@ -2,7 +2,11 @@
 //! helper macros of the header are in `build.rs` too. Every entry point runs inside [`guard`]:
 //! a failure returns NULL (or does nothing), and `fftx_last_error()` says which call failed and
 //! why; no panic crosses the boundary.
-#![allow(non_camel_case_types, clippy::missing_safety_doc, clippy::too_many_arguments)]
+#![allow(
+    non_camel_case_types,
+    clippy::missing_safety_doc,
+    clippy::too_many_arguments
+)]
 
 use super::graph::{Graph, Op};
 use super::plan::{self, DimX, FftxPlan};
@@ -108,7 +112,11 @@ pub const FFTX_RODFT01: fftx_r2r_kind = 8;
 pub const FFTX_RODFT10: fftx_r2r_kind = 9;
 pub const FFTX_RODFT11: fftx_r2r_kind = 10;
 
-const KNOWN_FLAGS: c_uint = crate::abi::FFTW_KNOWN_FLAGS | FFTX_SUBPLAN | FFTX_OBSERVE | FFTX_HIGH_PERFORMANCE | FFTX_NO_OPTIMIZE;
+const KNOWN_FLAGS: c_uint = crate::abi::FFTW_KNOWN_FLAGS
+    | FFTX_SUBPLAN
+    | FFTX_OBSERVE
+    | FFTX_HIGH_PERFORMANCE
+    | FFTX_NO_OPTIMIZE;
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
@@ -131,14 +139,19 @@ fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
             fail
         }
         Err(panic) => {
-            let msg = panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
             set_error(format!("{what}: internal error: {msg}"));
             fail
         }
     }
 }
 
-static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> = once_cell::sync::Lazy::new(Default::default);
+static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> =
+    once_cell::sync::Lazy::new(Default::default);
 
 fn register(plan: FftxPlan) -> fftx_plan {
     if plan.flags & FFTX_OBSERVE != 0 {
@@ -183,12 +196,28 @@ impl ReadDim for fftx_iodim64 {
 impl ReadDim for fftx_iodimx {
     fn get(&self) -> DimX {
         let c = |x: c_int| x as isize;
-        DimX { n: c(self.n), iofs: c(self.iofs), oofs: c(self.oofs), dofs: c(self.dofs), is: c(self.is), os: c(self.os), ds: c(self.ds) }
+        DimX {
+            n: c(self.n),
+            iofs: c(self.iofs),
+            oofs: c(self.oofs),
+            dofs: c(self.dofs),
+            is: c(self.is),
+            os: c(self.os),
+            ds: c(self.ds),
+        }
     }
 }
 impl ReadDim for fftx_iodimx64 {
     fn get(&self) -> DimX {
-        DimX { n: self.n, iofs: self.iofs, oofs: self.oofs, dofs: self.dofs, is: self.is, os: self.os, ds: self.ds }
+        DimX {
+            n: self.n,
+            iofs: self.iofs,
+            oofs: self.oofs,
+            dofs: self.dofs,
+            is: self.is,
+            os: self.os,
+            ds: self.ds,
+        }
     }
 }
 
@@ -207,38 +236,106 @@ fn single(node: super::graph::Node, flags: c_uint) -> Result<fftx_plan, String> 
     Ok(register(plan))
 }
 
-unsafe fn temp<D: ReadDim>(rank: c_int, d: *const D, complex: bool, zero: bool) -> Result<usize, String> {
+unsafe fn temp<D: ReadDim>(
+    rank: c_int,
+    d: *const D,
+    complex: bool,
+    zero: bool,
+) -> Result<usize, String> {
     plan::create_temp(&dims(rank, d, "temporary")?, complex, zero)
 }
 
-unsafe fn guru_transform<D: ReadDim>(name: &str, op: Op, rank: c_int, d: *const D, hr: c_int, hd: *const D, input: usize, ic: bool, output: usize, oc: bool, flags: c_uint) -> Result<fftx_plan, String> {
+unsafe fn guru_transform<D: ReadDim>(
+    name: &str,
+    op: Op,
+    rank: c_int,
+    d: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: usize,
+    ic: bool,
+    output: usize,
+    oc: bool,
+    flags: c_uint,
+) -> Result<fftx_plan, String> {
     check_flags(flags)?;
     let (d, l) = (dims(rank, d, "transform")?, dims(hr, hd, "howmany")?);
-    let node = plan::transform(name, op, &d, &l, plan::buffer(input, ic, "in")?, plan::buffer(output, oc, "out")?)?;
+    let node = plan::transform(
+        name,
+        op,
+        &d,
+        &l,
+        plan::buffer(input, ic, "in")?,
+        plan::buffer(output, oc, "out")?,
+    )?;
     single(node, flags)
 }
 
-unsafe fn guru_copy<D: ReadDim>(name: &str, rank: c_int, d: *const D, input: usize, output: usize, complex: bool, flags: c_uint) -> Result<fftx_plan, String> {
+unsafe fn guru_copy<D: ReadDim>(
+    name: &str,
+    rank: c_int,
+    d: *const D,
+    input: usize,
+    output: usize,
+    complex: bool,
+    flags: c_uint,
+) -> Result<fftx_plan, String> {
     check_flags(flags)?;
-    let node = plan::copy(name, &dims(rank, d, "copy")?, plan::buffer(input, complex, "in")?, plan::buffer(output, complex, "out")?)?;
+    let node = plan::copy(
+        name,
+        &dims(rank, d, "copy")?,
+        plan::buffer(input, complex, "in")?,
+        plan::buffer(output, complex, "out")?,
+    )?;
     single(node, flags)
 }
 
-unsafe fn guru_pointwise<D: ReadDim>(name: &str, rank: c_int, d: *const D, hr: c_int, hd: *const D, input: usize, output: usize, data: usize, func: fftx_callback, complex: bool, flags: c_uint) -> Result<fftx_plan, String> {
+unsafe fn guru_pointwise<D: ReadDim>(
+    name: &str,
+    rank: c_int,
+    d: *const D,
+    hr: c_int,
+    hd: *const D,
+    input: usize,
+    output: usize,
+    data: usize,
+    func: fftx_callback,
+    complex: bool,
+    flags: c_uint,
+) -> Result<fftx_plan, String> {
     check_flags(flags)?;
     let f = func.ok_or("the pointwise function is NULL")?;
     let (d, l) = (dims(rank, d, "pointwise")?, dims(hr, hd, "howmany")?);
     let prog = recorder::record(f, complex, data != 0)?;
-    let data = if data == 0 { None } else { Some(plan::buffer(data, complex, "data")?) };
-    let node = plan::pointwise(name, prog, &d, &l, plan::buffer(input, complex, "in")?, plan::buffer(output, complex, "out")?, data)?;
+    let data = if data == 0 {
+        None
+    } else {
+        Some(plan::buffer(data, complex, "data")?)
+    };
+    let node = plan::pointwise(
+        name,
+        prog,
+        &d,
+        &l,
+        plan::buffer(input, complex, "in")?,
+        plan::buffer(output, complex, "out")?,
+        data,
+    )?;
     single(node, flags)
 }
 
-unsafe fn r2r_kinds(rank: c_int, kind: *const fftx_r2r_kind) -> Result<Vec<crate::problem::R2rKind>, String> {
+unsafe fn r2r_kinds(
+    rank: c_int,
+    kind: *const fftx_r2r_kind,
+) -> Result<Vec<crate::problem::R2rKind>, String> {
     if rank > 0 && kind.is_null() {
         return Err("kind is NULL".into());
     }
-    plan::r2r_kinds(&(0..rank.max(0) as usize).map(|i| *kind.add(i)).collect::<Vec<_>>())
+    plan::r2r_kinds(
+        &(0..rank.max(0) as usize)
+            .map(|i| *kind.add(i))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.
@@ -263,129 +360,513 @@ pub extern "C" fn fftx_last_error() -> *const c_char {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_real(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_real {
-    guard("fftx_create_temp_real", null_mut(), || Ok(temp(rank, dims, false, false)? as fftx_temp_real))
+pub unsafe extern "C" fn fftx_create_temp_real(
+    rank: c_int,
+    dims: *const fftx_iodim,
+) -> fftx_temp_real {
+    guard("fftx_create_temp_real", null_mut(), || {
+        Ok(temp(rank, dims, false, false)? as fftx_temp_real)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_complex(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_complex {
-    guard("fftx_create_temp_complex", null_mut(), || Ok(temp(rank, dims, true, false)? as fftx_temp_complex))
+pub unsafe extern "C" fn fftx_create_temp_complex(
+    rank: c_int,
+    dims: *const fftx_iodim,
+) -> fftx_temp_complex {
+    guard("fftx_create_temp_complex", null_mut(), || {
+        Ok(temp(rank, dims, true, false)? as fftx_temp_complex)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_real(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_real {
-    guard("fftx_create_zero_temp_real", null_mut(), || Ok(temp(rank, dims, false, true)? as fftx_temp_real))
+pub unsafe extern "C" fn fftx_create_zero_temp_real(
+    rank: c_int,
+    dims: *const fftx_iodim,
+) -> fftx_temp_real {
+    guard("fftx_create_zero_temp_real", null_mut(), || {
+        Ok(temp(rank, dims, false, true)? as fftx_temp_real)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_complex(rank: c_int, dims: *const fftx_iodim) -> fftx_temp_complex {
-    guard("fftx_create_zero_temp_complex", null_mut(), || Ok(temp(rank, dims, true, true)? as fftx_temp_complex))
+pub unsafe extern "C" fn fftx_create_zero_temp_complex(
+    rank: c_int,
+    dims: *const fftx_iodim,
+) -> fftx_temp_complex {
+    guard("fftx_create_zero_temp_complex", null_mut(), || {
+        Ok(temp(rank, dims, true, true)? as fftx_temp_complex)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_real64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_real {
-    guard("fftx_create_temp_real64", null_mut(), || Ok(temp(rank, dims, false, false)? as fftx_temp_real))
+pub unsafe extern "C" fn fftx_create_temp_real64(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+) -> fftx_temp_real {
+    guard("fftx_create_temp_real64", null_mut(), || {
+        Ok(temp(rank, dims, false, false)? as fftx_temp_real)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_complex64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_complex {
-    guard("fftx_create_temp_complex64", null_mut(), || Ok(temp(rank, dims, true, false)? as fftx_temp_complex))
+pub unsafe extern "C" fn fftx_create_temp_complex64(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+) -> fftx_temp_complex {
+    guard("fftx_create_temp_complex64", null_mut(), || {
+        Ok(temp(rank, dims, true, false)? as fftx_temp_complex)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_real64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_real {
-    guard("fftx_create_zero_temp_real64", null_mut(), || Ok(temp(rank, dims, false, true)? as fftx_temp_real))
+pub unsafe extern "C" fn fftx_create_zero_temp_real64(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+) -> fftx_temp_real {
+    guard("fftx_create_zero_temp_real64", null_mut(), || {
+        Ok(temp(rank, dims, false, true)? as fftx_temp_real)
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_complex64(rank: c_int, dims: *const fftx_iodim64) -> fftx_temp_complex {
-    guard("fftx_create_zero_temp_complex64", null_mut(), || Ok(temp(rank, dims, true, true)? as fftx_temp_complex))
+pub unsafe extern "C" fn fftx_create_zero_temp_complex64(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+) -> fftx_temp_complex {
+    guard("fftx_create_zero_temp_complex64", null_mut(), || {
+        Ok(temp(rank, dims, true, true)? as fftx_temp_complex)
+    })
 }
 /// Releases a temporary. Plans that use it keep what they need.
 #[no_mangle]
 pub unsafe extern "C" fn fftx_destroy_temp_real(t: fftx_temp_real) {
-    guard("fftx_destroy_temp_real", (), || plan::destroy_temp(t as usize, false))
+    guard("fftx_destroy_temp_real", (), || {
+        plan::destroy_temp(t as usize, false)
+    })
 }
 #[no_mangle]
 pub unsafe extern "C" fn fftx_destroy_temp_complex(t: fftx_temp_complex) {
-    guard("fftx_destroy_temp_complex", (), || plan::destroy_temp(t as usize, true))
+    guard("fftx_destroy_temp_complex", (), || {
+        plan::destroy_temp(t as usize, true)
+    })
 }
 
 /// Complex DFT (FFTX_FORWARD or FFTX_BACKWARD, unnormalized), FFTW's guru form.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_complex, output: *mut fftx_complex, sign: c_int, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_dft", null_mut(), || guru_transform("fftx_plan_guru_dft", Op::Dft { sign }, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, true, flags))
-}
-#[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft_r2c(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_real, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_dft_r2c", null_mut(), || guru_transform("fftx_plan_guru_dft_r2c", Op::R2c, rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, true, flags))
-}
-#[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft_c2r(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_complex, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_dft_c2r", null_mut(), || guru_transform("fftx_plan_guru_dft_c2r", Op::C2r, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, false, flags))
-}
-#[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_r2r(rank: c_int, dims: *const fftx_iodim, howmany_rank: c_int, howmany_dims: *const fftx_iodim, input: *mut fftx_real, output: *mut fftx_real, kind: *const fftx_r2r_kind, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_r2r", null_mut(), || {
-        let k = r2r_kinds(rank, kind)?;
-        guru_transform("fftx_plan_guru_r2r", Op::R2r(k), rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, false, flags)
+pub unsafe extern "C" fn fftx_plan_guru_dft(
+    rank: c_int,
+    dims: *const fftx_iodim,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    sign: c_int,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_dft", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru_dft",
+            Op::Dft { sign },
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            true,
+            output as usize,
+            true,
+            flags,
+        )
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_complex, output: *mut fftx_complex, sign: c_int, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_dft", null_mut(), || guru_transform("fftx_plan_guru64_dft", Op::Dft { sign }, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru_dft_r2c(
+    rank: c_int,
+    dims: *const fftx_iodim,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim,
+    input: *mut fftx_real,
+    output: *mut fftx_complex,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_dft_r2c", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru_dft_r2c",
+            Op::R2c,
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            false,
+            output as usize,
+            true,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft_r2c(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_real, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_dft_r2c", null_mut(), || guru_transform("fftx_plan_guru64_dft_r2c", Op::R2c, rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru_dft_c2r(
+    rank: c_int,
+    dims: *const fftx_iodim,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim,
+    input: *mut fftx_complex,
+    output: *mut fftx_real,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_dft_c2r", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru_dft_c2r",
+            Op::C2r,
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            true,
+            output as usize,
+            false,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft_c2r(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_complex, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_dft_c2r", null_mut(), || guru_transform("fftx_plan_guru64_dft_c2r", Op::C2r, rank, dims, howmany_rank, howmany_dims, input as usize, true, output as usize, false, flags))
+pub unsafe extern "C" fn fftx_plan_guru_r2r(
+    rank: c_int,
+    dims: *const fftx_iodim,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    kind: *const fftx_r2r_kind,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_r2r", null_mut(), || {
+        let k = r2r_kinds(rank, kind)?;
+        guru_transform(
+            "fftx_plan_guru_r2r",
+            Op::R2r(k),
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            false,
+            output as usize,
+            false,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_r2r(rank: c_int, dims: *const fftx_iodim64, howmany_rank: c_int, howmany_dims: *const fftx_iodim64, input: *mut fftx_real, output: *mut fftx_real, kind: *const fftx_r2r_kind, flags: c_uint) -> fftx_plan {
+pub unsafe extern "C" fn fftx_plan_guru64_dft(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim64,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    sign: c_int,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_dft", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru64_dft",
+            Op::Dft { sign },
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            true,
+            output as usize,
+            true,
+            flags,
+        )
+    })
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_dft_r2c(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim64,
+    input: *mut fftx_real,
+    output: *mut fftx_complex,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_dft_r2c", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru64_dft_r2c",
+            Op::R2c,
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            false,
+            output as usize,
+            true,
+            flags,
+        )
+    })
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_dft_c2r(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim64,
+    input: *mut fftx_complex,
+    output: *mut fftx_real,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_dft_c2r", null_mut(), || {
+        guru_transform(
+            "fftx_plan_guru64_dft_c2r",
+            Op::C2r,
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            true,
+            output as usize,
+            false,
+            flags,
+        )
+    })
+}
+#[no_mangle]
+pub unsafe extern "C" fn fftx_plan_guru64_r2r(
+    rank: c_int,
+    dims: *const fftx_iodim64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodim64,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    kind: *const fftx_r2r_kind,
+    flags: c_uint,
+) -> fftx_plan {
     guard("fftx_plan_guru64_r2r", null_mut(), || {
         let k = r2r_kinds(rank, kind)?;
-        guru_transform("fftx_plan_guru64_r2r", Op::R2r(k), rank, dims, howmany_rank, howmany_dims, input as usize, false, output as usize, false, flags)
+        guru_transform(
+            "fftx_plan_guru64_r2r",
+            Op::R2r(k),
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            false,
+            output as usize,
+            false,
+            flags,
+        )
     })
 }
 
 /// Copies a (sub-)box: out[oofs-shifted box] = in[iofs-shifted box]; other entries of out keep
 /// their values.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_copy_real(rank: c_int, dims: *const fftx_iodimx, input: *mut fftx_real, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_copy_real", null_mut(), || guru_copy("fftx_plan_guru_copy_real", rank, dims, input as usize, output as usize, false, flags))
+pub unsafe extern "C" fn fftx_plan_guru_copy_real(
+    rank: c_int,
+    dims: *const fftx_iodimx,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_copy_real", null_mut(), || {
+        guru_copy(
+            "fftx_plan_guru_copy_real",
+            rank,
+            dims,
+            input as usize,
+            output as usize,
+            false,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_copy_complex(rank: c_int, dims: *const fftx_iodimx, input: *mut fftx_complex, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_copy_complex", null_mut(), || guru_copy("fftx_plan_guru_copy_complex", rank, dims, input as usize, output as usize, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru_copy_complex(
+    rank: c_int,
+    dims: *const fftx_iodimx,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_copy_complex", null_mut(), || {
+        guru_copy(
+            "fftx_plan_guru_copy_complex",
+            rank,
+            dims,
+            input as usize,
+            output as usize,
+            true,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_copy_real(rank: c_int, dims: *const fftx_iodimx64, input: *mut fftx_real, output: *mut fftx_real, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_copy_real", null_mut(), || guru_copy("fftx_plan_guru64_copy_real", rank, dims, input as usize, output as usize, false, flags))
+pub unsafe extern "C" fn fftx_plan_guru64_copy_real(
+    rank: c_int,
+    dims: *const fftx_iodimx64,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_copy_real", null_mut(), || {
+        guru_copy(
+            "fftx_plan_guru64_copy_real",
+            rank,
+            dims,
+            input as usize,
+            output as usize,
+            false,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_copy_complex(rank: c_int, dims: *const fftx_iodimx64, input: *mut fftx_complex, output: *mut fftx_complex, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_copy_complex", null_mut(), || guru_copy("fftx_plan_guru64_copy_complex", rank, dims, input as usize, output as usize, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru64_copy_complex(
+    rank: c_int,
+    dims: *const fftx_iodimx64,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_copy_complex", null_mut(), || {
+        guru_copy(
+            "fftx_plan_guru64_copy_complex",
+            rank,
+            dims,
+            input as usize,
+            output as usize,
+            true,
+            flags,
+        )
+    })
 }
 
 /// out = func(in, data) element by element; `func` is recorded at plan time (see the FFTX_*
 /// helper macros); `data` may be NULL if `func` does not read it.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_pointwise_c2c(rank: c_int, dims: *const fftx_iodimx, howmany_rank: c_int, howmany_dims: *const fftx_iodimx, input: *mut fftx_complex, output: *mut fftx_complex, data: *mut fftx_complex, func: fftx_callback, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_pointwise_c2c", null_mut(), || guru_pointwise("fftx_plan_guru_pointwise_c2c", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru_pointwise_c2c(
+    rank: c_int,
+    dims: *const fftx_iodimx,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodimx,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    data: *mut fftx_complex,
+    func: fftx_callback,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_pointwise_c2c", null_mut(), || {
+        guru_pointwise(
+            "fftx_plan_guru_pointwise_c2c",
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            output as usize,
+            data as usize,
+            func,
+            true,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_pointwise_r2r(rank: c_int, dims: *const fftx_iodimx, howmany_rank: c_int, howmany_dims: *const fftx_iodimx, input: *mut fftx_real, output: *mut fftx_real, data: *mut fftx_real, func: fftx_callback, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru_pointwise_r2r", null_mut(), || guru_pointwise("fftx_plan_guru_pointwise_r2r", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, false, flags))
+pub unsafe extern "C" fn fftx_plan_guru_pointwise_r2r(
+    rank: c_int,
+    dims: *const fftx_iodimx,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodimx,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    data: *mut fftx_real,
+    func: fftx_callback,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru_pointwise_r2r", null_mut(), || {
+        guru_pointwise(
+            "fftx_plan_guru_pointwise_r2r",
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            output as usize,
+            data as usize,
+            func,
+            false,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_pointwise_c2c(rank: c_int, dims: *const fftx_iodimx64, howmany_rank: c_int, howmany_dims: *const fftx_iodimx64, input: *mut fftx_complex, output: *mut fftx_complex, data: *mut fftx_complex, func: fftx_callback, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_pointwise_c2c", null_mut(), || guru_pointwise("fftx_plan_guru64_pointwise_c2c", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, true, flags))
+pub unsafe extern "C" fn fftx_plan_guru64_pointwise_c2c(
+    rank: c_int,
+    dims: *const fftx_iodimx64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodimx64,
+    input: *mut fftx_complex,
+    output: *mut fftx_complex,
+    data: *mut fftx_complex,
+    func: fftx_callback,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_pointwise_c2c", null_mut(), || {
+        guru_pointwise(
+            "fftx_plan_guru64_pointwise_c2c",
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            output as usize,
+            data as usize,
+            func,
+            true,
+            flags,
+        )
+    })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_pointwise_r2r(rank: c_int, dims: *const fftx_iodimx64, howmany_rank: c_int, howmany_dims: *const fftx_iodimx64, input: *mut fftx_real, output: *mut fftx_real, data: *mut fftx_real, func: fftx_callback, flags: c_uint) -> fftx_plan {
-    guard("fftx_plan_guru64_pointwise_r2r", null_mut(), || guru_pointwise("fftx_plan_guru64_pointwise_r2r", rank, dims, howmany_rank, howmany_dims, input as usize, output as usize, data as usize, func, false, flags))
+pub unsafe extern "C" fn fftx_plan_guru64_pointwise_r2r(
+    rank: c_int,
+    dims: *const fftx_iodimx64,
+    howmany_rank: c_int,
+    howmany_dims: *const fftx_iodimx64,
+    input: *mut fftx_real,
+    output: *mut fftx_real,
+    data: *mut fftx_real,
+    func: fftx_callback,
+    flags: c_uint,
+) -> fftx_plan {
+    guard("fftx_plan_guru64_pointwise_r2r", null_mut(), || {
+        guru_pointwise(
+            "fftx_plan_guru64_pointwise_r2r",
+            rank,
+            dims,
+            howmany_rank,
+            howmany_dims,
+            input as usize,
+            output as usize,
+            data as usize,
+            func,
+            false,
+            flags,
+        )
+    })
 }
 
 /// One plan running `plans[0..n]` in order (each may itself be composed). The subplans stay
 /// the caller's to destroy.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_compose(n: c_int, plans: *const fftx_plan, flags: c_uint) -> fftx_plan {
+pub unsafe extern "C" fn fftx_plan_compose(
+    n: c_int,
+    plans: *const fftx_plan,
+    flags: c_uint,
+) -> fftx_plan {
     guard("fftx_plan_compose", null_mut(), || {
         check_flags(flags)?;
         if n < 1 || plans.is_null() {
@@ -434,7 +915,9 @@ pub unsafe extern "C" fn fftx_print_plan(p: fftx_plan) {
         use std::io::Write;
         let s = live(p)?.describe();
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{s}").and_then(|_| out.flush()).map_err(|e| e.to_string())
+        writeln!(out, "{s}")
+            .and_then(|_| out.flush())
+            .map_err(|e| e.to_string())
     })
 }
 
@@ -458,40 +941,60 @@ pub unsafe extern "C" fn fftx_sprint_plan(p: fftx_plan) -> *mut c_char {
 /// `FFTX_COMPLEX_TEMP(t)`: a complex temporary register of the pointwise function.
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_temp_complex() -> *mut fftx_complex {
-    guard("FFTX_COMPLEX_TEMP", null_mut(), || Ok(recorder::new_temp(true) as *mut fftx_complex))
+    guard("FFTX_COMPLEX_TEMP", null_mut(), || {
+        Ok(recorder::new_temp(true) as *mut fftx_complex)
+    })
 }
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_temp_real() -> *mut fftx_real {
-    guard("FFTX_REAL_TEMP", null_mut(), || Ok(recorder::new_temp(false) as *mut fftx_real))
+    guard("FFTX_REAL_TEMP", null_mut(), || {
+        Ok(recorder::new_temp(false) as *mut fftx_real)
+    })
 }
 /// `FFTX_COMPLEX_<OP>(d, s)` for op 0 = MOV, 1 = ADD, 2 = SUB, 3 = MULT, 4 = DIV, 5 = CONJ
 /// (d = conj d), 6 = NEG (d = -d).
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_complex(op: c_int, d: *mut fftx_complex, s: *mut fftx_complex) {
-    guard("FFTX_COMPLEX", (), || record_op(true, op, d as usize, s as usize))
+    guard("FFTX_COMPLEX", (), || {
+        record_op(true, op, d as usize, s as usize)
+    })
 }
 /// `FFTX_REAL_<OP>(d, s)`, ops as for complex (CONJ is refused).
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_real(op: c_int, d: *mut fftx_real, s: *mut fftx_real) {
-    guard("FFTX_REAL", (), || record_op(false, op, d as usize, s as usize))
+    guard("FFTX_REAL", (), || {
+        record_op(false, op, d as usize, s as usize)
+    })
 }
 /// `FFTX_COMPLEX_SCALE(d, c)`: d = c*d, c a real constant.
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_complex_scale(d: *mut fftx_complex, c: f64) {
-    guard("FFTX_COMPLEX_SCALE", (), || { recorder::scale(true, d as usize, c); stray() })
+    guard("FFTX_COMPLEX_SCALE", (), || {
+        recorder::scale(true, d as usize, c);
+        stray()
+    })
 }
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_real_scale(d: *mut fftx_real, c: f64) {
-    guard("FFTX_REAL_SCALE", (), || { recorder::scale(false, d as usize, c); stray() })
+    guard("FFTX_REAL_SCALE", (), || {
+        recorder::scale(false, d as usize, c);
+        stray()
+    })
 }
 /// `FFTX_COMPLEX_SET(d, re, im)`: d = re + i im, constants.
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_complex_set(d: *mut fftx_complex, re: f64, im: f64) {
-    guard("FFTX_COMPLEX_SET", (), || { recorder::set(true, d as usize, re, im); stray() })
+    guard("FFTX_COMPLEX_SET", (), || {
+        recorder::set(true, d as usize, re, im);
+        stray()
+    })
 }
 #[no_mangle]
 pub extern "C" fn fftx_pointwise_real_set(d: *mut fftx_real, c: f64) {
-    guard("FFTX_REAL_SET", (), || { recorder::set(false, d as usize, c, 0.0); stray() })
+    guard("FFTX_REAL_SET", (), || {
+        recorder::set(false, d as usize, c, 0.0);
+        stray()
+    })
 }
 
 fn record_op(complex: bool, op: c_int, d: usize, s: usize) -> Result<(), String> {

@@ -98,11 +98,21 @@ fn offset(base: isize, origin: &[usize], strides: &[isize]) -> String {
 }
 
 fn read_seg(m: &SegMap) -> String {
-    format!("{}(P[{}], {})", if m.complex { "fx_rdc" } else { "fx_rdr" }, m.slot, offset(m.base, &m.origin, &m.strides))
+    format!(
+        "{}(P[{}], {})",
+        if m.complex { "fx_rdc" } else { "fx_rdr" },
+        m.slot,
+        offset(m.base, &m.origin, &m.strides)
+    )
 }
 
 fn write_seg(m: &SegMap, v: &str) -> String {
-    format!("{}(P[{}], {}, {v});", if m.complex { "fx_wrc" } else { "fx_wrr" }, m.slot, offset(m.base, &m.origin, &m.strides))
+    format!(
+        "{}(P[{}], {}, {v});",
+        if m.complex { "fx_wrc" } else { "fx_wrr" },
+        m.slot,
+        offset(m.base, &m.origin, &m.strides)
+    )
 }
 
 fn fused(f: &Fused, v: &str) -> String {
@@ -125,7 +135,13 @@ fn decode(p: &Pass, len: usize) -> String {
         if k == 0 {
             let _ = writeln!(s, "  i64 i{d} = {} + b;", r.start);
         } else {
-            let _ = writeln!(s, "  i64 i{d} = {} + b % {}; b /= {};", r.start, r.len(), r.len());
+            let _ = writeln!(
+                s,
+                "  i64 i{d} = {} + b % {}; b /= {};",
+                r.start,
+                r.len(),
+                r.len()
+            );
         }
     }
     s
@@ -139,17 +155,39 @@ fn reach(p: &Pass, along: &Range<usize>) -> Vec<Range<usize>> {
 }
 
 fn load_fn(k: usize, p: &Pass) -> String {
-    let ty = if p.kind.real_in() { "double" } else { "double2" };
+    let ty = if p.kind.real_in() {
+        "double"
+    } else {
+        "double2"
+    };
     let mut s = format!("extern \"C\" __device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_in());
-    let zero = if p.kind.real_in() { "0.0" } else { "fx_c(0.0, 0.0)" };
-    let _ = writeln!(s, "  if (j < {} || j >= {}) return {zero};", p.live_in.start, p.live_in.end);
+    let zero = if p.kind.real_in() {
+        "0.0"
+    } else {
+        "fx_c(0.0, 0.0)"
+    };
+    let _ = writeln!(
+        s,
+        "  if (j < {} || j >= {}) return {zero};",
+        p.live_in.start, p.live_in.end
+    );
     s += "  double2 v = fx_c(0.0, 0.0);\n";
     let want = reach(p, &p.live_in);
     match &p.load {
         Side::Inter { slot, map } => {
-            let ranges: Vec<Range<usize>> = map.origin.iter().zip(&map.extent).map(|(&o, &e)| o..o + e).collect();
-            let _ = writeln!(s, "  if ({}) v = ((const double2*)P[{slot}])[{}];", inside(&ranges, &want), offset(0, &map.origin, &map.strides));
+            let ranges: Vec<Range<usize>> = map
+                .origin
+                .iter()
+                .zip(&map.extent)
+                .map(|(&o, &e)| o..o + e)
+                .collect();
+            let _ = writeln!(
+                s,
+                "  if ({}) v = ((const double2*)P[{slot}])[{}];",
+                inside(&ranges, &want),
+                offset(0, &map.origin, &map.strides)
+            );
         }
         Side::Segments(segs) => {
             for m in segs {
@@ -161,27 +199,61 @@ fn load_fn(k: usize, p: &Pass) -> String {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
     if p.kind == Fft1::C2r {
-        let nyq = if p.n % 2 == 0 { format!(" || j == {}", p.n / 2) } else { String::new() };
+        let nyq = if p.n % 2 == 0 {
+            format!(" || j == {}", p.n / 2)
+        } else {
+            String::new()
+        };
         let _ = writeln!(s, "  if (j == 0{nyq}) v.y = 0.0;");
     }
-    s += if p.kind.real_in() { "  return v.x;\n}\n" } else { "  return v;\n}\n" };
+    s += if p.kind.real_in() {
+        "  return v.x;\n}\n"
+    } else {
+        "  return v;\n}\n"
+    };
     s
 }
 
 fn store_fn(k: usize, p: &Pass) -> String {
-    let ty = if p.kind_out().real_out() { "double" } else { "double2" };
+    let ty = if p.kind_out().real_out() {
+        "double"
+    } else {
+        "double2"
+    };
     let mut s = format!("extern \"C\" __device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_out());
-    let _ = writeln!(s, "  if (j < {} || j >= {}) return;", p.live_out.start, p.live_out.end);
-    let _ = writeln!(s, "  double2 v = {};", if p.kind_out().real_out() { "fx_c(e, 0.0)" } else { "e" });
+    let _ = writeln!(
+        s,
+        "  if (j < {} || j >= {}) return;",
+        p.live_out.start, p.live_out.end
+    );
+    let _ = writeln!(
+        s,
+        "  double2 v = {};",
+        if p.kind_out().real_out() {
+            "fx_c(e, 0.0)"
+        } else {
+            "e"
+        }
+    );
     if let Some(f) = &p.tail {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
     let want = reach(p, &p.live_out);
     match &p.store {
         Side::Inter { slot, map } => {
-            let ranges: Vec<Range<usize>> = map.origin.iter().zip(&map.extent).map(|(&o, &e)| o..o + e).collect();
-            let _ = writeln!(s, "  if ({}) ((double2*)P[{slot}])[{}] = v;", inside(&ranges, &want), offset(0, &map.origin, &map.strides));
+            let ranges: Vec<Range<usize>> = map
+                .origin
+                .iter()
+                .zip(&map.extent)
+                .map(|(&o, &e)| o..o + e)
+                .collect();
+            let _ = writeln!(
+                s,
+                "  if ({}) ((double2*)P[{slot}])[{}] = v;",
+                inside(&ranges, &want),
+                offset(0, &map.origin, &map.strides)
+            );
         }
         Side::Segments(segs) => {
             for m in segs {
@@ -198,12 +270,20 @@ fn store_fn(k: usize, p: &Pass) -> String {
 fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
     let mut s = format!("extern \"C\" __device__ double2 fftx_mid{k}(u64 off, double2 v, void* info) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.kind.len_out(p.n));
-    let _ = writeln!(s, "  if (j < {} || j >= {}) return fx_c(0.0, 0.0);", m.keep.start, m.keep.end);
+    let _ = writeln!(
+        s,
+        "  if (j < {} || j >= {}) return fx_c(0.0, 0.0);",
+        m.keep.start, m.keep.end
+    );
     if let Some(f) = &m.fused {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
     if m.kind == Fft1::C2r {
-        let nyq = if p.n % 2 == 0 { format!(" || j == {}", p.n / 2) } else { String::new() };
+        let nyq = if p.n % 2 == 0 {
+            format!(" || j == {}", p.n / 2)
+        } else {
+            String::new()
+        };
         let _ = writeln!(s, "  if (j == 0{nyq}) v.y = 0.0;");
     }
     s += "  return v;\n}\n";
@@ -236,7 +316,11 @@ pub fn fused_shape(n: usize) -> Option<FusedShape> {
     if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
         return None;
     }
-    Some(FusedShape { radices, pencils, threads: pencils * t })
+    Some(FusedShape {
+        radices,
+        pencils,
+        threads: pencils * t,
+    })
 }
 
 fn contiguous_along(side: &Side, axis: usize) -> bool {
@@ -253,7 +337,11 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
 pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
-    let FusedShape { radices, pencils: pb, threads } = fused_shape(p.n)?;
+    let FusedShape {
+        radices,
+        pencils: pb,
+        threads,
+    } = fused_shape(p.n)?;
     let n = p.n;
     let t = threads / pb;
     let sign_of = |kind: Fft1| match kind {
@@ -264,7 +352,13 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let (nin, nout) = (p.len_in(), p.len_out());
     let stride = shared_stride(n);
     let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
-    let order_of = |contig: bool, len: usize, pencils: usize| if contig { format!("const int q = e / {len}, j = e % {len};") } else { format!("const int q = e % {pencils}, j = e / {pencils};") };
+    let order_of = |contig: bool, len: usize, pencils: usize| {
+        if contig {
+            format!("const int q = e / {len}, j = e % {len};")
+        } else {
+            format!("const int q = e % {pencils}, j = e / {pencils};")
+        }
+    };
     let order = |contig: bool, len: usize| order_of(contig, len, pb);
     // A real pass (r2c, or c2r not merged) packs two real pencils into one complex transform:
     // the block takes 2 * pb pencils.
@@ -280,7 +374,13 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
             let _ = write!(s, "__device__ const double2 fftx_tw{k}_{h}[{n}] = {{");
             for m in 0..n {
                 let (re, im) = super::fftgen::root(sign, m, n);
-                let _ = write!(s, "{}{{{:.17e}, {:.17e}}}", if m > 0 { ", " } else { "" }, re, im);
+                let _ = write!(
+                    s,
+                    "{}{{{:.17e}, {:.17e}}}",
+                    if m > 0 { ", " } else { "" },
+                    re,
+                    im
+                );
             }
             s += "};\n";
         }
@@ -288,7 +388,9 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
-    let c2r_in = |b: &str| format!("(j <= {h} ? fftx_ld{k}(0, {b} * {nin}ULL + j, info, 0) : fx_conj(fftx_ld{k}(0, {b} * {nin}ULL + ({n} - j), info, 0)))", h = n / 2);
+    let c2r_in = |b: &str| {
+        format!("(j <= {h} ? fftx_ld{k}(0, {b} * {nin}ULL + j, info, 0) : fx_conj(fftx_ld{k}(0, {b} * {nin}ULL + ({n} - j), info, 0)))", h = n / 2)
+    };
     let read = match (p.kind, packed) {
         (Fft1::R2c, false) => format!("if (b < batch) v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
         (Fft1::C2c { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
@@ -297,7 +399,13 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         (Fft1::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double xa = 0.0, xb = 0.0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
         (Fft1::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double2 xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
     };
-    s += &two_phase(pb * n, threads, &order(contiguous_along(&p.load, p.axis), n), &read, &format!("sm[q * {stride} + {}] = v[it];", pad("j")));
+    s += &two_phase(
+        pb * n,
+        threads,
+        &order(contiguous_along(&p.load, p.axis), n),
+        &read,
+        &format!("sm[q * {stride} + {}] = v[it];", pad("j")),
+    );
     s += "  __syncthreads();\n";
     let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
     stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
@@ -305,7 +413,11 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         // The middle: keep, pointwise, the second transform's input rules; then the half
         // spectrum extended by symmetry for a c2r.
         let len1 = p.kind.len_out(n);
-        let contig = m.fused.as_ref().and_then(|f| f.data.as_ref()).is_none_or(|d| d.strides[p.axis].abs() == 1);
+        let contig = m
+            .fused
+            .as_ref()
+            .and_then(|f| f.data.as_ref())
+            .is_none_or(|d| d.strides[p.axis].abs() == 1);
         let pj = pad("j");
         s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_mid{k}(b * {len1}ULL + j, v[it], info);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
         s += "  __syncthreads();\n";
@@ -319,7 +431,10 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         (Fft1::C2r, false) => format!("sm[q * {stride} + {}].x", pad("j")),
         (_, false) => format!("sm[q * {stride} + {}]", pad("j")),
         // Pencil q of the pair q / 2: its half of z = a + i b.
-        (Fft1::C2r, true) => format!("((q & 1) ? sm[(q >> 1) * {stride} + {pj}].y : sm[(q >> 1) * {stride} + {pj}].x)", pj = pad("j")),
+        (Fft1::C2r, true) => format!(
+            "((q & 1) ? sm[(q >> 1) * {stride} + {pj}].y : sm[(q >> 1) * {stride} + {pj}].x)",
+            pj = pad("j")
+        ),
         (_, true) => format!(
             "fx_half(sm[(q >> 1) * {stride} + {}], sm[(q >> 1) * {stride} + {}], q & 1)",
             pad("j"),
@@ -366,14 +481,22 @@ fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn F
         }
         if pp > 1 {
             for q in 1..r {
-                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, {table}[{q} * k * {}]);", n / (pp * r));
+                let _ = writeln!(
+                    s,
+                    "    u{q} = fx_mul(u{q}, {table}[{q} * k * {}]);",
+                    n / (pp * r)
+                );
             }
         }
         *s += &Codelet::new(r, sign).cuda("u");
         *s += "  }\n  __syncthreads();\n";
         let _ = writeln!(s, "  if (t < {items}) {{");
         for q in 0..r {
-            let _ = writeln!(s, "    x[{}] = u{q};", pad(&format!("(t - k) * {r} + k + {}", q * pp)));
+            let _ = writeln!(
+                s,
+                "    x[{}] = u{q};",
+                pad(&format!("(t - k) * {r} + k + {}", q * pp))
+            );
         }
         *s += "  }\n  __syncthreads();\n  }\n";
         pp *= r;
@@ -393,7 +516,18 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
         if kernels && p.mid.is_some() {
             s += &fused_pass(k, p).expect("merged passes are made for the fused kernels only");
         } else if kernels {
-            let (ti, to) = (if p.kind.real_in() { "double" } else { "double2" }, if p.kind.real_out() { "double" } else { "double2" });
+            let (ti, to) = (
+                if p.kind.real_in() {
+                    "double"
+                } else {
+                    "double2"
+                },
+                if p.kind.real_out() {
+                    "double"
+                } else {
+                    "double2"
+                },
+            );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
             if let Some(f) = fused_pass(k, p) {
@@ -411,9 +545,18 @@ pub const ELEM_DATA: usize = 2;
 
 /// A copy or pointwise node as one kernel `fftx_elem(total, P)` over its index space `shape`.
 /// `src`, `dst`, `data`: (complex, base, strides) of each access.
-pub fn elementwise_source(shape: &[usize], src: (bool, isize, &[isize]), dst: (bool, isize, &[isize]), data: Option<(bool, isize, &[isize])>, prog: Option<&Program>) -> String {
+pub fn elementwise_source(
+    shape: &[usize],
+    src: (bool, isize, &[isize]),
+    dst: (bool, isize, &[isize]),
+    data: Option<(bool, isize, &[isize])>,
+    prog: Option<&Program>,
+) -> String {
     let mut s = String::from(PRELUDE);
-    let _ = writeln!(s, "extern \"C\" __global__ void fftx_elem(u64 total, const u64* P) {{ {GRID_STRIDE} {{");
+    let _ = writeln!(
+        s,
+        "extern \"C\" __global__ void fftx_elem(u64 total, const u64* P) {{ {GRID_STRIDE} {{"
+    );
     s += "  i64 b = (i64)off;\n";
     for d in (0..shape.len()).rev() {
         if d == 0 {
@@ -423,13 +566,26 @@ pub fn elementwise_source(shape: &[usize], src: (bool, isize, &[isize]), dst: (b
         }
     }
     let zeros = vec![0usize; shape.len()];
-    let rd = |slot: usize, (c, base, st): (bool, isize, &[isize])| format!("{}(P[{slot}], {})", if c { "fx_rdc" } else { "fx_rdr" }, offset(base, &zeros, st));
+    let rd = |slot: usize, (c, base, st): (bool, isize, &[isize])| {
+        format!(
+            "{}(P[{slot}], {})",
+            if c { "fx_rdc" } else { "fx_rdr" },
+            offset(base, &zeros, st)
+        )
+    };
     let _ = writeln!(s, "  double2 v = {};", rd(ELEM_SRC, src));
     if let Some(p) = prog {
-        let g = data.map(|d| rd(ELEM_DATA, d)).unwrap_or_else(|| "fx_c(0.0, 0.0)".into());
+        let g = data
+            .map(|d| rd(ELEM_DATA, d))
+            .unwrap_or_else(|| "fx_c(0.0, 0.0)".into());
         let _ = writeln!(s, "  {}", program(p, "v", &g));
     }
-    let _ = writeln!(s, "  {}(P[{ELEM_DST}], {}, v);", if dst.0 { "fx_wrc" } else { "fx_wrr" }, offset(dst.1, &zeros, dst.2));
+    let _ = writeln!(
+        s,
+        "  {}(P[{ELEM_DST}], {}, v);",
+        if dst.0 { "fx_wrc" } else { "fx_wrr" },
+        offset(dst.1, &zeros, dst.2)
+    );
     s += "} }\n";
     s
 }
@@ -442,9 +598,23 @@ mod tests {
     #[test]
     fn literals_are_exact_and_programs_read_their_registers() {
         assert_eq!(lit(1.0), "__longlong_as_double((i64)0x3ff0000000000000ULL)");
-        let p = Program { complex: true, temps: 1, insts: vec![Inst::Mov(Reg::Temp(0), Reg::In), Inst::Mul(Reg::Temp(0), Reg::Data), Inst::Mov(Reg::Out, Reg::Temp(0))], uses_data: true };
+        let p = Program {
+            complex: true,
+            temps: 1,
+            insts: vec![
+                Inst::Mov(Reg::Temp(0), Reg::In),
+                Inst::Mul(Reg::Temp(0), Reg::Data),
+                Inst::Mov(Reg::Out, Reg::Temp(0)),
+            ],
+            uses_data: true,
+        };
         let s = program(&p, "v", "g");
-        assert!(s.contains("r_t0 = r_in;") && s.contains("r_t0 = fx_mul(r_t0, r_data);") && s.ends_with("v = r_out; }"), "{s}");
+        assert!(
+            s.contains("r_t0 = r_in;")
+                && s.contains("r_t0 = fx_mul(r_t0, r_data);")
+                && s.ends_with("v = r_out; }"),
+            "{s}"
+        );
     }
 
     #[test]
@@ -456,21 +626,47 @@ mod tests {
             pencils: vec![0..8, 0..8, 0..1],
             live_in: 0..8,
             live_out: 0..9,
-            load: Side::Segments(vec![SegMap { slot: 2, complex: false, base: 0, origin: vec![0, 0, 0], strides: vec![64, 8, 1], clip: vec![0..8, 0..8, 0..8] }]),
+            load: Side::Segments(vec![SegMap {
+                slot: 2,
+                complex: false,
+                base: 0,
+                origin: vec![0, 0, 0],
+                strides: vec![64, 8, 1],
+                clip: vec![0..8, 0..8, 0..8],
+            }]),
             head: None,
-            store: Side::Inter { slot: 0, map: BoxMap::dense(&[0..8, 0..8, 0..9]) },
+            store: Side::Inter {
+                slot: 0,
+                map: BoxMap::dense(&[0..8, 0..8, 0..9]),
+            },
             tail: None,
             mid: None,
         };
-        let prog = PencilProgram { buffers: vec![], inter_len: 576, passes: vec![p] };
+        let prog = PencilProgram {
+            buffers: vec![],
+            inter_len: 576,
+            passes: vec![p],
+        };
         let s = chain_source(&prog, true);
-        assert!(s.contains("extern \"C\" __device__ double fftx_ld0("), "{s}");
+        assert!(
+            s.contains("extern \"C\" __device__ double fftx_ld0("),
+            "{s}"
+        );
         assert!(s.contains("i64 b = (i64)(off / 16ULL)"), "{s}");
-        assert!(s.contains("i64 i1 = 0 + b % 8; b /= 8;") && s.contains("i64 i0 = 0 + b;"), "{s}");
+        assert!(
+            s.contains("i64 i1 = 0 + b % 8; b /= 8;") && s.contains("i64 i0 = 0 + b;"),
+            "{s}"
+        );
         // The segment covers everything the pass reads: no bounds test.
         assert!(s.contains("if (true) v = fx_rdr(P[2], (i64)0 + (i0 - 0) * (i64)64 + (i1 - 0) * (i64)8 + (i2 - 0) * (i64)1);"), "{s}");
-        assert!(s.contains("fftx_gather0(u64 total, const u64* P, double* out)"), "{s}");
-        assert!(s.contains("fftx_scatter0(u64 total, const u64* P, const double2* in)"), "{s}");
+        assert!(
+            s.contains("fftx_gather0(u64 total, const u64* P, double* out)"),
+            "{s}"
+        );
+        assert!(
+            s.contains("fftx_scatter0(u64 total, const u64* P, const double2* in)"),
+            "{s}"
+        );
     }
 
     /// The sources of the paper's Fig. 2 chain (and a 3-D one); with FFTX_GPU_DUMP=DIR they are
@@ -481,7 +677,16 @@ mod tests {
         let g = fig2(16, 5, 7);
         let (p, _) = prune(&g).unwrap();
         let steps = fuse(&p);
-        let chain = steps.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
+        let chain = steps
+            .iter()
+            .find_map(|s| {
+                if let Step::Chain(c) = s {
+                    Some(c)
+                } else {
+                    None
+                }
+            })
+            .unwrap();
         let prog = crate::fftx::pencil::lower(chain, false).unwrap();
         assert_eq!(prog.passes.len(), 4);
         for kernels in [false, true] {
@@ -491,25 +696,54 @@ mod tests {
                 assert!(s.contains(&format!("fftx_ld{k}(")) && s.contains(&format!("fftx_st{k}(")));
             }
             if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
-                std::fs::write(format!("{dir}/fig2-{}.cu", if kernels { "kernels" } else { "callbacks" }), &s).unwrap();
+                std::fs::write(
+                    format!(
+                        "{dir}/fig2-{}.cu",
+                        if kernels { "kernels" } else { "callbacks" }
+                    ),
+                    &s,
+                )
+                .unwrap();
             }
         }
         // A length of two stages (64 = 8 x 8): the twiddle table and padded steps.
         let (p64, _) = prune(&fig2(64, 20, 30)).unwrap();
         let steps64 = fuse(&p64);
-        let c64 = steps64.iter().find_map(|s| if let Step::Chain(c) = s { Some(c) } else { None }).unwrap();
+        let c64 = steps64
+            .iter()
+            .find_map(|s| {
+                if let Step::Chain(c) = s {
+                    Some(c)
+                } else {
+                    None
+                }
+            })
+            .unwrap();
         let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true);
         assert!(s64.contains("__device__ const double2 fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
         let merged = crate::fftx::pencil::lower(c64, true).unwrap();
-        assert_eq!(merged.passes.len(), 3, "the two passes along axis 0 around the product are one");
+        assert_eq!(
+            merged.passes.len(),
+            3,
+            "the two passes along axis 0 around the product are one"
+        );
         let m64 = chain_source(&merged, true);
-        assert!(m64.contains("fftx_mid1(") && m64.contains("fftx_tw1_1[64]"), "{m64}");
+        assert!(
+            m64.contains("fftx_mid1(") && m64.contains("fftx_tw1_1[64]"),
+            "{m64}"
+        );
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
             std::fs::write(format!("{dir}/fig2-64-kernels.cu"), &s64).unwrap();
             std::fs::write(format!("{dir}/fig2-64-merged.cu"), &m64).unwrap();
         }
-        let e = elementwise_source(&[3, 4], (true, 2, &[8, -1]), (false, 0, &[4, 1]), Some((true, 0, &[4, 1])), None);
+        let e = elementwise_source(
+            &[3, 4],
+            (true, 2, &[8, -1]),
+            (false, 0, &[4, 1]),
+            Some((true, 0, &[4, 1])),
+            None,
+        );
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
             std::fs::write(format!("{dir}/elementwise.cu"), &e).unwrap();
         }

@@ -59,17 +59,37 @@ pub fn pass_order(op: &Op, rank: usize) -> Vec<usize> {
 /// For each pass (axis, pencil ranges over all axes, with the pass axis at its full input range):
 /// an axis already transformed only needs the pencils read later (`out_live`), one not yet
 /// transformed only those that can be non-zero (`in_live`).
-pub fn passes(op: &Op, n: &[usize], in_live: &[Range<usize>], out_live: &[Range<usize>]) -> Vec<(usize, Vec<Range<usize>>)> {
+pub fn passes(
+    op: &Op,
+    n: &[usize],
+    in_live: &[Range<usize>],
+    out_live: &[Range<usize>],
+) -> Vec<(usize, Vec<Range<usize>>)> {
     passes_in_order(&pass_order(op, n.len()), n, in_live, out_live)
 }
 
 /// [`passes`] in a given axis order.
-pub fn passes_in_order(order: &[usize], n: &[usize], in_live: &[Range<usize>], out_live: &[Range<usize>]) -> Vec<(usize, Vec<Range<usize>>)> {
+pub fn passes_in_order(
+    order: &[usize],
+    n: &[usize],
+    in_live: &[Range<usize>],
+    out_live: &[Range<usize>],
+) -> Vec<(usize, Vec<Range<usize>>)> {
     let rank = n.len();
     let mut done = vec![false; rank];
     let mut v = Vec::new();
     for &a in order {
-        let ranges = (0..rank).map(|b| if b == a { 0..1 } else if done[b] { out_live[b].clone() } else { in_live[b].clone() }).collect();
+        let ranges = (0..rank)
+            .map(|b| {
+                if b == a {
+                    0..1
+                } else if done[b] {
+                    out_live[b].clone()
+                } else {
+                    in_live[b].clone()
+                }
+            })
+            .collect();
         v.push((a, ranges));
         done[a] = true;
     }
@@ -78,12 +98,17 @@ pub fn passes_in_order(order: &[usize], n: &[usize], in_live: &[Range<usize>], o
 
 /// 1-D transforms of a pass list.
 pub fn pencil_count(p: &[(usize, Vec<Range<usize>>)]) -> u64 {
-    p.iter().map(|(_, r)| r.iter().map(|x| x.len() as u64).product::<u64>()).sum()
+    p.iter()
+        .map(|(_, r)| r.iter().map(|x| x.len() as u64).product::<u64>())
+        .sum()
 }
 
 /// 1-D transforms of the plain (unpruned) transform of a node, all its howmany loops included.
 pub fn unpruned_count(node: &Node) -> u64 {
-    let howmany: u64 = node.in_shape[..node.loops].iter().map(|&x| x as u64).product();
+    let howmany: u64 = node.in_shape[..node.loops]
+        .iter()
+        .map(|&x| x as u64)
+        .product();
     let rank = node.n.len();
     let per = match &node.op {
         Op::R2c | Op::C2r | Op::Dft { .. } => {
@@ -91,7 +116,16 @@ pub fn unpruned_count(node: &Node) -> u64 {
             let full: Vec<Range<usize>> = cs.iter().map(|&x| 0..x).collect();
             pencil_count(&passes(&node.op, &node.n, &full, &full))
         }
-        Op::R2r(_) => (0..rank).map(|a| node.n.iter().enumerate().filter(|(b, _)| *b != a).map(|(_, &x)| x as u64).product::<u64>()).sum(),
+        Op::R2r(_) => (0..rank)
+            .map(|a| {
+                node.n
+                    .iter()
+                    .enumerate()
+                    .filter(|(b, _)| *b != a)
+                    .map(|(_, &x)| x as u64)
+                    .product::<u64>()
+            })
+            .sum(),
         _ => 0,
     };
     per * howmany
@@ -136,7 +170,10 @@ impl Elementwise {
             let y = match &self.prog {
                 None => x,
                 Some(p) => {
-                    let g = self.data.as_ref().map_or(C64::new(0.0, 0.0), |(a, c, _)| load(*a, *c, pdata));
+                    let g = self
+                        .data
+                        .as_ref()
+                        .map_or(C64::new(0.0, 0.0), |(a, c, _)| load(*a, *c, pdata));
                     p.run(x, g, &mut regs)
                 }
             };
@@ -170,8 +207,18 @@ impl Elementwise {
 
 /// One stage of a chain, with its 1-D algorithms.
 enum StageExec {
-    Fft { passes: Vec<(usize, Vec<Range<usize>>)>, in_live: Vec<Range<usize>>, out_live: Vec<Range<usize>>, c2c: Vec<Arc<dyn Fft<f64>>>, r2c: Option<Arc<dyn RealToComplex<f64>>>, c2r: Option<Arc<dyn ComplexToReal<f64>>> },
-    Pointwise { prog: Arc<Program>, data: Option<(usize, bool, Access)> },
+    Fft {
+        passes: Vec<(usize, Vec<Range<usize>>)>,
+        in_live: Vec<Range<usize>>,
+        out_live: Vec<Range<usize>>,
+        c2c: Vec<Arc<dyn Fft<f64>>>,
+        r2c: Option<Arc<dyn RealToComplex<f64>>>,
+        c2r: Option<Arc<dyn ComplexToReal<f64>>>,
+    },
+    Pointwise {
+        prog: Arc<Program>,
+        data: Option<(usize, bool, Access)>,
+    },
 }
 
 struct ChainExec {
@@ -200,7 +247,12 @@ fn strides_of(shape: &[usize]) -> Vec<usize> {
 }
 
 fn clip(seg: &Segment, live: &[Range<usize>]) -> Vec<Range<usize>> {
-    seg.origin.iter().zip(&seg.extent).zip(live).map(|((&o, &e), l)| o.max(l.start)..(o + e).min(l.end)).collect()
+    seg.origin
+        .iter()
+        .zip(&seg.extent)
+        .zip(live)
+        .map(|((&o, &e), l)| o.max(l.start)..(o + e).min(l.end))
+        .collect()
 }
 
 impl ChainExec {
@@ -212,33 +264,89 @@ impl ChainExec {
         let mut stages = Vec::new();
         for s in &chain.stages {
             stages.push(match s {
-                Stage::Fft { op, in_live, out_live } => {
+                Stage::Fft {
+                    op,
+                    in_live,
+                    out_live,
+                } => {
                     let dir = match op {
                         Op::Dft { sign } if *sign < 0 => FftDirection::Forward,
                         Op::R2c => FftDirection::Forward,
                         _ => FftDirection::Inverse,
                     };
-                    let c2c_axes = if matches!(op, Op::Dft { .. }) { rank } else { rank - 1 };
-                    let c2c = (0..c2c_axes).map(|a| planners.fft.lock().plan_fft(chain.n[a], dir)).collect();
-                    let r2c = matches!(op, Op::R2c).then(|| planners.real.lock().plan_fft_forward(chain.n[rank - 1]));
-                    let c2r = matches!(op, Op::C2r).then(|| planners.real.lock().plan_fft_inverse(chain.n[rank - 1]));
-                    StageExec::Fft { passes: passes(op, &chain.n, in_live, out_live), in_live: in_live.clone(), out_live: out_live.clone(), c2c, r2c, c2r }
+                    let c2c_axes = if matches!(op, Op::Dft { .. }) {
+                        rank
+                    } else {
+                        rank - 1
+                    };
+                    let c2c = (0..c2c_axes)
+                        .map(|a| planners.fft.lock().plan_fft(chain.n[a], dir))
+                        .collect();
+                    let r2c = matches!(op, Op::R2c)
+                        .then(|| planners.real.lock().plan_fft_forward(chain.n[rank - 1]));
+                    let c2r = matches!(op, Op::C2r)
+                        .then(|| planners.real.lock().plan_fft_inverse(chain.n[rank - 1]));
+                    StageExec::Fft {
+                        passes: passes(op, &chain.n, in_live, out_live),
+                        in_live: in_live.clone(),
+                        out_live: out_live.clone(),
+                        c2c,
+                        r2c,
+                        c2r,
+                    }
                 }
-                Stage::Pointwise { prog, data } => StageExec::Pointwise { prog: prog.clone(), data: data.as_ref().map(|a| (addrs.of(&a.buf), a.buf.complex(), a.clone())) },
+                Stage::Pointwise { prog, data } => StageExec::Pointwise {
+                    prog: prog.clone(),
+                    data: data
+                        .as_ref()
+                        .map(|a| (addrs.of(&a.buf), a.buf.complex(), a.clone())),
+                },
             });
         }
         let first_real = matches!(chain.first_op(), Op::R2c);
         let last_real = matches!(chain.last_op(), Op::C2r);
         // The first transform's input box (a leading pointwise stage runs on all of it).
-        let first_in = chain.stages.iter().find_map(|s| if let Stage::Fft { in_live, .. } = s { Some(in_live.clone()) } else { None }).expect("a chain has a transform");
+        let first_in = chain
+            .stages
+            .iter()
+            .find_map(|s| {
+                if let Stage::Fft { in_live, .. } = s {
+                    Some(in_live.clone())
+                } else {
+                    None
+                }
+            })
+            .expect("a chain has a transform");
         // The last transform's output box (a trailing pointwise stage keeps it).
-        let last_out = chain.stages.iter().rev().find_map(|s| if let Stage::Fft { out_live, .. } = s { Some(out_live.clone()) } else { None }).expect("a chain has a transform");
-        let resolve = |v: &[Segment]| v.iter().map(|s| (addrs.of(&s.access.buf), s.access.buf.complex(), s.clone())).collect();
+        let last_out = chain
+            .stages
+            .iter()
+            .rev()
+            .find_map(|s| {
+                if let Stage::Fft { out_live, .. } = s {
+                    Some(out_live.clone())
+                } else {
+                    None
+                }
+            })
+            .expect("a chain has a transform");
+        let resolve = |v: &[Segment]| {
+            v.iter()
+                .map(|s| (addrs.of(&s.access.buf), s.access.buf.complex(), s.clone()))
+                .collect()
+        };
         let needs_real = first_real || last_real;
         ChainExec {
             loads: resolve(&chain.loads),
             stores: resolve(&chain.stores),
-            rbuf: vec![0.0; if needs_real { rshape.iter().product() } else { 0 }],
+            rbuf: vec![
+                0.0;
+                if needs_real {
+                    rshape.iter().product()
+                } else {
+                    0
+                }
+            ],
             cbuf: vec![C64::default(); cshape.iter().product()],
             rshape,
             cshape,
@@ -254,7 +362,11 @@ impl ChainExec {
     /// Runs the chain; returns the number of 1-D transforms computed.
     unsafe fn run(&mut self) -> u64 {
         // Load: zeros in the live box, then the segments that fall inside it.
-        let in_shape = if self.first_real { self.rshape.clone() } else { self.cshape.clone() };
+        let in_shape = if self.first_real {
+            self.rshape.clone()
+        } else {
+            self.cshape.clone()
+        };
         let first_in = self.first_in.clone();
         if self.first_real {
             let buf = &mut self.rbuf;
@@ -267,7 +379,12 @@ impl ChainExec {
             let r = clip(seg, &first_in);
             let (rbuf, cbuf, real) = (&mut self.rbuf, &mut self.cbuf, self.first_real);
             walk_box(&r, |i| {
-                let pos = seg.access.base + i.iter().zip(&seg.origin).zip(&seg.access.strides).map(|((&x, &o), &s)| (x - o) as isize * s).sum::<isize>();
+                let pos = seg.access.base
+                    + i.iter()
+                        .zip(&seg.origin)
+                        .zip(&seg.access.strides)
+                        .map(|((&x, &o), &s)| (x - o) as isize * s)
+                        .sum::<isize>();
                 let v = load(*addr, *complex, pos);
                 let l = linear(&in_shape, i);
                 if real {
@@ -281,13 +398,26 @@ impl ChainExec {
         for s in 0..self.stages.len() {
             count += self.run_stage(s);
         }
-        let out_shape = if self.last_real { self.rshape.clone() } else { self.cshape.clone() };
+        let out_shape = if self.last_real {
+            self.rshape.clone()
+        } else {
+            self.cshape.clone()
+        };
         for (addr, complex, seg) in &self.stores {
             let r = clip(seg, &self.last_out);
             walk_box(&r, |i| {
-                let pos = seg.access.base + i.iter().zip(&seg.origin).zip(&seg.access.strides).map(|((&x, &o), &s)| (x - o) as isize * s).sum::<isize>();
+                let pos = seg.access.base
+                    + i.iter()
+                        .zip(&seg.origin)
+                        .zip(&seg.access.strides)
+                        .map(|((&x, &o), &s)| (x - o) as isize * s)
+                        .sum::<isize>();
                 let l = linear(&out_shape, i);
-                let v = if self.last_real { C64::new(self.rbuf[l], 0.0) } else { self.cbuf[l] };
+                let v = if self.last_real {
+                    C64::new(self.rbuf[l], 0.0)
+                } else {
+                    self.cbuf[l]
+                };
                 store(*addr, *complex, pos, v);
             });
         }
@@ -305,7 +435,15 @@ impl ChainExec {
                 let mut l = 0;
                 walk_box(&full, |i| {
                     let g = match data {
-                        Some((a, c, acc)) => load(*a, *c, acc.base + i.iter().zip(&acc.strides).map(|(&x, &s)| x as isize * s).sum::<isize>()),
+                        Some((a, c, acc)) => load(
+                            *a,
+                            *c,
+                            acc.base
+                                + i.iter()
+                                    .zip(&acc.strides)
+                                    .map(|(&x, &s)| x as isize * s)
+                                    .sum::<isize>(),
+                        ),
                         None => C64::default(),
                     };
                     cbuf[l] = prog.run(cbuf[l], g, &mut regs);
@@ -313,13 +451,23 @@ impl ChainExec {
                 });
                 0
             }
-            StageExec::Fft { passes, in_live, out_live, c2c, r2c, c2r } => {
+            StageExec::Fft {
+                passes,
+                in_live,
+                out_live,
+                c2c,
+                r2c,
+                c2r,
+            } => {
                 let rank = cshape.len();
                 let last = rank - 1;
                 let n_real = self.rshape[last];
                 let h = cshape[last];
                 let rshape = &self.rshape;
-                let (rbuf, cbuf) = (SharedMut(self.rbuf.as_mut_ptr()), SharedMut(self.cbuf.as_mut_ptr()));
+                let (rbuf, cbuf) = (
+                    SharedMut(self.rbuf.as_mut_ptr()),
+                    SharedMut(self.cbuf.as_mut_ptr()),
+                );
                 let mut count = 0u64;
                 for (a, ranges) in passes {
                     let a = *a;
@@ -327,7 +475,11 @@ impl ChainExec {
                     let pencils: usize = lens.iter().product();
                     count += pencils as u64;
                     // Threads pay off with enough points per pass (as the FFTW path's estimate).
-                    let threads = if pencils * cshape[a] >= 1 << 15 { self.threads } else { 1 };
+                    let threads = if pencils * cshape[a] >= 1 << 15 {
+                        self.threads
+                    } else {
+                        1
+                    };
                     let job = |range: Range<usize>| {
                         #[allow(clippy::redundant_locals)] // the Sync wrappers, not their pointers
                         let (rbuf, cbuf) = (rbuf, cbuf);
@@ -354,7 +506,8 @@ impl ChainExec {
                                     for j in in_live[a].clone() {
                                         row[j] = *rbuf.0.add(rb + j);
                                     }
-                                    fft.process_with_scratch(&mut row, &mut line, &mut scratch).expect("lengths set at plan time");
+                                    fft.process_with_scratch(&mut row, &mut line, &mut scratch)
+                                        .expect("lengths set at plan time");
                                     for j in out_live[a].clone() {
                                         *cbuf.0.add(cb + j) = line[j];
                                     }
@@ -373,7 +526,8 @@ impl ChainExec {
                                     if n_real.is_multiple_of(2) {
                                         line[h - 1].im = 0.0;
                                     }
-                                    fft.process_with_scratch(&mut line, &mut row, &mut scratch).expect("lengths set at plan time");
+                                    fft.process_with_scratch(&mut line, &mut row, &mut scratch)
+                                        .expect("lengths set at plan time");
                                     for j in out_live[a].clone() {
                                         *rbuf.0.add(rb + j) = row[j];
                                     }
@@ -505,7 +659,10 @@ pub(super) fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
 
 /// The FFTW problem of a transform node (strides in real scalars).
 pub fn problem_of(node: &Node) -> Problem {
-    let (si, so) = (if node.input.buf.complex() { 2 } else { 1 }, if node.output.buf.complex() { 2 } else { 1 });
+    let (si, so) = (
+        if node.input.buf.complex() { 2 } else { 1 },
+        if node.output.buf.complex() { 2 } else { 1 },
+    );
     let kind = match &node.op {
         Op::Dft { sign } => Kind::Dft { sign: *sign },
         Op::R2c => Kind::R2c,
@@ -514,24 +671,69 @@ pub fn problem_of(node: &Node) -> Problem {
         _ => unreachable!("not a transform"),
     };
     let l = node.loops;
-    let dims = (0..node.n.len()).map(|d| IoDim::new(node.n[d] as isize, node.input.strides[l + d] * si, node.output.strides[l + d] * so)).collect();
-    let loops = (0..l).map(|k| IoDim::new(node.in_shape[k] as isize, node.input.strides[k] * si, node.output.strides[k] * so)).collect();
-    let in_place = node.input.buf.same(&node.output.buf) && node.input.base * si == node.output.base * so;
-    Problem { kind, dims, loops, precision: Precision::F64, in_place }
+    let dims = (0..node.n.len())
+        .map(|d| {
+            IoDim::new(
+                node.n[d] as isize,
+                node.input.strides[l + d] * si,
+                node.output.strides[l + d] * so,
+            )
+        })
+        .collect();
+    let loops = (0..l)
+        .map(|k| {
+            IoDim::new(
+                node.in_shape[k] as isize,
+                node.input.strides[k] * si,
+                node.output.strides[k] * so,
+            )
+        })
+        .collect();
+    let in_place =
+        node.input.buf.same(&node.output.buf) && node.input.base * si == node.output.base * so;
+    Problem {
+        kind,
+        dims,
+        loops,
+        precision: Precision::F64,
+        in_place,
+    }
 }
 
 /// Allocates the temporaries the steps use and makes every step runnable.
 pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
     if let Some(must) = super::gpu::wanted(&steps) {
-        match super::gpu::lower(&steps, fftw_flags(flags), flags & super::capi::FFTX_ESTIMATE == 0) {
+        match super::gpu::lower(
+            &steps,
+            fftw_flags(flags),
+            flags & super::capi::FFTX_ESTIMATE == 0,
+        ) {
             Ok(g) => {
                 let mut seen = std::collections::HashSet::new();
-                let temps = super::gpu::temps_of(&steps).into_iter().filter(|t| seen.insert(t.id)).map(|t| (t, Vec::new())).collect();
+                let temps = super::gpu::temps_of(&steps)
+                    .into_iter()
+                    .filter(|t| seen.insert(t.id))
+                    .map(|t| (t, Vec::new()))
+                    .collect();
                 let planned = g.counts.iter().sum();
-                return Ok(Compiled { steps: Vec::new(), temps, planned_transforms: planned, executed_transforms: 0, executions: 0, plain_counts: Vec::new(), gpu: Some(Box::new(g)) });
+                return Ok(Compiled {
+                    steps: Vec::new(),
+                    temps,
+                    planned_transforms: planned,
+                    executed_transforms: 0,
+                    executions: 0,
+                    plain_counts: Vec::new(),
+                    gpu: Some(Box::new(g)),
+                });
             }
-            Err(e) if must => return Err(format!("the plan's arrays are on the GPU, but the GPU cannot run it: {e}")),
-            Err(e) => crate::log_warn!("fftx: the GPU cannot run this plan ({e}); it runs on the CPU"),
+            Err(e) if must => {
+                return Err(format!(
+                    "the plan's arrays are on the GPU, but the GPU cannot run it: {e}"
+                ))
+            }
+            Err(e) => {
+                crate::log_warn!("fftx: the GPU cannot run this plan ({e}); it runs on the CPU")
+            }
         }
     }
     let mut temps: Vec<(Arc<Temp>, Vec<f64>)> = Vec::new();
@@ -555,7 +757,10 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                 }
             }
             Step::Chain(c) => {
-                c.loads.iter().chain(&c.stores).for_each(|s| note(&s.access.buf));
+                c.loads
+                    .iter()
+                    .chain(&c.stores)
+                    .for_each(|s| note(&s.access.buf));
                 for st in &c.stages {
                     if let Stage::Pointwise { data: Some(d), .. } = st {
                         note(&d.buf);
@@ -578,26 +783,44 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                         src: resolve(&n.input),
                         dst: resolve(&n.output),
                         data: n.data.as_ref().map(resolve),
-                        prog: if let Op::Pointwise(p) = &n.op { Some(p.clone()) } else { None },
+                        prog: if let Op::Pointwise(p) = &n.op {
+                            Some(p.clone())
+                        } else {
+                            None
+                        },
                     })),
                     _ => {
                         let p = problem_of(&n);
-                        let input = array(addrs.of(&n.input.buf), n.input.buf.complex(), n.input.base);
-                        let output = array(addrs.of(&n.output.buf), n.output.buf.complex(), n.output.base);
+                        let input =
+                            array(addrs.of(&n.input.buf), n.input.buf.complex(), n.input.base);
+                        let output = array(
+                            addrs.of(&n.output.buf),
+                            n.output.buf.complex(),
+                            n.output.base,
+                        );
                         plain = unpruned_count(&n);
-                        let plan = crate::planner::plan::<f64>(p, input, output, fftw_flags(flags)).map_err(|e| format!("{}: {e}", n.label))?;
+                        let plan = crate::planner::plan::<f64>(p, input, output, fftw_flags(flags))
+                            .map_err(|e| format!("{}: {e}", n.label))?;
                         StepExec::Fftw(Box::new(plan))
                     }
                 }
             }
             Step::Chain(c) => {
                 for st in &c.stages {
-                    if let Stage::Fft { op, in_live, out_live } = st {
+                    if let Stage::Fft {
+                        op,
+                        in_live,
+                        out_live,
+                    } = st
+                    {
                         planned += pencil_count(&passes(op, &c.n, in_live, out_live));
                     }
                 }
                 if pencil_engine() {
-                    let prog = super::pencil::lower(&c, std::env::var("FFTX_PENCIL_MERGE").map_or(true, |v| v != "0"))?;
+                    let prog = super::pencil::lower(
+                        &c,
+                        std::env::var("FFTX_PENCIL_MERGE").map_or(true, |v| v != "0"),
+                    )?;
                     let a = prog.buffers.iter().map(|b| addrs.of(b)).collect();
                     StepExec::Pencil(Box::new((prog, a)))
                 } else {
@@ -608,7 +831,15 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
         planned += plain;
         plain_counts.push(plain);
     }
-    Ok(Compiled { steps: out, temps, planned_transforms: planned, executed_transforms: 0, executions: 0, plain_counts, gpu: None })
+    Ok(Compiled {
+        steps: out,
+        temps,
+        planned_transforms: planned,
+        executed_transforms: 0,
+        executions: 0,
+        plain_counts,
+        gpu: None,
+    })
 }
 
 // The compiled plan holds raw addresses of the caller's arrays, as FFTW plans do.
@@ -627,7 +858,10 @@ mod tests {
         let r2c = passes(&Op::R2c, &n, &box64, &full_c);
         assert_eq!(r2c.iter().map(|p| p.0).collect::<Vec<_>>(), vec![2, 0, 1]);
         assert_eq!(pencil_count(&r2c), 64 * 64 + 64 * 65 + 128 * 65);
-        assert_eq!(pencil_count(&passes(&Op::R2c, &n, &full_r, &full_c)), 128 * 128 + 2 * 128 * 65);
+        assert_eq!(
+            pencil_count(&passes(&Op::R2c, &n, &full_r, &full_c)),
+            128 * 128 + 2 * 128 * 65
+        );
         let c2r = passes(&Op::C2r, &n, &full_c, &[64..128, 64..128, 64..128]);
         assert_eq!(pencil_count(&c2r), 128 * 65 + 64 * 65 + 64 * 64);
     }

@@ -47,7 +47,11 @@ pub fn root(sign: i32, k: usize, n: usize) -> (f64, f64) {
 
 impl Codelet {
     pub fn new(size: usize, sign: i32) -> Codelet {
-        let mut c = Codelet { size, ops: Vec::new(), outputs: Vec::new() };
+        let mut c = Codelet {
+            size,
+            ops: Vec::new(),
+            outputs: Vec::new(),
+        };
         let inputs: Vec<usize> = (0..size).collect();
         c.outputs = c.dft(&inputs, sign);
         c
@@ -112,15 +116,40 @@ impl Codelet {
 
     /// CUDA statements: reads `{a}0..{a}{size}` (double2), writes the results back into them.
     pub fn cuda(&self, a: &str) -> String {
-        let name = |i: usize| if i < self.size { format!("{a}{i}") } else { format!("t{}", i - self.size) };
+        let name = |i: usize| {
+            if i < self.size {
+                format!("{a}{i}")
+            } else {
+                format!("t{}", i - self.size)
+            }
+        };
         let mut s = String::new();
         for (k, op) in self.ops.iter().enumerate() {
             let d = format!("t{k}");
             let e = match *op {
-                COp::Add(x, y) => format!("make_double2({0}.x + {1}.x, {0}.y + {1}.y)", name(x), name(y)),
-                COp::Sub(x, y) => format!("make_double2({0}.x - {1}.x, {0}.y - {1}.y)", name(x), name(y)),
-                COp::Mul(x, re, im) => format!("make_double2({0}.x * {1} - {0}.y * {2}, {0}.x * {2} + {0}.y * {1})", name(x), lit(re), lit(im)),
-                COp::MulI(x, sg) => format!("make_double2({}{}.y, {}{}.x)", if sg > 0.0 { "-" } else { "" }, name(x), if sg > 0.0 { "" } else { "-" }, name(x)),
+                COp::Add(x, y) => format!(
+                    "make_double2({0}.x + {1}.x, {0}.y + {1}.y)",
+                    name(x),
+                    name(y)
+                ),
+                COp::Sub(x, y) => format!(
+                    "make_double2({0}.x - {1}.x, {0}.y - {1}.y)",
+                    name(x),
+                    name(y)
+                ),
+                COp::Mul(x, re, im) => format!(
+                    "make_double2({0}.x * {1} - {0}.y * {2}, {0}.x * {2} + {0}.y * {1})",
+                    name(x),
+                    lit(re),
+                    lit(im)
+                ),
+                COp::MulI(x, sg) => format!(
+                    "make_double2({}{}.y, {}{}.x)",
+                    if sg > 0.0 { "-" } else { "" },
+                    name(x),
+                    if sg > 0.0 { "" } else { "-" },
+                    name(x)
+                ),
             };
             let _ = writeln!(s, "    const double2 {d} = {e};");
         }
@@ -154,7 +183,12 @@ pub fn radices(n: usize) -> Option<Vec<usize>> {
         // Prefer the radix closest to an even share of the remaining stages.
         let ideal = (n as f64).powf(1.0 / stages as f64);
         let mut cands: Vec<usize> = (2..=16.min(n)).filter(|r| n % r == 0).collect();
-        cands.sort_by(|a, b| (*a as f64 - ideal).abs().total_cmp(&(*b as f64 - ideal).abs()).then(b.cmp(a)));
+        cands.sort_by(|a, b| {
+            (*a as f64 - ideal)
+                .abs()
+                .total_cmp(&(*b as f64 - ideal).abs())
+                .then(b.cmp(a))
+        });
         for r in cands {
             if let Some(mut rest) = search(n / r, stages - 1) {
                 rest.insert(0, r);
@@ -181,7 +215,11 @@ pub struct Stockham {
 
 impl Stockham {
     pub fn new(radices: &[usize], sign: i32) -> Stockham {
-        Stockham { n: radices.iter().product(), sign, stages: radices.iter().map(|&r| Codelet::new(r, sign)).collect() }
+        Stockham {
+            n: radices.iter().product(),
+            sign,
+            stages: radices.iter().map(|&r| Codelet::new(r, sign)).collect(),
+        }
     }
 
     pub fn run(&self, x: &[C64]) -> Vec<C64> {
@@ -218,11 +256,13 @@ mod tests {
         let n = x.len();
         (0..n)
             .map(|k| {
-                x.iter().enumerate().map(|(j, &v)| {
-                    let a = sign as f64 * 2.0 * PI * ((j * k) % n) as f64 / n as f64;
-                    v * C64::new(a.cos(), a.sin())
-                })
-                .sum()
+                x.iter()
+                    .enumerate()
+                    .map(|(j, &v)| {
+                        let a = sign as f64 * 2.0 * PI * ((j * k) % n) as f64 / n as f64;
+                        v * C64::new(a.cos(), a.sin())
+                    })
+                    .sum()
             })
             .collect()
     }
@@ -230,7 +270,9 @@ mod tests {
     fn random(n: usize, seed: u64) -> Vec<C64> {
         let mut s = seed;
         let mut r = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         };
         (0..n).map(|_| C64::new(r(), r())).collect()
@@ -248,20 +290,41 @@ mod tests {
             for sign in [-1, 1] {
                 let x = random(n, n as u64 * 7 + 1);
                 let e = rel_err(&Codelet::new(n, sign).eval(&x), &direct(&x, sign));
-                assert!(e < 1e-14 * (n as f64).log2().max(1.0), "n={n} sign={sign}: {e}");
+                assert!(
+                    e < 1e-14 * (n as f64).log2().max(1.0),
+                    "n={n} sign={sign}: {e}"
+                );
             }
         }
     }
 
     #[test]
     fn stockham_matches_a_direct_dft() {
-        for n in [1usize, 2, 7, 16, 40, 64, 96, 128, 256, 500, 512, 1024, 4096, 3 * 5 * 7 * 11] {
+        for n in [
+            1usize,
+            2,
+            7,
+            16,
+            40,
+            64,
+            96,
+            128,
+            256,
+            500,
+            512,
+            1024,
+            4096,
+            3 * 5 * 7 * 11,
+        ] {
             let r = radices(n).unwrap();
             assert_eq!(r.iter().product::<usize>(), n);
             let x = random(n, n as u64);
             for sign in [-1, 1] {
                 let e = rel_err(&Stockham::new(&r, sign).run(&x), &direct(&x, sign));
-                assert!(e < 1e-14 * (n as f64).log2().max(1.0), "n={n} {r:?} sign={sign}: {e}");
+                assert!(
+                    e < 1e-14 * (n as f64).log2().max(1.0),
+                    "n={n} {r:?} sign={sign}: {e}"
+                );
             }
         }
         assert_eq!(radices(37), None);
@@ -272,6 +335,9 @@ mod tests {
     #[test]
     fn cuda_form_names_every_value_once() {
         let s = Codelet::new(4, -1).cuda("a");
-        assert!(s.contains("const double2 o3 =") && s.contains("a3 = o3;"), "{s}");
+        assert!(
+            s.contains("const double2 o3 =") && s.contains("a3 = o3;"),
+            "{s}"
+        );
     }
 }

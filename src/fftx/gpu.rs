@@ -14,15 +14,15 @@
 use super::cudagen;
 use super::exec::{array, problem_of, unpruned_count};
 use super::graph::{Access, Buf, Op, Temp};
-use super::passes::{Chain, Step, Stage};
+use super::passes::{Chain, Stage, Step};
 use super::pencil::{Fft1, PencilProgram};
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
-use once_cell::sync::Lazy;
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
 use crate::exec::cuda::{self, check, gpu, GpuError, GpuResult, Memory};
 use crate::plan::Plan;
 use crate::problem::Precision;
 use cudarc::driver::sys as cu;
+use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -37,17 +37,25 @@ struct DevBuf {
 impl DevBuf {
     fn new(bytes: usize) -> GpuResult<DevBuf> {
         if bytes > cuda::device_budget() {
-            return Err(GpuError(format!("out of memory: {bytes} bytes over the FFTX_GPU_MEMORY budget")));
+            return Err(GpuError(format!(
+                "out of memory: {bytes} bytes over the FFTX_GPU_MEMORY budget"
+            )));
         }
         let mut d = 0;
         // SAFETY: cuMemAlloc writes the address of a new block.
-        check(unsafe { cu::cuMemAlloc_v2(&mut d, bytes.max(16)) }, "cuMemAlloc")?;
+        check(
+            unsafe { cu::cuMemAlloc_v2(&mut d, bytes.max(16)) },
+            "cuMemAlloc",
+        )?;
         Ok(DevBuf { ptr: d, bytes })
     }
     fn with(words: &[u64]) -> GpuResult<DevBuf> {
         let b = DevBuf::new(words.len() * 8)?;
         // SAFETY: a block of that many bytes.
-        check(unsafe { cu::cuMemcpyHtoD_v2(b.ptr, words.as_ptr() as *const c_void, words.len() * 8) }, "cuMemcpyHtoD")?;
+        check(
+            unsafe { cu::cuMemcpyHtoD_v2(b.ptr, words.as_ptr() as *const c_void, words.len() * 8) },
+            "cuMemcpyHtoD",
+        )?;
         Ok(b)
     }
 }
@@ -86,7 +94,11 @@ impl Fusion {
 
 /// `FFTX_GPU_FUSION=fused|callback|kernel` forces one; unset or `auto`: measured.
 fn fusion_setting() -> Option<Fusion> {
-    match std::env::var("FFTX_GPU_FUSION").ok().as_deref().map(str::trim) {
+    match std::env::var("FFTX_GPU_FUSION")
+        .ok()
+        .as_deref()
+        .map(str::trim)
+    {
         Some("callback") => Some(Fusion::Callback),
         Some("kernel") => Some(Fusion::Kernel),
         Some("fused") => Some(Fusion::Fused),
@@ -102,9 +114,21 @@ fn callbacks_usable() -> Result<(), String> {
             return Err("this cuFFT has no cufftXtSetJITCallback".into());
         }
         let src = "extern \"C\" __device__ double2 fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double2*)d)[off]; }\nextern \"C\" __device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
-        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.0)? else { return Err("no LTO-IR".into()) };
-        let cb = JitCallbacks { image, load: "fftx_probe_ld".into(), store: "fftx_probe_st".into(), real_in: false, real_out: false, precision: Precision::F64, info: 0 };
-        CufftPlan::batched_1d(64, 2, FftType::C2c, Precision::F64, Some(&cb)).map(drop).map_err(|e| format!("a plan with LTO callbacks fails: {e}"))
+        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.0)? else {
+            return Err("no LTO-IR".into());
+        };
+        let cb = JitCallbacks {
+            image,
+            load: "fftx_probe_ld".into(),
+            store: "fftx_probe_st".into(),
+            real_in: false,
+            real_out: false,
+            precision: Precision::F64,
+            info: 0,
+        };
+        CufftPlan::batched_1d(64, 2, FftType::C2c, Precision::F64, Some(&cb))
+            .map(drop)
+            .map_err(|e| format!("a plan with LTO callbacks fails: {e}"))
     });
     PROBE.clone()
 }
@@ -134,15 +158,37 @@ struct Variant {
 }
 
 impl Variant {
-    fn new(chain: &Chain, f: Fusion, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream) -> GpuResult<Variant> {
+    fn new(
+        chain: &Chain,
+        f: Fusion,
+        addr: &dyn Fn(&Buf) -> u64,
+        stream: cu::CUstream,
+    ) -> GpuResult<Variant> {
         let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(GpuError)?;
-        let inter = [DevBuf::new(prog.inter_len * 16)?, DevBuf::new(prog.inter_len * 16)?];
+        let inter = [
+            DevBuf::new(prog.inter_len * 16)?,
+            DevBuf::new(prog.inter_len * 16)?,
+        ];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
         words.extend(prog.buffers.iter().map(addr));
         let table = DevBuf::with(&words)?;
-        let mut v = Variant { fusion: f, prog, table, _inter: inter, virt: None, passes: Vec::new() };
+        let mut v = Variant {
+            fusion: f,
+            prog,
+            table,
+            _inter: inter,
+            virt: None,
+            passes: Vec::new(),
+        };
         v.passes = v.make_passes(stream)?;
-        let virt = v.prog.passes.iter().zip(&v.passes).filter(|(_, g)| g.fused.is_none()).map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * 16).max();
+        let virt = v
+            .prog
+            .passes
+            .iter()
+            .zip(&v.passes)
+            .filter(|(_, g)| g.fused.is_none())
+            .map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * 16)
+            .max();
         if let Some(bytes) = virt {
             v.virt = Some((DevBuf::new(bytes)?, DevBuf::new(bytes)?));
         }
@@ -171,26 +217,66 @@ impl Variant {
                         precision: Precision::F64,
                         info: self.table.ptr,
                     };
-                    let plan = CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb)).map_err(|e| GpuError(format!("pass {k} ({ty:?} n={} batch={}): {e}", p.n, p.batch())))?;
+                    let plan = CufftPlan::batched_1d(
+                        p.n as i64,
+                        p.batch() as i64,
+                        ty,
+                        Precision::F64,
+                        Some(&cb),
+                    )
+                    .map_err(|e| {
+                        GpuError(format!(
+                            "pass {k} ({ty:?} n={} batch={}): {e}",
+                            p.n,
+                            p.batch()
+                        ))
+                    })?;
                     (plan, None)
                 }
                 Generated::Module(m) => {
                     if let (Fusion::Fused, Some(shape)) = (f, cudagen::fused_shape(p.n)) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
-                        let grid = p.batch().div_ceil(cudagen::pencils_per_block(p).unwrap_or(shape.pencils));
+                        let grid = p
+                            .batch()
+                            .div_ceil(cudagen::pencils_per_block(p).unwrap_or(shape.pencils));
                         if grid > i32::MAX as usize {
                             return Err(GpuError(format!("pass {k}: {grid} blocks")));
                         }
-                        out.push(GpuPass { plan: None, sign, batch: p.batch() as u64, len_in: 0, len_out: 0, kernels: None, fused: Some((kernel, grid as u32, shape.threads as u32)) });
+                        out.push(GpuPass {
+                            plan: None,
+                            sign,
+                            batch: p.batch() as u64,
+                            len_in: 0,
+                            len_out: 0,
+                            kernels: None,
+                            fused: Some((kernel, grid as u32, shape.threads as u32)),
+                        });
                         continue;
                     }
                     let g = generated_function(*m, &format!("fftx_gather{k}"))? as usize;
                     let s = generated_function(*m, &format!("fftx_scatter{k}"))? as usize;
-                    (CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, None)?, Some((g, s)))
+                    (
+                        CufftPlan::batched_1d(
+                            p.n as i64,
+                            p.batch() as i64,
+                            ty,
+                            Precision::F64,
+                            None,
+                        )?,
+                        Some((g, s)),
+                    )
                 }
             };
             plan.set_stream(stream)?;
-            out.push(GpuPass { plan: Some(plan), sign, batch: p.batch() as u64, len_in: p.len_in() as u64, len_out: p.len_out() as u64, kernels, fused: None });
+            out.push(GpuPass {
+                plan: Some(plan),
+                sign,
+                batch: p.batch() as u64,
+                len_in: p.len_in() as u64,
+                len_out: p.len_out() as u64,
+                kernels,
+                fused: None,
+            });
         }
         Ok(out)
     }
@@ -202,11 +288,17 @@ impl Variant {
         for (k, (p, g)) in self.prog.passes.iter().zip(&self.passes).enumerate() {
             let mut best = f64::INFINITY;
             for _ in 0..3 {
-                check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+                check(
+                    unsafe { cu::cuStreamSynchronize(stream) },
+                    "cuStreamSynchronize",
+                )?;
                 let t = Instant::now();
                 // SAFETY: as `time`; one pass of the variant.
                 unsafe { self.run_passes(std::slice::from_ref(g), stream)? };
-                check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+                check(
+                    unsafe { cu::cuStreamSynchronize(stream) },
+                    "cuStreamSynchronize",
+                )?;
                 best = best.min(t.elapsed().as_secs_f64());
             }
             // What the pass moves: the live part of each pencil in and out, and each data
@@ -214,10 +306,33 @@ impl Variant {
             let elem = |real: bool| if real { 8.0 } else { 16.0 };
             let live_in = p.live_in.len().min(p.len_in()) as f64;
             let live_out = p.live_out.len().min(p.len_out()) as f64;
-            let data_in = |f: Option<&super::pencil::Fused>, len: f64| if f.is_some_and(|f| f.data.is_some()) { len * 16.0 } else { 0.0 };
-            let mid = p.mid.as_ref().map_or(0.0, |m| data_in(m.fused.as_ref(), m.keep.len() as f64));
-            let bytes = p.batch() as f64 * (live_in * elem(p.kind.real_in()) + live_out * elem(p.kind_out().real_out()) + data_in(p.head.as_ref(), live_in) + data_in(p.tail.as_ref(), live_out) + mid);
-            crate::log_info!("fftx gpu: pass {k} ({} n={} axis {} batch {}{}): {:.3} ms, {:.0} GB/s", self.fusion.name(), p.n, p.axis, p.batch(), if p.mid.is_some() { " merged" } else { "" }, best * 1e3, bytes / best / 1e9);
+            let data_in = |f: Option<&super::pencil::Fused>, len: f64| {
+                if f.is_some_and(|f| f.data.is_some()) {
+                    len * 16.0
+                } else {
+                    0.0
+                }
+            };
+            let mid = p
+                .mid
+                .as_ref()
+                .map_or(0.0, |m| data_in(m.fused.as_ref(), m.keep.len() as f64));
+            let bytes = p.batch() as f64
+                * (live_in * elem(p.kind.real_in())
+                    + live_out * elem(p.kind_out().real_out())
+                    + data_in(p.head.as_ref(), live_in)
+                    + data_in(p.tail.as_ref(), live_out)
+                    + mid);
+            crate::log_info!(
+                "fftx gpu: pass {k} ({} n={} axis {} batch {}{}): {:.3} ms, {:.0} GB/s",
+                self.fusion.name(),
+                p.n,
+                p.axis,
+                p.batch(),
+                if p.mid.is_some() { " merged" } else { "" },
+                best * 1e3,
+                bytes / best / 1e9
+            );
         }
         Ok(())
     }
@@ -230,7 +345,10 @@ impl Variant {
             // SAFETY: the variant's buffers are allocated; the caller's arrays are valid at plan
             // time (as FFTW_MEASURE, a measurement may overwrite them).
             unsafe { self.run(stream)? };
-            check(unsafe { cu::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+            check(
+                unsafe { cu::cuStreamSynchronize(stream) },
+                "cuStreamSynchronize",
+            )?;
             if i > 0 {
                 best = best.min(t.elapsed().as_secs_f64() * 1e3);
             }
@@ -248,7 +366,16 @@ impl Variant {
         for p in passes {
             if let Some((f, grid, block)) = p.fused {
                 let mut batch = p.batch;
-                kernels::launch_grid(f as cu::CUfunction, grid, block, stream, &mut [&mut batch as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void])?;
+                kernels::launch_grid(
+                    f as cu::CUfunction,
+                    grid,
+                    block,
+                    stream,
+                    &mut [
+                        &mut batch as *mut u64 as *mut c_void,
+                        &mut table as *mut u64 as *mut c_void,
+                    ],
+                )?;
                 continue;
             }
             let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");
@@ -256,16 +383,33 @@ impl Variant {
                 None => plan.exec(vin, vout, p.sign)?,
                 Some((gather, scatter)) => {
                     let mut n = p.batch * p.len_in;
-                    kernels::launch(gather as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vin as *mut u64 as *mut c_void])?;
+                    kernels::launch(
+                        gather as cu::CUfunction,
+                        n,
+                        stream,
+                        &mut [
+                            &mut n as *mut u64 as *mut c_void,
+                            &mut table as *mut u64 as *mut c_void,
+                            &mut vin as *mut u64 as *mut c_void,
+                        ],
+                    )?;
                     plan.exec(vin, vout, p.sign)?;
                     let mut n = p.batch * p.len_out;
-                    kernels::launch(scatter as cu::CUfunction, n, stream, &mut [&mut n as *mut u64 as *mut c_void, &mut table as *mut u64 as *mut c_void, &mut vout as *mut u64 as *mut c_void])?;
+                    kernels::launch(
+                        scatter as cu::CUfunction,
+                        n,
+                        stream,
+                        &mut [
+                            &mut n as *mut u64 as *mut c_void,
+                            &mut table as *mut u64 as *mut c_void,
+                            &mut vout as *mut u64 as *mut c_void,
+                        ],
+                    )?;
                 }
             }
         }
         Ok(())
     }
-
 }
 
 struct GpuChain {
@@ -275,7 +419,12 @@ struct GpuChain {
 }
 
 impl GpuChain {
-    fn build(chain: &Chain, addr: &dyn Fn(&Buf) -> u64, stream: cu::CUstream, measure: bool) -> GpuResult<GpuChain> {
+    fn build(
+        chain: &Chain,
+        addr: &dyn Fn(&Buf) -> u64,
+        stream: cu::CUstream,
+        measure: bool,
+    ) -> GpuResult<GpuChain> {
         let candidates: Vec<Fusion> = match fusion_setting() {
             Some(f) => vec![f],
             None => {
@@ -310,11 +459,20 @@ impl GpuChain {
                 best = Some((ms, v));
             }
         }
-        let (_, variant) = best.ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
+        let (_, variant) = best
+            .ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
         if crate::log::enabled(crate::log::Level::Info) {
             variant.profile(stream)?;
         }
-        crate::log_info!("fftx gpu: chain of {} passes runs with {} fusion{}", variant.prog.passes.len(), variant.fusion.name(), timings.iter().map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name())).collect::<String>());
+        crate::log_info!(
+            "fftx gpu: chain of {} passes runs with {} fusion{}",
+            variant.prog.passes.len(),
+            variant.fusion.name(),
+            timings
+                .iter()
+                .map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name()))
+                .collect::<String>()
+        );
         Ok(GpuChain { variant, timings })
     }
 
@@ -323,7 +481,14 @@ impl GpuChain {
         let measured = if self.timings.is_empty() {
             String::new()
         } else {
-            format!(" measured {}", self.timings.iter().map(|(f, ms)| format!("{}={ms:.3}ms", f.name())).collect::<Vec<_>>().join(" "))
+            format!(
+                " measured {}",
+                self.timings
+                    .iter()
+                    .map(|(f, ms)| format!("{}={ms:.3}ms", f.name()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
         };
         let passes: Vec<String> = v
             .prog
@@ -336,7 +501,17 @@ impl GpuChain {
                     Fft1::R2c => "r2c",
                     Fft1::C2r => "c2r",
                 };
-                let mid = p.mid.as_ref().map(|m| format!("+{}{}", if m.fused.is_some() { "pointwise+" } else { "" }, name(m.kind))).unwrap_or_default();
+                let mid = p
+                    .mid
+                    .as_ref()
+                    .map(|m| {
+                        format!(
+                            "+{}{}",
+                            if m.fused.is_some() { "pointwise+" } else { "" },
+                            name(m.kind)
+                        )
+                    })
+                    .unwrap_or_default();
                 format!("{}{}{mid}:axis{}x{}", name(p.kind), p.n, p.axis, p.batch())
             })
             .collect();
@@ -344,7 +519,11 @@ impl GpuChain {
             Ok(()) => String::new(),
             Err(e) => format!(" (no callbacks: {e})"),
         };
-        format!("(gpu passes [{}] fusion={}{measured}{no_callbacks})", passes.join(" "), v.fusion.name())
+        format!(
+            "(gpu passes [{}] fusion={}{measured}{no_callbacks})",
+            passes.join(" "),
+            v.fusion.name()
+        )
     }
 }
 
@@ -420,7 +599,10 @@ fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
 
 /// The temporaries the steps use (with repeats).
 pub fn temps_of(steps: &[Step]) -> Vec<Arc<Temp>> {
-    accesses(steps).into_iter().filter_map(|(a, _, _)| a.buf.temp().cloned()).collect()
+    accesses(steps)
+        .into_iter()
+        .filter_map(|(a, _, _)| a.buf.temp().cloned())
+        .collect()
 }
 
 /// Byte spans `[lo, hi)` of each caller's array (by address) and whether it is written.
@@ -431,7 +613,13 @@ fn user_spans(steps: &[Step]) -> HashMap<usize, Span> {
             if shape.contains(&0) {
                 continue;
             }
-            let e = m.entry(*addr).or_insert(Span { lo, hi, read: false, written: false, dense_writes: Vec::new() });
+            let e = m.entry(*addr).or_insert(Span {
+                lo,
+                hi,
+                read: false,
+                written: false,
+                dense_writes: Vec::new(),
+            });
             e.lo = e.lo.min(lo);
             e.hi = e.hi.max(hi);
             if written {
@@ -461,14 +649,24 @@ impl Span {
     /// Whether the device copy must start as the host's: something is read, or a write leaves
     /// gaps the copy out would otherwise overwrite.
     fn needs_copy_in(&self) -> bool {
-        self.read || !self.dense_writes.iter().any(|&(lo, hi)| lo == self.lo && hi == self.hi)
+        self.read
+            || !self
+                .dense_writes
+                .iter()
+                .any(|&(lo, hi)| lo == self.lo && hi == self.hi)
     }
 }
 
 /// An access that covers its span without gaps or repeats: sorted by stride, every stride is the
 /// extent of the axes inside it.
 fn dense(a: &Access, shape: &[usize]) -> bool {
-    let mut axes: Vec<(isize, usize)> = a.strides.iter().map(|s| s.abs()).zip(shape.iter().copied()).filter(|&(_, n)| n > 1).collect();
+    let mut axes: Vec<(isize, usize)> = a
+        .strides
+        .iter()
+        .map(|s| s.abs())
+        .zip(shape.iter().copied())
+        .filter(|&(_, n)| n > 1)
+        .collect();
     axes.sort();
     let mut extent = 1isize;
     for (s, n) in axes {
@@ -489,7 +687,10 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
     }
     let g = gpu()?;
     let spans = user_spans(steps);
-    if spans.values().any(|s| cuda::memory_of(g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device) {
+    if spans
+        .values()
+        .any(|s| cuda::memory_of(g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
+    {
         return Some(true);
     }
     if backend_setting() == BackendSetting::Gpu {
@@ -514,8 +715,23 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     let mut stream = std::ptr::null_mut();
     // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
     // error path goes through a GpuCompiled).
-    check(unsafe { cu::cuStreamCreate(&mut stream, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }, "cuStreamCreate")?;
-    let mut out = GpuCompiled { stream, zero_temps: Vec::new(), _temps: Vec::new(), mirrors: Vec::new(), steps: Vec::new(), counts: Vec::new() };
+    check(
+        unsafe {
+            cu::cuStreamCreate(
+                &mut stream,
+                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            )
+        },
+        "cuStreamCreate",
+    )?;
+    let mut out = GpuCompiled {
+        stream,
+        zero_temps: Vec::new(),
+        _temps: Vec::new(),
+        mirrors: Vec::new(),
+        steps: Vec::new(),
+        counts: Vec::new(),
+    };
     // Device addresses of the caller's arrays: their own, or a mirror's.
     let mut user: HashMap<usize, u64> = HashMap::new();
     let mut spans: Vec<(usize, Span)> = user_spans(steps).into_iter().collect();
@@ -533,7 +749,12 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
         }
         let dev = DevBuf::new(bytes)?;
         user.insert(addr, (dev.ptr as isize + (addr as isize - span.lo)) as u64);
-        out.mirrors.push(HostSpan { host: span.lo as usize, dev, copy_in: span.needs_copy_in(), written: span.written });
+        out.mirrors.push(HostSpan {
+            host: span.lo as usize,
+            dev,
+            copy_in: span.needs_copy_in(),
+            written: span.written,
+        });
     }
     let mut temps: HashMap<u64, u64> = HashMap::new();
     for (a, _, _) in accesses(steps) {
@@ -564,25 +785,61 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
             }
             Step::Node(n) if n.op.is_fft() => {
                 let p = problem_of(n);
-                let i = array(addr(&n.input.buf) as usize, n.input.buf.complex(), n.input.base);
-                let o = array(addr(&n.output.buf) as usize, n.output.buf.complex(), n.output.base);
-                let plan = crate::planner::plan::<f64>(p, i, o, fftw_flags).map_err(|e| GpuError(format!("{}: {e}", n.label)))?;
+                let i = array(
+                    addr(&n.input.buf) as usize,
+                    n.input.buf.complex(),
+                    n.input.base,
+                );
+                let o = array(
+                    addr(&n.output.buf) as usize,
+                    n.output.buf.complex(),
+                    n.output.base,
+                );
+                let plan = crate::planner::plan::<f64>(p, i, o, fftw_flags)
+                    .map_err(|e| GpuError(format!("{}: {e}", n.label)))?;
                 (GpuStep::Fftw(Box::new(plan)), unpruned_count(n))
             }
             Step::Node(n) => {
-                if n.output.strides.iter().zip(&n.out_shape).any(|(&s, &len)| s == 0 && len > 1) {
-                    return Err(GpuError(format!("{}: an output stride of 0 (the last write wins on the CPU only)", n.label)));
+                if n.output
+                    .strides
+                    .iter()
+                    .zip(&n.out_shape)
+                    .any(|(&s, &len)| s == 0 && len > 1)
+                {
+                    return Err(GpuError(format!(
+                        "{}: an output stride of 0 (the last write wins on the CPU only)",
+                        n.label
+                    )));
                 }
-                let prog = if let Op::Pointwise(p) = &n.op { Some(&**p) } else { None };
+                let prog = if let Op::Pointwise(p) = &n.op {
+                    Some(&**p)
+                } else {
+                    None
+                };
                 let side = |a: &Access| (a.buf.complex(), a.base, a.strides.clone());
                 let (si, so, sd) = (side(&n.input), side(&n.output), n.data.as_ref().map(side));
-                let src = cudagen::elementwise_source(&n.in_shape, (si.0, si.1, &si.2), (so.0, so.1, &so.2), sd.as_ref().map(|d| (d.0, d.1, &d.2[..])), prog);
-                let Generated::Module(m) = compile_generated(&src, false)? else { unreachable!("PTX was asked for") };
+                let src = cudagen::elementwise_source(
+                    &n.in_shape,
+                    (si.0, si.1, &si.2),
+                    (so.0, so.1, &so.2),
+                    sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
+                    prog,
+                );
+                let Generated::Module(m) = compile_generated(&src, false)? else {
+                    unreachable!("PTX was asked for")
+                };
                 let f = generated_function(m, "fftx_elem")? as usize;
                 let mut words = vec![addr(&n.input.buf), addr(&n.output.buf)];
                 words.push(n.data.as_ref().map_or(0, |d| addr(&d.buf)));
                 let total = n.in_shape.iter().map(|&x| x as u64).product();
-                (GpuStep::Elementwise { f, total, table: DevBuf::with(&words)? }, 0)
+                (
+                    GpuStep::Elementwise {
+                        f,
+                        total,
+                        table: DevBuf::with(&words)?,
+                    },
+                    0,
+                )
             }
         };
         out.steps.push(step);
@@ -601,7 +858,10 @@ impl GpuCompiled {
         g.bind()?;
         let s = self.stream;
         for m in self.mirrors.iter().filter(|m| m.copy_in) {
-            check(cu::cuMemcpyHtoDAsync_v2(m.dev.ptr, m.host as *const c_void, m.dev.bytes, s), "cuMemcpyHtoDAsync")?;
+            check(
+                cu::cuMemcpyHtoDAsync_v2(m.dev.ptr, m.host as *const c_void, m.dev.bytes, s),
+                "cuMemcpyHtoDAsync",
+            )?;
         }
         for &(p, bytes) in &self.zero_temps {
             check(cu::cuMemsetD8Async(p, 0, bytes, s), "cuMemsetD8Async")?;
@@ -612,7 +872,15 @@ impl GpuCompiled {
                 GpuStep::Chain(c) => c.variant.run(s)?,
                 GpuStep::Elementwise { f, total, table } => {
                     let (mut n, mut t) = (*total, table.ptr);
-                    kernels::launch(*f as cu::CUfunction, n, s, &mut [&mut n as *mut u64 as *mut c_void, &mut t as *mut u64 as *mut c_void])?;
+                    kernels::launch(
+                        *f as cu::CUfunction,
+                        n,
+                        s,
+                        &mut [
+                            &mut n as *mut u64 as *mut c_void,
+                            &mut t as *mut u64 as *mut c_void,
+                        ],
+                    )?;
                 }
                 GpuStep::Fftw(p) => {
                     check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
@@ -622,7 +890,10 @@ impl GpuCompiled {
             count += self.counts[k];
         }
         for m in self.mirrors.iter().filter(|m| m.written) {
-            check(cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s), "cuMemcpyDtoHAsync")?;
+            check(
+                cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s),
+                "cuMemcpyDtoHAsync",
+            )?;
         }
         check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
         Ok(count)
@@ -630,12 +901,21 @@ impl GpuCompiled {
 
     /// The printout's GPU lines, one per step.
     pub fn describe(&self) -> Vec<String> {
-        let mut v = vec![format!("(gpu mirrors={} device-temporaries={})", self.mirrors.len(), self._temps.len())];
+        let mut v = vec![format!(
+            "(gpu mirrors={} device-temporaries={})",
+            self.mirrors.len(),
+            self._temps.len()
+        )];
         for (k, s) in self.steps.iter().enumerate() {
             v.push(match s {
                 GpuStep::Chain(c) => format!("step {k}: {}", c.describe()),
-                GpuStep::Elementwise { total, .. } => format!("step {k}: (gpu kernel over {total} elements)"),
-                GpuStep::Fftw(p) => format!("step {k}: (gpu fftw-plan {})", p.describe().lines().next().unwrap_or("")),
+                GpuStep::Elementwise { total, .. } => {
+                    format!("step {k}: (gpu kernel over {total} elements)")
+                }
+                GpuStep::Fftw(p) => format!(
+                    "step {k}: (gpu fftw-plan {})",
+                    p.describe().lines().next().unwrap_or("")
+                ),
             });
         }
         v
@@ -647,7 +927,14 @@ mod tests {
     use super::*;
 
     fn acc(strides: &[isize]) -> Access {
-        Access { buf: Buf::User { addr: 0x1000, complex: false }, base: 0, strides: strides.to_vec() }
+        Access {
+            buf: Buf::User {
+                addr: 0x1000,
+                complex: false,
+            },
+            base: 0,
+            strides: strides.to_vec(),
+        }
     }
 
     #[test]
@@ -662,7 +949,13 @@ mod tests {
 
     #[test]
     fn only_a_gapless_write_of_the_whole_span_skips_the_copy_in() {
-        let span = |read, dense_writes: Vec<(isize, isize)>| Span { lo: 0, hi: 64, read, written: true, dense_writes };
+        let span = |read, dense_writes: Vec<(isize, isize)>| Span {
+            lo: 0,
+            hi: 64,
+            read,
+            written: true,
+            dense_writes,
+        };
         assert!(!span(false, vec![(0, 64)]).needs_copy_in());
         assert!(span(true, vec![(0, 64)]).needs_copy_in());
         assert!(span(false, vec![(0, 32)]).needs_copy_in());

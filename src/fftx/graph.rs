@@ -28,7 +28,10 @@ pub struct Temp {
 #[derive(Clone, Debug)]
 pub enum Buf {
     /// A caller's array: its address and element type. Its extent is not known.
-    User { addr: usize, complex: bool },
+    User {
+        addr: usize,
+        complex: bool,
+    },
     Temp(Arc<Temp>),
 }
 
@@ -61,8 +64,18 @@ impl Buf {
     }
     pub fn name(&self) -> String {
         match self {
-            Buf::User { addr, complex } => format!("{}array@{:#x}", if *complex { "complex-" } else { "real-" }, addr),
-            Buf::Temp(t) => format!("{}temp#{}[{}]{}", if t.complex { "complex-" } else { "real-" }, t.id, t.len, if t.zero { "=0" } else { "" }),
+            Buf::User { addr, complex } => format!(
+                "{}array@{:#x}",
+                if *complex { "complex-" } else { "real-" },
+                addr
+            ),
+            Buf::Temp(t) => format!(
+                "{}temp#{}[{}]{}",
+                if t.complex { "complex-" } else { "real-" },
+                t.id,
+                t.len,
+                if t.zero { "=0" } else { "" }
+            ),
         }
     }
 }
@@ -107,7 +120,10 @@ impl Access {
     pub fn same_map(&self, other: &Access, shape: &[usize]) -> bool {
         self.buf.same(&other.buf)
             && self.base == other.base
-            && shape.iter().enumerate().all(|(k, &n)| n <= 1 || self.strides[k] == other.strides[k])
+            && shape
+                .iter()
+                .enumerate()
+                .all(|(k, &n)| n <= 1 || self.strides[k] == other.strides[k])
     }
 }
 
@@ -152,7 +168,10 @@ impl Op {
             Op::Dft { sign } => format!("dft-{}", if *sign < 0 { "forward" } else { "backward" }),
             Op::R2c => "dft-r2c".into(),
             Op::C2r => "dft-c2r".into(),
-            Op::R2r(k) => format!("r2r-{}", k.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")),
+            Op::R2r(k) => format!(
+                "r2r-{}",
+                k.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")
+            ),
             Op::Pointwise(_) => "pointwise".into(),
         }
     }
@@ -193,7 +212,9 @@ impl Node {
         v
     }
     pub fn touches_temp(&self, id: u64) -> bool {
-        self.input.buf.temp_id() == Some(id) || self.output.buf.temp_id() == Some(id) || self.data.as_ref().and_then(|d| d.buf.temp_id()) == Some(id)
+        self.input.buf.temp_id() == Some(id)
+            || self.output.buf.temp_id() == Some(id)
+            || self.data.as_ref().and_then(|d| d.buf.temp_id()) == Some(id)
     }
     /// Transform axes of the input / output index space.
     pub fn in_tshape(&self) -> &[usize] {
@@ -264,7 +285,14 @@ mod tests {
         assert_eq!(seen[2], (vec![0, 2], 12));
         assert_eq!(seen[3], (vec![1, 0], 5));
         assert_eq!(seen[5], (vec![1, 2], 7));
-        let a = Access { buf: Buf::User { addr: 800, complex: false }, base: 10, strides: vec![-5, 1] };
+        let a = Access {
+            buf: Buf::User {
+                addr: 800,
+                complex: false,
+            },
+            base: 10,
+            strides: vec![-5, 1],
+        };
         assert_eq!(a.span(&[2, 3]), (5, 12));
         assert_eq!(a.user_bytes(&[2, 3]), Some((840, 904)));
     }

@@ -28,7 +28,12 @@ mod tests {
     #[test]
     fn committed_header_is_fresh() {
         let generated = include_str!(concat!(env!("OUT_DIR"), "/fftx.h"));
-        let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/fftx.h")).unwrap_or_default();
-        assert!(generated == committed, "include/fftx.h is stale: run `FFTX_BLESS_HEADER=1 cargo build` and commit it");
+        let committed =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/fftx.h"))
+                .unwrap_or_default();
+        assert!(
+            generated == committed,
+            "include/fftx.h is stale: run `FFTX_BLESS_HEADER=1 cargo build` and commit it"
+        );
     }
 }

@@ -60,7 +60,9 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
     for node in &g.nodes {
         let st = |state: &mut HashMap<u64, Vec<u8>>, b: &Buf| {
             if let Buf::Temp(t) = b {
-                state.entry(t.id).or_insert_with(|| vec![if t.zero { ZERO } else { UNDEF }; t.len]);
+                state
+                    .entry(t.id)
+                    .or_insert_with(|| vec![if t.zero { ZERO } else { UNDEF }; t.len]);
             }
         };
         st(&mut state, &node.input.buf);
@@ -69,9 +71,15 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
             st(&mut state, &d.buf);
         }
         // Reads.
-        let read = |state: &HashMap<u64, Vec<u8>>, a: &Access, shape: &[usize], what: &str| -> Result<Vec<u8>, String> {
+        let read = |state: &HashMap<u64, Vec<u8>>,
+                    a: &Access,
+                    shape: &[usize],
+                    what: &str|
+         -> Result<Vec<u8>, String> {
             let count: usize = shape.iter().product();
-            let Buf::Temp(t) = &a.buf else { return Ok(vec![VALUE; count]) };
+            let Buf::Temp(t) = &a.buf else {
+                return Ok(vec![VALUE; count]);
+            };
             let s = &state[&t.id];
             let mut v = Vec::with_capacity(count);
             let mut bad = None;
@@ -83,7 +91,12 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
                 v.push(x);
             });
             match bad {
-                Some(p) => Err(format!("{}: reads {} {} at element {p} before anything writes it", node.label, what, a.buf.name())),
+                Some(p) => Err(format!(
+                    "{}: reads {} {} at element {p} before anything writes it",
+                    node.label,
+                    what,
+                    a.buf.name()
+                )),
                 None => Ok(v),
             }
         };
@@ -113,10 +126,15 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
         if let Buf::Temp(t) = &node.output.buf {
             let s = state.get_mut(&t.id).unwrap();
             let mut k = 0;
-            walk(&node.out_shape, node.output.base, &node.output.strides, |_, p| {
-                s[p as usize] = written[k];
-                k += 1;
-            });
+            walk(
+                &node.out_shape,
+                node.output.base,
+                &node.output.strides,
+                |_, p| {
+                    s[p as usize] = written[k];
+                    k += 1;
+                },
+            );
         }
         out.push(live);
     }
@@ -137,10 +155,15 @@ pub fn needed(g: &Graph) -> (Vec<bool>, Vec<Option<Boxes>>) {
             Buf::Temp(t) => {
                 let s = need.entry(t.id).or_insert_with(|| vec![false; t.len]);
                 let mut v = Vec::with_capacity(count_out);
-                walk(&node.out_shape, node.output.base, &node.output.strides, |_, p| {
-                    v.push(s[p as usize]);
-                    s[p as usize] = false; // overwritten here: earlier values there are dead
-                });
+                walk(
+                    &node.out_shape,
+                    node.output.base,
+                    &node.output.strides,
+                    |_, p| {
+                        v.push(s[p as usize]);
+                        s[p as usize] = false; // overwritten here: earlier values there are dead
+                    },
+                );
                 v
             }
         };
@@ -215,10 +238,17 @@ pub struct Segment {
 pub enum Stage {
     /// One multi-dimensional transform (`Op::Dft`, `R2c` or `C2r`) over the work buffers, computing
     /// only pencils that can be non-zero (`in_live`) and whose results are read (`out_live`).
-    Fft { op: Op, in_live: Vec<Range<usize>>, out_live: Vec<Range<usize>> },
+    Fft {
+        op: Op,
+        in_live: Vec<Range<usize>>,
+        out_live: Vec<Range<usize>>,
+    },
     /// A pointwise program over every element of the complex work buffer; `data` is indexed by
     /// the work buffer's index.
-    Pointwise { prog: Arc<Program>, data: Option<Access> },
+    Pointwise {
+        prog: Arc<Program>,
+        data: Option<Access>,
+    },
 }
 
 /// Fused steps around one or two DFTs, run as one unit on work buffers: loads (zero elsewhere),
@@ -235,10 +265,29 @@ pub struct Chain {
 
 impl Chain {
     pub fn first_op(&self) -> &Op {
-        self.stages.iter().find_map(|s| if let Stage::Fft { op, .. } = s { Some(op) } else { None }).unwrap()
+        self.stages
+            .iter()
+            .find_map(|s| {
+                if let Stage::Fft { op, .. } = s {
+                    Some(op)
+                } else {
+                    None
+                }
+            })
+            .unwrap()
     }
     pub fn last_op(&self) -> &Op {
-        self.stages.iter().rev().find_map(|s| if let Stage::Fft { op, .. } = s { Some(op) } else { None }).unwrap()
+        self.stages
+            .iter()
+            .rev()
+            .find_map(|s| {
+                if let Stage::Fft { op, .. } = s {
+                    Some(op)
+                } else {
+                    None
+                }
+            })
+            .unwrap()
     }
 }
 
@@ -262,7 +311,12 @@ pub enum Step {
 enum Locator {
     /// Positive strides, each at least the whole extent of the next smaller one: the index is
     /// read off the position by division, no memory needed.
-    Nested { base: isize, order: Vec<usize>, strides: Vec<isize>, shape: Vec<usize> },
+    Nested {
+        base: isize,
+        order: Vec<usize>,
+        strides: Vec<isize>,
+        shape: Vec<usize>,
+    },
     /// Anything else: temporary position -> 1 + linear index (0: not addressed).
     Table { table: Vec<u32>, shape: Vec<usize> },
 }
@@ -278,9 +332,16 @@ impl Locator {
         let mut order: Vec<usize> = (0..shape.len()).filter(|&d| shape[d] > 1).collect();
         order.sort_by_key(|&d| std::cmp::Reverse(a.strides[d]));
         let nested = order.iter().all(|&d| a.strides[d] > 0)
-            && order.windows(2).all(|w| a.strides[w[0]] >= a.strides[w[1]] * shape[w[1]] as isize);
+            && order
+                .windows(2)
+                .all(|w| a.strides[w[0]] >= a.strides[w[1]] * shape[w[1]] as isize);
         if nested {
-            return Some(Locator::Nested { base: a.base, order, strides: a.strides.clone(), shape: shape.to_vec() });
+            return Some(Locator::Nested {
+                base: a.base,
+                order,
+                strides: a.strides.clone(),
+                shape: shape.to_vec(),
+            });
         }
         let count: usize = shape.iter().product();
         if count >= u32::MAX as usize {
@@ -296,13 +357,21 @@ impl Locator {
                 _ => ok = false,
             }
         });
-        ok.then(|| Locator::Table { table, shape: shape.to_vec() })
+        ok.then(|| Locator::Table {
+            table,
+            shape: shape.to_vec(),
+        })
     }
 
     /// The index at position `p`, if the access addresses it.
     fn locate(&self, p: isize) -> Option<Vec<usize>> {
         match self {
-            Locator::Nested { base, order, strides, shape } => {
+            Locator::Nested {
+                base,
+                order,
+                strides,
+                shape,
+            } => {
                 let mut r = p - base;
                 let mut idx = vec![0; shape.len()];
                 for &d in order {
@@ -336,7 +405,12 @@ impl Locator {
 /// `j < ext`) into the index space of the access behind `loc`: (origin, axis of each box axis
 /// (None for extent-1 axes)). None unless every box axis is one unit step of a distinct index
 /// axis and the box stays inside.
-fn map_box(loc: &Locator, base: isize, strides: &[isize], ext: &[usize]) -> Option<(Vec<usize>, Vec<Option<usize>>)> {
+fn map_box(
+    loc: &Locator,
+    base: isize,
+    strides: &[isize],
+    ext: &[usize],
+) -> Option<(Vec<usize>, Vec<Option<usize>>)> {
     let shape = loc.shape();
     let origin = loc.locate(base)?;
     let mut used = vec![false; shape.len()];
@@ -361,7 +435,12 @@ fn map_box(loc: &Locator, base: isize, strides: &[isize], ext: &[usize]) -> Opti
 }
 
 /// Strides per chain axis from the strides per box axis.
-fn per_axis(rank: usize, axes: &[Option<usize>], strides: &[isize], ext: &[usize]) -> (Vec<isize>, Vec<usize>) {
+fn per_axis(
+    rank: usize,
+    axes: &[Option<usize>],
+    strides: &[isize],
+    ext: &[usize],
+) -> (Vec<isize>, Vec<usize>) {
     let mut s = vec![0isize; rank];
     let mut e = vec![1usize; rank];
     for (k, a) in axes.iter().enumerate() {
@@ -383,15 +462,24 @@ fn can_move(nodes: &[Node], x: usize, to: usize, fused: &[usize]) -> bool {
     let me = &nodes[x];
     (lo + 1..hi).filter(|k| !fused.contains(k)).all(|k| {
         let other = &nodes[k];
-        let reads_ok = me.reads().iter().all(|(a, s)| !writes_conflict(other, a, s));
-        let writes_ok = !other.reads().iter().any(|(a, s)| may_overlap(&me.output, &me.out_shape, a, s)) && !writes_conflict(other, &me.output, &me.out_shape);
+        let reads_ok = me
+            .reads()
+            .iter()
+            .all(|(a, s)| !writes_conflict(other, a, s));
+        let writes_ok = !other
+            .reads()
+            .iter()
+            .any(|(a, s)| may_overlap(&me.output, &me.out_shape, a, s))
+            && !writes_conflict(other, &me.output, &me.out_shape);
         reads_ok && writes_ok
     })
 }
 
 /// Indices of the nodes that touch temporary `id`.
 fn users(nodes: &[Node], id: u64) -> Vec<usize> {
-    (0..nodes.len()).filter(|&k| nodes[k].touches_temp(id)).collect()
+    (0..nodes.len())
+        .filter(|&k| nodes[k].touches_temp(id))
+        .collect()
 }
 
 fn fusable_fft(n: &Node) -> bool {
@@ -408,7 +496,9 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
         return None;
     }
     let pw = &nodes[p];
-    let Op::Pointwise(prog) = &pw.op else { return None };
+    let Op::Pointwise(prog) = &pw.op else {
+        return None;
+    };
     if !prog.complex || pw.input.buf.temp_id() != Some(t2.id) {
         return None;
     }
@@ -419,10 +509,17 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
         return None;
     }
     let d2 = &nodes[j];
-    if !fusable_fft(d2) || d2.input.buf.temp_id() != Some(t3.id) || d1.out_live.is_some() || d2.in_live.is_some() {
+    if !fusable_fft(d2)
+        || d2.input.buf.temp_id() != Some(t3.id)
+        || d1.out_live.is_some()
+        || d2.in_live.is_some()
+    {
         return None;
     }
-    let kinds_ok = matches!((&d1.op, &d2.op), (Op::Dft { .. }, Op::Dft { .. }) | (Op::R2c, Op::C2r));
+    let kinds_ok = matches!(
+        (&d1.op, &d2.op),
+        (Op::Dft { .. }, Op::Dft { .. }) | (Op::R2c, Op::C2r)
+    );
     if !kinds_ok || d1.n != d2.n || d1.out_shape != d2.in_shape {
         return None;
     }
@@ -441,7 +538,11 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
     }
     let data = pw.data.as_ref().map(|d| {
         let (s, _) = per_axis(shape.len(), &axes, &d.strides, &pw.in_shape);
-        Access { buf: d.buf.clone(), base: d.base, strides: s }
+        Access {
+            buf: d.buf.clone(),
+            base: d.base,
+            strides: s,
+        }
     });
     Some((p, j, data))
 }
@@ -454,25 +555,48 @@ fn find_trailing(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Seg
         return None;
     }
     let t = d.output.buf.temp()?;
-    let [a, p] = users(nodes, t.id)[..] else { return None };
+    let [a, p] = users(nodes, t.id)[..] else {
+        return None;
+    };
     if a != i || p <= i {
         return None;
     }
     let pw = &nodes[p];
-    let Op::Pointwise(prog) = &pw.op else { return None };
-    if !prog.complex || pw.input.buf.temp_id() != Some(t.id) || pw.output.buf.temp_id() == Some(t.id) {
+    let Op::Pointwise(prog) = &pw.op else {
+        return None;
+    };
+    if !prog.complex
+        || pw.input.buf.temp_id() != Some(t.id)
+        || pw.output.buf.temp_id() == Some(t.id)
+    {
         return None;
     }
     let shape = &d.out_shape;
     let loc = Locator::new(&d.output, shape)?;
     let (origin, axes) = map_box(&loc, pw.input.base, &pw.input.strides, &pw.in_shape)?;
     let (_, ext) = per_axis(shape.len(), &axes, &pw.input.strides, &pw.in_shape);
-    if origin.iter().any(|&x| x != 0) || &ext != shape || pw.in_shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+    if origin.iter().any(|&x| x != 0)
+        || &ext != shape
+        || pw.in_shape.iter().product::<usize>() != shape.iter().product::<usize>()
+    {
         return None;
     }
-    let data = pw.data.as_ref().map(|x| Access { buf: x.buf.clone(), base: x.base, strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0 });
+    let data = pw.data.as_ref().map(|x| Access {
+        buf: x.buf.clone(),
+        base: x.base,
+        strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0,
+    });
     let (out_strides, _) = per_axis(shape.len(), &axes, &pw.output.strides, &pw.in_shape);
-    let store = Segment { origin: vec![0; shape.len()], extent: shape.clone(), access: Access { buf: pw.output.buf.clone(), base: pw.output.base, strides: out_strides }, from: pw.label.clone() };
+    let store = Segment {
+        origin: vec![0; shape.len()],
+        extent: shape.clone(),
+        access: Access {
+            buf: pw.output.buf.clone(),
+            base: pw.output.base,
+            strides: out_strides,
+        },
+        from: pw.label.clone(),
+    };
     Some((p, data, store))
 }
 
@@ -484,25 +608,48 @@ fn find_leading(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Segm
         return None;
     }
     let t = d.input.buf.temp()?;
-    let [p, b] = users(nodes, t.id)[..] else { return None };
+    let [p, b] = users(nodes, t.id)[..] else {
+        return None;
+    };
     if b != i || p >= i {
         return None;
     }
     let pw = &nodes[p];
-    let Op::Pointwise(prog) = &pw.op else { return None };
-    if !prog.complex || pw.output.buf.temp_id() != Some(t.id) || pw.input.buf.temp_id() == Some(t.id) {
+    let Op::Pointwise(prog) = &pw.op else {
+        return None;
+    };
+    if !prog.complex
+        || pw.output.buf.temp_id() != Some(t.id)
+        || pw.input.buf.temp_id() == Some(t.id)
+    {
         return None;
     }
     let shape = &d.in_shape;
     let loc = Locator::new(&d.input, shape)?;
     let (origin, axes) = map_box(&loc, pw.output.base, &pw.output.strides, &pw.out_shape)?;
     let (_, ext) = per_axis(shape.len(), &axes, &pw.output.strides, &pw.out_shape);
-    if origin.iter().any(|&x| x != 0) || &ext != shape || pw.out_shape.iter().product::<usize>() != shape.iter().product::<usize>() {
+    if origin.iter().any(|&x| x != 0)
+        || &ext != shape
+        || pw.out_shape.iter().product::<usize>() != shape.iter().product::<usize>()
+    {
         return None;
     }
-    let data = pw.data.as_ref().map(|x| Access { buf: x.buf.clone(), base: x.base, strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0 });
+    let data = pw.data.as_ref().map(|x| Access {
+        buf: x.buf.clone(),
+        base: x.base,
+        strides: per_axis(shape.len(), &axes, &x.strides, &pw.in_shape).0,
+    });
     let (in_strides, _) = per_axis(shape.len(), &axes, &pw.input.strides, &pw.in_shape);
-    let load = Segment { origin: vec![0; shape.len()], extent: shape.clone(), access: Access { buf: pw.input.buf.clone(), base: pw.input.base, strides: in_strides }, from: pw.label.clone() };
+    let load = Segment {
+        origin: vec![0; shape.len()],
+        extent: shape.clone(),
+        access: Access {
+            buf: pw.input.buf.clone(),
+            base: pw.input.base,
+            strides: in_strides,
+        },
+        from: pw.label.clone(),
+    };
     Some((p, data, load))
 }
 
@@ -519,12 +666,24 @@ fn find_loads(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     let mut segs = Vec::new();
     for &k in &copies {
         let c = &nodes[k];
-        if !matches!(c.op, Op::Copy) || c.output.buf.temp_id() != Some(t.id) || c.input.buf.temp_id() == Some(t.id) {
+        if !matches!(c.op, Op::Copy)
+            || c.output.buf.temp_id() != Some(t.id)
+            || c.input.buf.temp_id() == Some(t.id)
+        {
             return None;
         }
         let (origin, axes) = map_box(&table, c.output.base, &c.output.strides, &c.out_shape)?;
         let (s, e) = per_axis(d.in_shape.len(), &axes, &c.input.strides, &c.in_shape);
-        segs.push(Segment { origin, extent: e, access: Access { buf: c.input.buf.clone(), base: c.input.base, strides: s }, from: c.label.clone() });
+        segs.push(Segment {
+            origin,
+            extent: e,
+            access: Access {
+                buf: c.input.buf.clone(),
+                base: c.input.base,
+                strides: s,
+            },
+            from: c.label.clone(),
+        });
     }
     Some((copies, segs))
 }
@@ -542,18 +701,35 @@ fn find_stores(nodes: &[Node], i: usize) -> Option<(Vec<usize>, Vec<Segment>)> {
     let mut segs = Vec::new();
     for &k in &copies {
         let c = &nodes[k];
-        if !matches!(c.op, Op::Copy) || c.input.buf.temp_id() != Some(t.id) || c.output.buf.temp_id() == Some(t.id) {
+        if !matches!(c.op, Op::Copy)
+            || c.input.buf.temp_id() != Some(t.id)
+            || c.output.buf.temp_id() == Some(t.id)
+        {
             return None;
         }
         let (origin, axes) = map_box(&table, c.input.base, &c.input.strides, &c.in_shape)?;
         let (s, e) = per_axis(d.out_shape.len(), &axes, &c.output.strides, &c.out_shape);
-        segs.push(Segment { origin, extent: e, access: Access { buf: c.output.buf.clone(), base: c.output.base, strides: s }, from: c.label.clone() });
+        segs.push(Segment {
+            origin,
+            extent: e,
+            access: Access {
+                buf: c.output.buf.clone(),
+                base: c.output.base,
+                strides: s,
+            },
+            from: c.label.clone(),
+        });
     }
     Some((copies, segs))
 }
 
 fn full_segment(a: &Access, shape: &[usize], from: &str) -> Segment {
-    Segment { origin: vec![0; shape.len()], extent: shape.to_vec(), access: a.clone(), from: from.to_string() }
+    Segment {
+        origin: vec![0; shape.len()],
+        extent: shape.to_vec(),
+        access: a.clone(),
+        from: from.to_string(),
+    }
 }
 
 fn fft_stage(n: &Node) -> Stage {
@@ -601,7 +777,10 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
         if let Some((copies, segs)) = find_loads(nodes, i) {
             let mut all: Vec<usize> = members.clone();
             all.extend(&copies);
-            if copies.iter().all(|&c| !consumed[c] && can_move(nodes, c, last, &all)) {
+            if copies
+                .iter()
+                .all(|&c| !consumed[c] && can_move(nodes, c, last, &all))
+            {
                 loads = Some((copies, segs));
             }
         }
@@ -629,11 +808,17 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
             if let Some((p, _, _)) = &head {
                 all.push(*p);
             }
-            if copies.iter().all(|&c| !consumed[c] && can_move(nodes, c, last, &all)) {
+            if copies
+                .iter()
+                .all(|&c| !consumed[c] && can_move(nodes, c, last, &all))
+            {
                 stores = Some((copies, segs));
             }
         }
-        let pruned = first.in_live.is_some() || first.out_live.is_some() || last_node.in_live.is_some() || last_node.out_live.is_some();
+        let pruned = first.in_live.is_some()
+            || first.out_live.is_some()
+            || last_node.in_live.is_some()
+            || last_node.out_live.is_some();
         if members.len() == 1 && loads.is_none() && head.is_none() && stores.is_none() && !pruned {
             continue; // nothing gained: runs as the plain transform
         }
@@ -650,22 +835,37 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
             (None, Some((p, data, seg))) => {
                 consumed[p] = true;
                 labels.push(nodes[p].label.clone());
-                let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
-                stages.push(Stage::Pointwise { prog: prog.clone(), data });
+                let Op::Pointwise(prog) = &nodes[p].op else {
+                    unreachable!()
+                };
+                stages.push(Stage::Pointwise {
+                    prog: prog.clone(),
+                    data,
+                });
                 vec![seg]
             }
             (None, None) => vec![full_segment(&first.input, &first.in_shape, &first.label)],
         };
         stages.push(fft_stage(first));
         if let Some((p, data)) = pw {
-            let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
-            stages.push(Stage::Pointwise { prog: prog.clone(), data });
+            let Op::Pointwise(prog) = &nodes[p].op else {
+                unreachable!()
+            };
+            stages.push(Stage::Pointwise {
+                prog: prog.clone(),
+                data,
+            });
             stages.push(fft_stage(last_node));
         }
         let mut tail_store = None;
         if let Some((p, data, seg)) = tail {
-            let Op::Pointwise(prog) = &nodes[p].op else { unreachable!() };
-            stages.push(Stage::Pointwise { prog: prog.clone(), data });
+            let Op::Pointwise(prog) = &nodes[p].op else {
+                unreachable!()
+            };
+            stages.push(Stage::Pointwise {
+                prog: prog.clone(),
+                data,
+            });
             tail_store = Some(seg);
         }
         for &m in &members {
@@ -675,17 +875,30 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
         let store_segs = match (tail_store, stores) {
             (Some(seg), _) => vec![seg],
             (None, stores) => match stores {
-            Some((copies, segs)) => {
-                for c in copies {
-                    consumed[c] = true;
-                    labels.push(nodes[c].label.clone());
+                Some((copies, segs)) => {
+                    for c in copies {
+                        consumed[c] = true;
+                        labels.push(nodes[c].label.clone());
+                    }
+                    segs
                 }
-                segs
-            }
-            None => vec![full_segment(&last_node.output, &last_node.out_shape, &last_node.label)],
+                None => vec![full_segment(
+                    &last_node.output,
+                    &last_node.out_shape,
+                    &last_node.label,
+                )],
             },
         };
-        chain_at.insert(last, Chain { labels, n: first.n.clone(), loads: load_segs, stages, stores: store_segs });
+        chain_at.insert(
+            last,
+            Chain {
+                labels,
+                n: first.n.clone(),
+                loads: load_segs,
+                stages,
+                stores: store_segs,
+            },
+        );
     }
     let mut steps = Vec::new();
     for (k, node) in nodes.iter().enumerate() {
@@ -705,24 +918,62 @@ pub(crate) mod tests {
     use crate::fftx::recorder::{Inst, Reg};
 
     pub fn temp(id: u64, complex: bool, len: usize, zero: bool) -> Buf {
-        Buf::Temp(Arc::new(Temp { id, complex, len, zero }))
+        Buf::Temp(Arc::new(Temp {
+            id,
+            complex,
+            len,
+            zero,
+        }))
     }
     pub fn user(addr: usize, complex: bool) -> Buf {
         Buf::User { addr, complex }
     }
     fn acc(buf: &Buf, base: isize, strides: &[isize]) -> Access {
-        Access { buf: buf.clone(), base, strides: strides.to_vec() }
+        Access {
+            buf: buf.clone(),
+            base,
+            strides: strides.to_vec(),
+        }
     }
     pub fn copy(label: &str, shape: &[usize], src: Access, dst: Access) -> Node {
-        Node { label: label.into(), op: Op::Copy, loops: 0, n: vec![], in_shape: shape.to_vec(), out_shape: shape.to_vec(), input: src, output: dst, data: None, in_live: None, out_live: None }
+        Node {
+            label: label.into(),
+            op: Op::Copy,
+            loops: 0,
+            n: vec![],
+            in_shape: shape.to_vec(),
+            out_shape: shape.to_vec(),
+            input: src,
+            output: dst,
+            data: None,
+            in_live: None,
+            out_live: None,
+        }
     }
     pub fn fft(label: &str, op: Op, n: &[usize], src: Access, dst: Access) -> Node {
         let in_shape = shape_of(n, matches!(op, Op::C2r));
         let out_shape = shape_of(n, matches!(op, Op::R2c));
-        Node { label: label.into(), op, loops: 0, n: n.to_vec(), in_shape, out_shape, input: src, output: dst, data: None, in_live: None, out_live: None }
+        Node {
+            label: label.into(),
+            op,
+            loops: 0,
+            n: n.to_vec(),
+            in_shape,
+            out_shape,
+            input: src,
+            output: dst,
+            data: None,
+            in_live: None,
+            out_live: None,
+        }
     }
     fn scaling() -> Arc<Program> {
-        Arc::new(Program { complex: true, temps: 0, insts: vec![Inst::Mov(Reg::Out, Reg::In), Inst::Mul(Reg::Out, Reg::Data)], uses_data: true })
+        Arc::new(Program {
+            complex: true,
+            temps: 0,
+            insts: vec![Inst::Mov(Reg::Out, Reg::In), Inst::Mul(Reg::Out, Reg::Data)],
+            uses_data: true,
+        })
     }
     fn pointwise(label: &str, shape: &[usize], src: Access, dst: Access, data: Access) -> Node {
         let mut n = copy(label, shape, src, dst);
@@ -745,11 +996,39 @@ pub(crate) mod tests {
         let nkk = nk as isize;
         Graph {
             nodes: vec![
-                copy("subplan 0 (copy)", &[ns, ns], acc(&input, 0, &[ns as isize, 1]), acc(&t1, 0, &[nn, 1])),
-                fft("subplan 1 (r2c)", Op::R2c, &[n, n], acc(&t1, 0, &[nn, 1]), acc(&t2, 0, &[nkk, 1])),
-                pointwise("subplan 2 (pointwise)", &[n, nk], acc(&t2, 0, &[nkk, 1]), acc(&t3, 0, &[nkk, 1]), acc(&g, 0, &[nkk, 1])),
-                fft("subplan 3 (c2r)", Op::C2r, &[n, n], acc(&t3, 0, &[nkk, 1]), acc(&t4, 0, &[nn, 1])),
-                copy("subplan 4 (copy)", &[nd, nd], acc(&t4, (ni - nd as isize) * nn + (ni - nd as isize), &[nn, 1]), acc(&out, 0, &[nd as isize, 1])),
+                copy(
+                    "subplan 0 (copy)",
+                    &[ns, ns],
+                    acc(&input, 0, &[ns as isize, 1]),
+                    acc(&t1, 0, &[nn, 1]),
+                ),
+                fft(
+                    "subplan 1 (r2c)",
+                    Op::R2c,
+                    &[n, n],
+                    acc(&t1, 0, &[nn, 1]),
+                    acc(&t2, 0, &[nkk, 1]),
+                ),
+                pointwise(
+                    "subplan 2 (pointwise)",
+                    &[n, nk],
+                    acc(&t2, 0, &[nkk, 1]),
+                    acc(&t3, 0, &[nkk, 1]),
+                    acc(&g, 0, &[nkk, 1]),
+                ),
+                fft(
+                    "subplan 3 (c2r)",
+                    Op::C2r,
+                    &[n, n],
+                    acc(&t3, 0, &[nkk, 1]),
+                    acc(&t4, 0, &[nn, 1]),
+                ),
+                copy(
+                    "subplan 4 (copy)",
+                    &[nd, nd],
+                    acc(&t4, (ni - nd as isize) * nn + (ni - nd as isize), &[nn, 1]),
+                    acc(&out, 0, &[nd as isize, 1]),
+                ),
             ],
         }
     }
@@ -760,11 +1039,14 @@ pub(crate) mod tests {
         let z = zeros(&g).unwrap();
         assert_eq!(z[1], Some(vec![0..5, 0..5]));
         assert_eq!(z[3], None); // the pointwise output is full
-        // A temporary read before anything writes it.
+                                // A temporary read before anything writes it.
         let mut bad = fig2(16, 5, 7);
         bad.nodes.remove(1);
         let e = zeros(&bad).unwrap_err();
-        assert!(e.starts_with("subplan 2 (pointwise): reads its input complex-temp#2"), "{e}");
+        assert!(
+            e.starts_with("subplan 2 (pointwise): reads its input complex-temp#2"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -791,7 +1073,10 @@ pub(crate) mod tests {
                 fft("f", Op::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
-        assert_eq!(zeros(&g2).unwrap()[3], Some(std::iter::once(4..5).collect()));
+        assert_eq!(
+            zeros(&g2).unwrap()[3],
+            Some(std::iter::once(4..5).collect())
+        );
     }
 
     #[test]
@@ -800,12 +1085,21 @@ pub(crate) mod tests {
         let t = temp(1, false, 8, false);
         let u = user(0x1000, false);
         let o = user(0x9000, false);
-        let g = Graph { nodes: vec![copy("c0", &[5], acc(&u, 0, &[1]), acc(&t, 0, &[1])), copy("c1", &[8], acc(&t, 0, &[1]), acc(&o, 0, &[1]))] };
+        let g = Graph {
+            nodes: vec![
+                copy("c0", &[5], acc(&u, 0, &[1]), acc(&t, 0, &[1])),
+                copy("c1", &[8], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
+            ],
+        };
         let e = zeros(&g).unwrap_err();
-        assert!(e.contains("c1: reads its input real-temp#1[8] at element 5 before anything writes it"), "{e}");
+        assert!(
+            e.contains("c1: reads its input real-temp#1[8] at element 5 before anything writes it"),
+            "{e}"
+        );
         // Written whole by two copies: fine.
         let mut g2 = g.clone();
-        g2.nodes.insert(1, copy("c2", &[3], acc(&u, 0, &[1]), acc(&t, 7, &[-1])));
+        g2.nodes
+            .insert(1, copy("c2", &[3], acc(&u, 0, &[1]), acc(&t, 7, &[-1])));
         assert!(zeros(&g2).is_ok());
     }
 
@@ -814,7 +1108,12 @@ pub(crate) mod tests {
         let mut g = fig2(16, 5, 7);
         // A dead copy: writes a temp no one reads.
         let t9 = temp(9, false, 4, false);
-        g.nodes.push(copy("dead", &[4], acc(&user(0x1000, false), 0, &[1]), acc(&t9, 0, &[1])));
+        g.nodes.push(copy(
+            "dead",
+            &[4],
+            acc(&user(0x1000, false), 0, &[1]),
+            acc(&t9, 0, &[1]),
+        ));
         let (live, boxes) = needed(&g);
         assert_eq!(live, vec![true, true, true, true, true, false]);
         assert_eq!(boxes[3], Some(vec![9..16, 9..16]));
@@ -840,7 +1139,9 @@ pub(crate) mod tests {
         assert_eq!(c.stores[0].origin, vec![9, 9]);
         assert_eq!(c.stores[0].access.strides, vec![7, 1]);
         assert_eq!(c.stages.len(), 3);
-        assert!(matches!(&c.stages[1], Stage::Pointwise { data: Some(d), .. } if d.strides == vec![9, 1]));
+        assert!(
+            matches!(&c.stages[1], Stage::Pointwise { data: Some(d), .. } if d.strides == vec![9, 1])
+        );
     }
 
     #[test]
@@ -849,15 +1150,35 @@ pub(crate) mod tests {
         let (u, v, g) = (user(0x1000, true), user(0x9000, true), user(0x20000, true));
         let graph = |n: usize| Graph {
             nodes: vec![
-                fft("f", Op::Dft { sign: -1 }, &[8], acc(&u, 0, &[1]), acc(&t, 0, &[1])),
-                pointwise("p", &[n], acc(&t, 0, &[1]), acc(&v, 0, &[2]), acc(&g, 0, &[1])),
+                fft(
+                    "f",
+                    Op::Dft { sign: -1 },
+                    &[8],
+                    acc(&u, 0, &[1]),
+                    acc(&t, 0, &[1]),
+                ),
+                pointwise(
+                    "p",
+                    &[n],
+                    acc(&t, 0, &[1]),
+                    acc(&v, 0, &[2]),
+                    acc(&g, 0, &[1]),
+                ),
             ],
         };
         let steps = fuse(&prune(&graph(8)).unwrap().0);
-        let [Step::Chain(c)] = &steps[..] else { panic!("{steps:?}") };
+        let [Step::Chain(c)] = &steps[..] else {
+            panic!("{steps:?}")
+        };
         assert_eq!(c.stages.len(), 2);
-        assert!(matches!(&c.stages[1], Stage::Pointwise { data: Some(_), .. }));
-        assert_eq!((c.stores.len(), c.stores[0].access.strides.clone()), (1, vec![2]));
+        assert!(matches!(
+            &c.stages[1],
+            Stage::Pointwise { data: Some(_), .. }
+        ));
+        assert_eq!(
+            (c.stores.len(), c.stores[0].access.strides.clone()),
+            (1, vec![2])
+        );
         // Covering only part of the output: not fused (and the transform's output is pruned).
         let steps = fuse(&prune(&graph(5)).unwrap().0);
         assert_eq!(steps.len(), 2, "{steps:?}");
@@ -881,7 +1202,9 @@ pub(crate) mod tests {
         let steps = fuse(&g);
         // The DFT is still pruned (a chain), but the copy stays a node: no load fusion.
         assert_eq!(steps.len(), 3);
-        let Step::Chain(c) = &steps[2] else { panic!("{steps:?}") };
+        let Step::Chain(c) = &steps[2] else {
+            panic!("{steps:?}")
+        };
         assert_eq!(c.labels, vec!["f".to_string()]);
         // Without the conflicting node the copy is fused.
         let mut g2 = g.clone();
@@ -907,11 +1230,17 @@ pub(crate) mod tests {
             assert_eq!(loc.locate(-1), None);
         }
         let loc = Locator::new(&acc(&t, 0, &[6, 1]), &[4, 6]).unwrap();
-        assert_eq!(map_box(&loc, 7, &[6, 1], &[2, 3]), Some((vec![1, 1], vec![Some(0), Some(1)])));
-        assert_eq!(map_box(&loc, 7, &[1, 6], &[3, 2]), Some((vec![1, 1], vec![Some(1), Some(0)])));
+        assert_eq!(
+            map_box(&loc, 7, &[6, 1], &[2, 3]),
+            Some((vec![1, 1], vec![Some(0), Some(1)]))
+        );
+        assert_eq!(
+            map_box(&loc, 7, &[1, 6], &[3, 2]),
+            Some((vec![1, 1], vec![Some(1), Some(0)]))
+        );
         assert_eq!(map_box(&loc, 7, &[2, 1], &[2, 3]), None); // stride 2: not a unit step
         assert_eq!(map_box(&loc, 4, &[6, 1], &[2, 3]), None); // leaves the row
-        // A padded layout (row stride 8 for rows of 6) is nested; positions in the padding are not addressed.
+                                                              // A padded layout (row stride 8 for rows of 6) is nested; positions in the padding are not addressed.
         let p = Locator::new(&acc(&temp(2, false, 32, false), 0, &[8, 1]), &[4, 6]).unwrap();
         assert!(matches!(p, Locator::Nested { .. }));
         assert_eq!(p.locate(6), None);
@@ -919,5 +1248,4 @@ pub(crate) mod tests {
         // Non-injective access: no locator.
         assert!(Locator::new(&acc(&t, 0, &[1, 1]), &[4, 6]).is_none());
     }
-
 }

@@ -76,7 +76,11 @@ impl BoxMap {
         for d in (0..extent.len().saturating_sub(1)).rev() {
             strides[d] = strides[d + 1] * extent[d + 1] as isize;
         }
-        BoxMap { origin: ranges.iter().map(|r| r.start).collect(), extent, strides }
+        BoxMap {
+            origin: ranges.iter().map(|r| r.start).collect(),
+            extent,
+            strides,
+        }
     }
     pub fn volume(&self) -> usize {
         self.extent.iter().product()
@@ -168,7 +172,12 @@ impl Pass {
         self.mid.as_ref().map_or(self.kind, |m| m.kind)
     }
     pub fn batch(&self) -> usize {
-        self.pencils.iter().enumerate().filter(|(d, _)| *d != self.axis).map(|(_, r)| r.len()).product()
+        self.pencils
+            .iter()
+            .enumerate()
+            .filter(|(d, _)| *d != self.axis)
+            .map(|(_, r)| r.len())
+            .product()
     }
     pub fn len_in(&self) -> usize {
         self.kind.len_in(self.n)
@@ -205,12 +214,18 @@ pub struct PencilProgram {
 impl PencilProgram {
     /// 1-D transforms of one run.
     pub fn transforms(&self) -> u64 {
-        self.passes.iter().map(|p| p.batch() as u64 * if p.mid.is_some() { 2 } else { 1 }).sum()
+        self.passes
+            .iter()
+            .map(|p| p.batch() as u64 * if p.mid.is_some() { 2 } else { 1 })
+            .sum()
     }
 }
 
 fn slot_of(buffers: &mut Vec<Buf>, b: &Buf) -> usize {
-    if let Some(k) = buffers.iter().position(|x| x.same(b) && x.complex() == b.complex()) {
+    if let Some(k) = buffers
+        .iter()
+        .position(|x| x.same(b) && x.complex() == b.complex())
+    {
         return BUFFERS + k;
     }
     buffers.push(b.clone());
@@ -218,11 +233,24 @@ fn slot_of(buffers: &mut Vec<Buf>, b: &Buf) -> usize {
 }
 
 fn seg_map(buffers: &mut Vec<Buf>, s: &Segment, within: &[Range<usize>]) -> Option<SegMap> {
-    let clip: Vec<Range<usize>> = s.origin.iter().zip(&s.extent).zip(within).map(|((&o, &e), w)| o.max(w.start)..(o + e).min(w.end)).collect();
+    let clip: Vec<Range<usize>> = s
+        .origin
+        .iter()
+        .zip(&s.extent)
+        .zip(within)
+        .map(|((&o, &e), w)| o.max(w.start)..(o + e).min(w.end))
+        .collect();
     if clip.iter().any(|r| r.is_empty()) {
         return None;
     }
-    Some(SegMap { slot: slot_of(buffers, &s.access.buf), complex: s.access.buf.complex(), base: s.access.base, origin: s.origin.clone(), strides: s.access.strides.clone(), clip })
+    Some(SegMap {
+        slot: slot_of(buffers, &s.access.buf),
+        complex: s.access.buf.complex(),
+        base: s.access.base,
+        origin: s.origin.clone(),
+        strides: s.access.strides.clone(),
+        clip,
+    })
 }
 
 fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
@@ -248,18 +276,35 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
     let mut buffers = Vec::new();
     let mut passes: Vec<Pass> = Vec::new();
     let mut head: Option<Fused> = None;
-    let first_in = chain.stages.iter().find_map(|s| if let Stage::Fft { in_live, .. } = s { Some(in_live.clone()) } else { None }).ok_or("a chain without a transform")?;
+    let first_in = chain
+        .stages
+        .iter()
+        .find_map(|s| {
+            if let Stage::Fft { in_live, .. } = s {
+                Some(in_live.clone())
+            } else {
+                None
+            }
+        })
+        .ok_or("a chain without a transform")?;
     for stage in &chain.stages {
         match stage {
             Stage::Pointwise { prog, data } => {
-                let fused = Fused { prog: prog.clone(), data: data.as_ref().map(|a| data_map(&mut buffers, a, &cshape)) };
+                let fused = Fused {
+                    prog: prog.clone(),
+                    data: data.as_ref().map(|a| data_map(&mut buffers, a, &cshape)),
+                };
                 match passes.last_mut() {
                     None => head = Some(fused),
                     Some(p) if p.tail.is_none() => p.tail = Some(fused),
                     Some(_) => return Err("two pointwise stages in a row".into()),
                 }
             }
-            Stage::Fft { op, in_live, out_live } => {
+            Stage::Fft {
+                op,
+                in_live,
+                out_live,
+            } => {
                 let rank = chain.n.len();
                 let mut order = super::exec::pass_order(op, rank);
                 if let Some(prev) = passes.last().map(|p| p.axis) {
@@ -269,7 +314,9 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                         order.insert(0, prev);
                     }
                 }
-                for (axis, pencils) in super::exec::passes_in_order(&order, &chain.n, in_live, out_live) {
+                for (axis, pencils) in
+                    super::exec::passes_in_order(&order, &chain.n, in_live, out_live)
+                {
                     let kind = match op {
                         Op::R2c if axis == last => Fft1::R2c,
                         Op::C2r if axis == last => Fft1::C2r,
@@ -279,10 +326,21 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                         _ => return Err(format!("{} in a chain", op.name())),
                     };
                     let load = match passes.last() {
-                        None => Side::Segments(chain.loads.iter().filter_map(|s| seg_map(&mut buffers, s, &first_in)).collect()),
+                        None => Side::Segments(
+                            chain
+                                .loads
+                                .iter()
+                                .filter_map(|s| seg_map(&mut buffers, s, &first_in))
+                                .collect(),
+                        ),
                         Some(prev) => match &prev.store {
-                            Side::Inter { slot, map } => Side::Inter { slot: *slot, map: map.clone() },
-                            Side::Segments(_) => unreachable!("only the last pass stores to segments"),
+                            Side::Inter { slot, map } => Side::Inter {
+                                slot: *slot,
+                                map: map.clone(),
+                            },
+                            Side::Segments(_) => {
+                                unreachable!("only the last pass stores to segments")
+                            }
                         },
                     };
                     let mut out_box = pencils.clone();
@@ -306,8 +364,23 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
             }
         }
     }
-    let last_out = chain.stages.iter().rev().find_map(|s| if let Stage::Fft { out_live, .. } = s { Some(out_live.clone()) } else { None }).unwrap();
-    let stores = chain.stores.iter().filter_map(|s| seg_map(&mut buffers, s, &last_out)).collect();
+    let last_out = chain
+        .stages
+        .iter()
+        .rev()
+        .find_map(|s| {
+            if let Stage::Fft { out_live, .. } = s {
+                Some(out_live.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    let stores = chain
+        .stores
+        .iter()
+        .filter_map(|s| seg_map(&mut buffers, s, &last_out))
+        .collect();
     let lastp = passes.last_mut().ok_or("a chain without a transform")?;
     lastp.store = Side::Segments(stores);
     if merge {
@@ -325,8 +398,22 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
         }
     }
     // The last pass's box is no longer an intermediate.
-    let inter_len = passes[..passes.len() - 1].iter().map(|p| if let Side::Inter { map, .. } = &p.store { map.volume() } else { 0 }).max().unwrap_or(0);
-    Ok(PencilProgram { buffers, inter_len, passes })
+    let inter_len = passes[..passes.len() - 1]
+        .iter()
+        .map(|p| {
+            if let Side::Inter { map, .. } = &p.store {
+                map.volume()
+            } else {
+                0
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    Ok(PencilProgram {
+        buffers,
+        inter_len,
+        passes,
+    })
 }
 
 /// Merges each pass with the next when they transform the same pencils along the same axis
@@ -337,11 +424,20 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
         if let Some(prev) = out.last_mut() {
             // Only lengths the fused kernels take (a merged pass is one of them).
             let fusable = super::cudagen::fused_shape(p.n).is_some();
-            let same = fusable && prev.mid.is_none() && prev.axis == p.axis && p.head.is_none() && (0..p.pencils.len()).all(|d| d == p.axis || prev.pencils[d] == p.pencils[d]);
+            let same = fusable
+                && prev.mid.is_none()
+                && prev.axis == p.axis
+                && p.head.is_none()
+                && (0..p.pencils.len()).all(|d| d == p.axis || prev.pencils[d] == p.pencils[d]);
             let reads_prev = matches!((&prev.store, &p.load), (Side::Inter { slot: a, .. }, Side::Inter { slot: b, .. }) if a == b);
             if same && reads_prev {
-                let keep = prev.live_out.start.max(p.live_in.start)..prev.live_out.end.min(p.live_in.end);
-                prev.mid = Some(Mid { kind: p.kind, keep, fused: prev.tail.take() });
+                let keep =
+                    prev.live_out.start.max(p.live_in.start)..prev.live_out.end.min(p.live_in.end);
+                prev.mid = Some(Mid {
+                    kind: p.kind,
+                    keep,
+                    fused: prev.tail.take(),
+                });
                 prev.live_out = p.live_out;
                 prev.store = p.store;
                 prev.tail = p.tail;
@@ -358,7 +454,15 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
 ///
 /// # Safety
 /// As [`load_element`].
-pub unsafe fn mid_element(p: &Pass, m: &Mid, b: usize, k: usize, v: C64, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+pub unsafe fn mid_element(
+    p: &Pass,
+    m: &Mid,
+    b: usize,
+    k: usize,
+    v: C64,
+    addr: &dyn Fn(usize) -> usize,
+    regs: &mut Vec<C64>,
+) -> C64 {
     if !m.keep.contains(&k) {
         return C64::default();
     }
@@ -405,7 +509,13 @@ pub unsafe fn write(addr: usize, complex: bool, pos: isize, v: C64) {
 ///
 /// # Safety
 /// `addr(slot)` must give valid buffers for every map of the pass.
-pub unsafe fn load_element(p: &Pass, b: usize, j: usize, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+pub unsafe fn load_element(
+    p: &Pass,
+    b: usize,
+    j: usize,
+    addr: &dyn Fn(usize) -> usize,
+    regs: &mut Vec<C64>,
+) -> C64 {
     if !p.live_in.contains(&j) {
         return C64::default();
     }
@@ -437,7 +547,13 @@ pub unsafe fn load_element(p: &Pass, b: usize, j: usize, addr: &dyn Fn(usize) ->
     v
 }
 
-unsafe fn apply(f: &Fused, v: C64, i: &[usize], addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) -> C64 {
+unsafe fn apply(
+    f: &Fused,
+    v: C64,
+    i: &[usize],
+    addr: &dyn Fn(usize) -> usize,
+    regs: &mut Vec<C64>,
+) -> C64 {
     let g = match &f.data {
         Some(d) => read(addr(d.slot), d.complex, d.position(i).unwrap_or(d.base)),
         None => C64::default(),
@@ -449,7 +565,14 @@ unsafe fn apply(f: &Fused, v: C64, i: &[usize], addr: &dyn Fn(usize) -> usize, r
 ///
 /// # Safety
 /// As [`load_element`].
-pub unsafe fn store_element(p: &Pass, b: usize, k: usize, v: C64, addr: &dyn Fn(usize) -> usize, regs: &mut Vec<C64>) {
+pub unsafe fn store_element(
+    p: &Pass,
+    b: usize,
+    k: usize,
+    v: C64,
+    addr: &dyn Fn(usize) -> usize,
+    regs: &mut Vec<C64>,
+) {
     if !p.live_out.contains(&k) {
         return;
     }
@@ -486,26 +609,63 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
     };
     let nout = kind.len_out(n);
     if let Some(shape) = super::cudagen::fused_shape(n) {
-        let full: Vec<C64> = if kind == Fft1::C2r { (0..n).map(|j| if j < line.len() { line[j] } else { line[n - j].conj() }).collect() } else { line.to_vec() };
+        let full: Vec<C64> = if kind == Fft1::C2r {
+            (0..n)
+                .map(|j| {
+                    if j < line.len() {
+                        line[j]
+                    } else {
+                        line[n - j].conj()
+                    }
+                })
+                .collect()
+        } else {
+            line.to_vec()
+        };
         let y = super::fftgen::Stockham::new(&shape.radices, sign).run(&full);
-        return y[..nout].iter().map(|v| if kind == Fft1::C2r { C64::new(v.re, 0.0) } else { *v }).collect();
+        return y[..nout]
+            .iter()
+            .map(|v| {
+                if kind == Fft1::C2r {
+                    C64::new(v.re, 0.0)
+                } else {
+                    *v
+                }
+            })
+            .collect();
     }
     let planners = <f64 as crate::real::Real>::planners();
     let mut out = vec![C64::default(); nout];
     match kind {
         Fft1::C2c { sign } => {
-            let dir = if sign < 0 { FftDirection::Forward } else { FftDirection::Inverse };
+            let dir = if sign < 0 {
+                FftDirection::Forward
+            } else {
+                FftDirection::Inverse
+            };
             out.copy_from_slice(line);
             planners.fft.lock().plan_fft(n, dir).process(&mut out);
         }
         Fft1::R2c => {
             let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
-            planners.real.lock().plan_fft_forward(n).process(&mut r, &mut out).expect("lengths set by the pass");
+            planners
+                .real
+                .lock()
+                .plan_fft_forward(n)
+                .process(&mut r, &mut out)
+                .expect("lengths set by the pass");
         }
         Fft1::C2r => {
             let mut r = vec![0.0; n];
-            planners.real.lock().plan_fft_inverse(n).process(line, &mut r).expect("lengths set by the pass");
-            out.iter_mut().zip(&r).for_each(|(o, &x)| *o = C64::new(x, 0.0));
+            planners
+                .real
+                .lock()
+                .plan_fft_inverse(n)
+                .process(line, &mut r)
+                .expect("lengths set by the pass");
+            out.iter_mut()
+                .zip(&r)
+                .for_each(|(o, &x)| *o = C64::new(x, 0.0));
         }
     }
     out
@@ -517,9 +677,21 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
 /// # Safety
 /// The buffers must be valid for every map of the program.
 pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
-    let mut inter = [vec![C64::default(); prog.inter_len], vec![C64::default(); prog.inter_len]];
-    let inter_addr = [inter[0].as_mut_ptr() as usize, inter[1].as_mut_ptr() as usize];
-    let addr = |s: usize| if s < BUFFERS { inter_addr[s] } else { buffer_addr(s) };
+    let mut inter = [
+        vec![C64::default(); prog.inter_len],
+        vec![C64::default(); prog.inter_len],
+    ];
+    let inter_addr = [
+        inter[0].as_mut_ptr() as usize,
+        inter[1].as_mut_ptr() as usize,
+    ];
+    let addr = |s: usize| {
+        if s < BUFFERS {
+            inter_addr[s]
+        } else {
+            buffer_addr(s)
+        }
+    };
     let mut regs = Vec::new();
     for p in &prog.passes {
         let mut line: Vec<C64> = vec![C64::default(); p.len_in()];
@@ -529,7 +701,11 @@ pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize
             }
             let mut out = transform(p.kind, p.n, &mut line);
             if let Some(m) = &p.mid {
-                let mut mid: Vec<C64> = out.iter().enumerate().map(|(k, &v)| mid_element(p, m, b, k, v, &addr, &mut regs)).collect();
+                let mut mid: Vec<C64> = out
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &v)| mid_element(p, m, b, k, v, &addr, &mut regs))
+                    .collect();
                 mid.truncate(m.kind.len_in(p.n));
                 mid.resize(m.kind.len_in(p.n), C64::default());
                 out = transform(m.kind, p.n, &mut mid);

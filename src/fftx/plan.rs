@@ -34,7 +34,12 @@ pub struct DimX {
 
 impl DimX {
     pub fn plain(n: isize, is: isize, os: isize) -> DimX {
-        DimX { n, is, os, ..Default::default() }
+        DimX {
+            n,
+            is,
+            os,
+            ..Default::default()
+        }
     }
 }
 
@@ -47,15 +52,26 @@ pub fn create_temp(dims: &[DimX], complex: bool, zero: bool) -> Result<usize, St
     let mut len: isize = 1;
     for (i, d) in dims.iter().enumerate() {
         if d.n < 1 {
-            return Err(format!("temporary dimension {i} has n = {} (must be >= 1)", d.n));
+            return Err(format!(
+                "temporary dimension {i} has n = {} (must be >= 1)",
+                d.n
+            ));
         }
         let s = d.is.abs().max(d.os.abs());
-        len = (d.n - 1).checked_mul(s).and_then(|x| x.checked_add(len)).ok_or("temporary size overflows")?;
+        len = (d.n - 1)
+            .checked_mul(s)
+            .and_then(|x| x.checked_add(len))
+            .ok_or("temporary size overflows")?;
     }
     if len as i128 * 16 > isize::MAX as i128 / 2 {
         return Err("temporary size overflows".into());
     }
-    let t = Arc::new(Temp { id: NEXT_TEMP.fetch_add(1, Ordering::Relaxed), complex, len: len as usize, zero });
+    let t = Arc::new(Temp {
+        id: NEXT_TEMP.fetch_add(1, Ordering::Relaxed),
+        complex,
+        len: len as usize,
+        zero,
+    });
     // The handle: 16 bytes of our own, never dereferenced by us; its address is the key.
     let handle = Box::into_raw(Box::new([0u64; 2])) as usize;
     TEMPS.lock().insert(handle, t);
@@ -69,7 +85,12 @@ pub fn destroy_temp(handle: usize, complex: bool) -> Result<(), String> {
     let mut temps = TEMPS.lock();
     match temps.get(&handle) {
         None => Err(format!("{handle:#x} is not a live FFTX temporary")),
-        Some(t) if t.complex != complex => Err(format!("temporary #{} is {}, released as {}", t.id, kind(t.complex), kind(complex))),
+        Some(t) if t.complex != complex => Err(format!(
+            "temporary #{} is {}, released as {}",
+            t.id,
+            kind(t.complex),
+            kind(complex)
+        )),
         Some(_) => {
             temps.remove(&handle);
             // SAFETY: made by `create_temp` with this layout, removed from the registry once.
@@ -93,7 +114,12 @@ pub fn buffer(ptr: usize, complex: bool, what: &str) -> Result<Buf, String> {
         return Err(format!("{what} is NULL"));
     }
     match TEMPS.lock().get(&ptr) {
-        Some(t) if t.complex != complex => Err(format!("{what} is temporary #{} ({}), but a {} array is needed here", t.id, kind(t.complex), kind(complex))),
+        Some(t) if t.complex != complex => Err(format!(
+            "{what} is temporary #{} ({}), but a {} array is needed here",
+            t.id,
+            kind(t.complex),
+            kind(complex)
+        )),
         Some(t) => Ok(Buf::Temp(t.clone())),
         None => Ok(Buf::User { addr: ptr, complex }),
     }
@@ -101,12 +127,19 @@ pub fn buffer(ptr: usize, complex: bool, what: &str) -> Result<Buf, String> {
 
 /// An access over `dims` (slowest first, as given): offsets resolved as the module doc of
 /// `graph` says. `pick` chooses (offset, stride) of the side.
-fn access(buf: Buf, dims: &[DimX], pick: impl Fn(&DimX) -> (isize, isize)) -> Result<Access, String> {
+fn access(
+    buf: Buf,
+    dims: &[DimX],
+    pick: impl Fn(&DimX) -> (isize, isize),
+) -> Result<Access, String> {
     let mut base: isize = 0;
     let mut strides = Vec::with_capacity(dims.len());
     for d in dims {
         let (o, s) = pick(d);
-        base = o.checked_mul(s.abs()).and_then(|x| x.checked_add(base)).ok_or("offset overflows")?;
+        base = o
+            .checked_mul(s.abs())
+            .and_then(|x| x.checked_add(base))
+            .ok_or("offset overflows")?;
         strides.push(s);
     }
     Ok(Access { buf, base, strides })
@@ -117,7 +150,10 @@ fn access(buf: Buf, dims: &[DimX], pick: impl Fn(&DimX) -> (isize, isize)) -> Re
 fn check(node: &Node, offsets: bool) -> Result<(), String> {
     let label = &node.label;
     let sides: Vec<(&str, &Access, &[usize])> = {
-        let mut v = vec![("input", &node.input, &node.in_shape[..]), ("output", &node.output, &node.out_shape[..])];
+        let mut v = vec![
+            ("input", &node.input, &node.in_shape[..]),
+            ("output", &node.output, &node.out_shape[..]),
+        ];
         if let Some(d) = &node.data {
             v.push(("data", d, &node.in_shape[..]));
         }
@@ -165,11 +201,15 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
                 return Err(format!("{label}: input and output overlap but are not the same array (in-place needs the same start)"));
             }
             if p.in_place && !p.batches_independent_in_place() {
-                return Err(format!("{label}: an in-place transform needs the same strides for input and output"));
+                return Err(format!(
+                    "{label}: an in-place transform needs the same strides for input and output"
+                ));
             }
             if let Op::Dft { sign } = node.op {
                 if sign != -1 && sign != 1 {
-                    return Err(format!("{label}: sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"));
+                    return Err(format!(
+                        "{label}: sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"
+                    ));
                 }
             }
             p.validate().map_err(|e| format!("{label}: {e}"))?;
@@ -179,19 +219,57 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn node(label: &str, op: Op, loops: usize, n: Vec<usize>, in_shape: Vec<usize>, out_shape: Vec<usize>, input: Access, output: Access, data: Option<Access>) -> Node {
-    Node { label: label.into(), op, loops, n, in_shape, out_shape, input, output, data, in_live: None, out_live: None }
+fn node(
+    label: &str,
+    op: Op,
+    loops: usize,
+    n: Vec<usize>,
+    in_shape: Vec<usize>,
+    out_shape: Vec<usize>,
+    input: Access,
+    output: Access,
+    data: Option<Access>,
+) -> Node {
+    Node {
+        label: label.into(),
+        op,
+        loops,
+        n,
+        in_shape,
+        out_shape,
+        input,
+        output,
+        data,
+        in_live: None,
+        out_live: None,
+    }
 }
 
 fn sizes(dims: &[DimX], what: &str, min: isize) -> Result<Vec<usize>, String> {
     dims.iter()
         .enumerate()
-        .map(|(i, d)| if d.n < min { Err(format!("{what} dimension {i} has n = {} (must be >= {min})", d.n)) } else { Ok(d.n as usize) })
+        .map(|(i, d)| {
+            if d.n < min {
+                Err(format!(
+                    "{what} dimension {i} has n = {} (must be >= {min})",
+                    d.n
+                ))
+            } else {
+                Ok(d.n as usize)
+            }
+        })
         .collect()
 }
 
 /// A transform node: c2c, r2c, c2r or r2r. `dims` and `loops` as FFTW's guru interface.
-pub fn transform(label: &str, op: Op, dims: &[DimX], loops: &[DimX], input: Buf, output: Buf) -> Result<Node, String> {
+pub fn transform(
+    label: &str,
+    op: Op,
+    dims: &[DimX],
+    loops: &[DimX],
+    input: Buf,
+    output: Buf,
+) -> Result<Node, String> {
     if dims.is_empty() {
         return Err(format!("{label}: rank must be >= 1"));
     }
@@ -216,16 +294,37 @@ pub fn copy(label: &str, dims: &[DimX], input: Buf, output: Buf) -> Result<Node,
     Ok(node)
 }
 
-pub fn pointwise(label: &str, prog: Program, dims: &[DimX], loops: &[DimX], input: Buf, output: Buf, data: Option<Buf>) -> Result<Node, String> {
+pub fn pointwise(
+    label: &str,
+    prog: Program,
+    dims: &[DimX],
+    loops: &[DimX],
+    input: Buf,
+    output: Buf,
+    data: Option<Buf>,
+) -> Result<Node, String> {
     let all: Vec<DimX> = loops.iter().chain(dims).copied().collect();
-    let shape: Vec<usize> = sizes(loops, "howmany", 0)?.into_iter().chain(sizes(dims, "pointwise", 1)?).collect();
+    let shape: Vec<usize> = sizes(loops, "howmany", 0)?
+        .into_iter()
+        .chain(sizes(dims, "pointwise", 1)?)
+        .collect();
     let i = access(input, &all, |d| (d.iofs, d.is))?;
     let o = access(output, &all, |d| (d.oofs, d.os))?;
     let dt = match data {
         Some(b) if prog.uses_data => Some(access(b, &all, |d| (d.dofs, d.ds))?),
         _ => None,
     };
-    let node = node(label, Op::Pointwise(Arc::new(prog)), loops.len(), vec![], shape.clone(), shape, i, o, dt);
+    let node = node(
+        label,
+        Op::Pointwise(Arc::new(prog)),
+        loops.len(),
+        vec![],
+        shape.clone(),
+        shape,
+        i,
+        o,
+        dt,
+    );
     check(&node, true)?;
     Ok(node)
 }
@@ -255,17 +354,34 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
         let (p, report) = prune(g)?;
         (fuse(&p), report)
     } else {
-        (g.nodes.iter().cloned().map(Step::Node).collect(), PruneReport::default())
+        (
+            g.nodes.iter().cloned().map(Step::Node).collect(),
+            PruneReport::default(),
+        )
     };
     let unoptimized_transforms = g.nodes.iter().map(exec::unpruned_count).sum();
     let compiled = exec::lower(steps.clone(), flags)?;
-    Ok(Ready { compiled, steps, report, optimized, unoptimized_transforms })
+    Ok(Ready {
+        compiled,
+        steps,
+        report,
+        optimized,
+        unoptimized_transforms,
+    })
 }
 
 impl FftxPlan {
     pub fn new(graph: Graph, flags: u32) -> Result<FftxPlan, String> {
-        let ready = if flags & SUBPLAN == 0 { Some(compile(&graph, flags)?) } else { None };
-        Ok(FftxPlan { graph, flags, ready: Mutex::new(ready) })
+        let ready = if flags & SUBPLAN == 0 {
+            Some(compile(&graph, flags)?)
+        } else {
+            None
+        };
+        Ok(FftxPlan {
+            graph,
+            flags,
+            ready: Mutex::new(ready),
+        })
     }
 
     /// Runs the plan (compiling it first if it was made as a subplan).
@@ -286,13 +402,43 @@ impl FftxPlan {
         let r = self.ready.lock();
         let mut s = String::new();
         let Some(r) = r.as_ref() else {
-            let _ = write!(s, "(fftx-subplan{}", self.graph.nodes.iter().map(|n| format!("\n  {}", node_text(n))).collect::<String>());
+            let _ = write!(
+                s,
+                "(fftx-subplan{}",
+                self.graph
+                    .nodes
+                    .iter()
+                    .map(|n| format!("\n  {}", node_text(n)))
+                    .collect::<String>()
+            );
             s.push(')');
             return s;
         };
-        let _ = write!(s, "(fftx-plan subplans={} steps={} {}", self.graph.nodes.len(), r.steps.len(), if r.optimized { "optimized" } else { "unoptimized" });
-        let temps: Vec<String> = r.compiled.temps().map(|t| Buf::Temp(t.clone()).name()).collect();
-        let _ = write!(s, "\n  (temporaries {})", if temps.is_empty() { "none".to_string() } else { temps.join(" ") });
+        let _ = write!(
+            s,
+            "(fftx-plan subplans={} steps={} {}",
+            self.graph.nodes.len(),
+            r.steps.len(),
+            if r.optimized {
+                "optimized"
+            } else {
+                "unoptimized"
+            }
+        );
+        let temps: Vec<String> = r
+            .compiled
+            .temps()
+            .map(|t| Buf::Temp(t.clone()).name())
+            .collect();
+        let _ = write!(
+            s,
+            "\n  (temporaries {})",
+            if temps.is_empty() {
+                "none".to_string()
+            } else {
+                temps.join(" ")
+            }
+        );
         for step in &r.steps {
             match step {
                 Step::Node(n) => {
@@ -301,13 +447,33 @@ impl FftxPlan {
                 Step::Chain(c) => {
                     let _ = write!(s, "\n  (chain [{}]", c.labels.join(", "));
                     for l in &c.loads {
-                        let _ = write!(s, "\n    (load {} from {} base={} strides={:?} ({}))", boxed(&l.origin, &l.extent), l.access.buf.name(), l.access.base, l.access.strides, l.from);
+                        let _ = write!(
+                            s,
+                            "\n    (load {} from {} base={} strides={:?} ({}))",
+                            boxed(&l.origin, &l.extent),
+                            l.access.buf.name(),
+                            l.access.base,
+                            l.access.strides,
+                            l.from
+                        );
                     }
                     for st in &c.stages {
                         match st {
-                            Stage::Fft { op, in_live, out_live } => {
+                            Stage::Fft {
+                                op,
+                                in_live,
+                                out_live,
+                            } => {
                                 let p = passes(op, &c.n, in_live, out_live);
-                                let per: Vec<String> = p.iter().map(|(a, r)| format!("axis{a}:{}", r.iter().map(|x| x.len() as u64).product::<u64>())).collect();
+                                let per: Vec<String> = p
+                                    .iter()
+                                    .map(|(a, r)| {
+                                        format!(
+                                            "axis{a}:{}",
+                                            r.iter().map(|x| x.len() as u64).product::<u64>()
+                                        )
+                                    })
+                                    .collect();
                                 let _ = write!(
                                     s,
                                     "\n    ({} n={:?} live-in={} live-out={} pencils {} = {})",
@@ -320,12 +486,32 @@ impl FftxPlan {
                                 );
                             }
                             Stage::Pointwise { prog, data } => {
-                                let _ = write!(s, "\n    (pointwise \"{}\"{})", prog.describe(), data.as_ref().map(|d| format!(" data={} base={} strides={:?}", d.buf.name(), d.base, d.strides)).unwrap_or_default());
+                                let _ = write!(
+                                    s,
+                                    "\n    (pointwise \"{}\"{})",
+                                    prog.describe(),
+                                    data.as_ref()
+                                        .map(|d| format!(
+                                            " data={} base={} strides={:?}",
+                                            d.buf.name(),
+                                            d.base,
+                                            d.strides
+                                        ))
+                                        .unwrap_or_default()
+                                );
                             }
                         }
                     }
                     for l in &c.stores {
-                        let _ = write!(s, "\n    (store {} to {} base={} strides={:?} ({}))", boxed(&l.origin, &l.extent), l.access.buf.name(), l.access.base, l.access.strides, l.from);
+                        let _ = write!(
+                            s,
+                            "\n    (store {} to {} base={} strides={:?} ({}))",
+                            boxed(&l.origin, &l.extent),
+                            l.access.buf.name(),
+                            l.access.base,
+                            l.access.strides,
+                            l.from
+                        );
                     }
                     s.push(')');
                 }
@@ -337,24 +523,63 @@ impl FftxPlan {
         if !r.report.dead.is_empty() {
             let _ = write!(s, "\n  (removed-dead [{}])", r.report.dead.join(", "));
         }
-        let _ = write!(s, "\n  (1-D transforms per execute: {}; unoptimized graph: {})", r.compiled.planned_transforms, r.unoptimized_transforms);
-        let _ = write!(s, "\n  (executed: {} 1-D transforms in {} executes))", r.compiled.executed_transforms, r.compiled.executions);
+        let _ = write!(
+            s,
+            "\n  (1-D transforms per execute: {}; unoptimized graph: {})",
+            r.compiled.planned_transforms, r.unoptimized_transforms
+        );
+        let _ = write!(
+            s,
+            "\n  (executed: {} 1-D transforms in {} executes))",
+            r.compiled.executed_transforms, r.compiled.executions
+        );
         s
     }
 }
 
 fn ranges(r: &[std::ops::Range<usize>]) -> String {
-    format!("[{}]", r.iter().map(|x| format!("{}..{}", x.start, x.end)).collect::<Vec<_>>().join(","))
+    format!(
+        "[{}]",
+        r.iter()
+            .map(|x| format!("{}..{}", x.start, x.end))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
 }
 
 fn boxed(origin: &[usize], extent: &[usize]) -> String {
-    format!("[{}]", origin.iter().zip(extent).map(|(&o, &e)| format!("{}..{}", o, o + e)).collect::<Vec<_>>().join(","))
+    format!(
+        "[{}]",
+        origin
+            .iter()
+            .zip(extent)
+            .map(|(&o, &e)| format!("{}..{}", o, o + e))
+            .collect::<Vec<_>>()
+            .join(",")
+    )
 }
 
 fn node_text(n: &Node) -> String {
-    let mut s = format!("({} {} in={} base={} strides={:?} shape={:?} out={} base={} strides={:?}", n.label, n.op.name(), n.input.buf.name(), n.input.base, n.input.strides, n.in_shape, n.output.buf.name(), n.output.base, n.output.strides);
+    let mut s = format!(
+        "({} {} in={} base={} strides={:?} shape={:?} out={} base={} strides={:?}",
+        n.label,
+        n.op.name(),
+        n.input.buf.name(),
+        n.input.base,
+        n.input.strides,
+        n.in_shape,
+        n.output.buf.name(),
+        n.output.base,
+        n.output.strides
+    );
     if let Some(d) = &n.data {
-        let _ = write!(s, " data={} base={} strides={:?}", d.buf.name(), d.base, d.strides);
+        let _ = write!(
+            s,
+            " data={} base={} strides={:?}",
+            d.buf.name(),
+            d.base,
+            d.strides
+        );
     }
     if let Op::Pointwise(p) = &n.op {
         let _ = write!(s, " \"{}\"", p.describe());
@@ -368,5 +593,7 @@ fn node_text(n: &Node) -> String {
 
 /// r2r kinds from FFTW's enum values.
 pub fn r2r_kinds(k: &[i32]) -> Result<Vec<R2rKind>, String> {
-    k.iter().map(|&x| R2rKind::from_c(x).ok_or_else(|| format!("unknown r2r kind {x}"))).collect()
+    k.iter()
+        .map(|&x| R2rKind::from_c(x).ok_or_else(|| format!("unknown r2r kind {x}")))
+        .collect()
 }

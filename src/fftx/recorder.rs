@@ -86,7 +86,12 @@ pub struct Program {
 impl Program {
     /// Applies the program to one element: `out = p(input, data)`.
     #[inline]
-    pub fn run(&self, input: Complex<f64>, data: Complex<f64>, regs: &mut Vec<Complex<f64>>) -> Complex<f64> {
+    pub fn run(
+        &self,
+        input: Complex<f64>,
+        data: Complex<f64>,
+        regs: &mut Vec<Complex<f64>>,
+    ) -> Complex<f64> {
         regs.clear();
         regs.resize(3 + self.temps as usize, Complex::new(0.0, 0.0));
         regs[0] = input;
@@ -104,7 +109,11 @@ impl Program {
                 Inst::Sub(d, s) => regs[at(d)] = regs[at(d)] - regs[at(s)],
                 Inst::Mul(d, s) => regs[at(d)] = regs[at(d)] * regs[at(s)],
                 Inst::Div(d, s) => {
-                    regs[at(d)] = if self.complex { regs[at(d)] / regs[at(s)] } else { Complex::new(regs[at(d)].re / regs[at(s)].re, 0.0) }
+                    regs[at(d)] = if self.complex {
+                        regs[at(d)] / regs[at(s)]
+                    } else {
+                        Complex::new(regs[at(d)].re / regs[at(s)].re, 0.0)
+                    }
                 }
                 Inst::Conj(d) => regs[at(d)] = regs[at(d)].conj(),
                 Inst::Neg(d) => regs[at(d)] = -regs[at(d)],
@@ -116,7 +125,11 @@ impl Program {
     }
 
     pub fn describe(&self) -> String {
-        self.insts.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("; ")
+        self.insts
+            .iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 
@@ -255,13 +268,15 @@ pub fn scale(complex: bool, d: usize, c: f64) {
 pub fn set(complex: bool, d: usize, re: f64, im: f64) {
     with_recording(complex, "FFTX_SET", |rec| {
         let d = rec.reg_of(d, "FFTX_SET destination")?;
-        rec.insts.push(Inst::Set(d, re, if complex { im } else { 0.0 }));
+        rec.insts
+            .push(Inst::Set(d, re, if complex { im } else { 0.0 }));
         Ok(())
     })
 }
 
 /// The user's pointwise function.
-pub type Callback = unsafe extern "C" fn(*mut std::ffi::c_void, *mut std::ffi::c_void, *mut std::ffi::c_void);
+pub type Callback =
+    unsafe extern "C" fn(*mut std::ffi::c_void, *mut std::ffi::c_void, *mut std::ffi::c_void);
 
 fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String> {
     let mut arena = vec![0u8; SLOTS * SLOT + SLOT];
@@ -274,9 +289,20 @@ fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String>
     let snapshot = arena.clone();
     let busy = RECORDING.with(|r| r.borrow().is_some());
     if busy {
-        return Err("a pointwise function planned another pointwise plan while being recorded".into());
+        return Err(
+            "a pointwise function planned another pointwise plan while being recorded".into(),
+        );
     }
-    RECORDING.with(|r| *r.borrow_mut() = Some(Recording { complex, arena, off, temps: 0, insts: Vec::new(), error: None }));
+    RECORDING.with(|r| {
+        *r.borrow_mut() = Some(Recording {
+            complex,
+            arena,
+            off,
+            temps: 0,
+            insts: Vec::new(),
+            error: None,
+        })
+    });
     let (i, o, d) = RECORDING.with(|r| {
         let r = r.borrow();
         let rec = r.as_ref().unwrap();
@@ -285,14 +311,21 @@ fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String>
     // SAFETY: the handles point into the arena, which stays allocated (inside the thread-local)
     // until the call returns; the function is the caller's and was declared with this signature.
     unsafe { f(i as *mut _, o as *mut _, d as *mut _) };
-    let rec = RECORDING.with(|r| r.borrow_mut().take()).expect("recording still present");
+    let rec = RECORDING
+        .with(|r| r.borrow_mut().take())
+        .expect("recording still present");
     if let Some(e) = rec.error {
         return Err(e);
     }
     if rec.arena != snapshot {
         return Err("the pointwise function wrote to a handle's memory directly; only FFTX_* helpers can be recorded".into());
     }
-    Ok(Program { complex, temps: rec.temps, insts: rec.insts, uses_data: false })
+    Ok(Program {
+        complex,
+        temps: rec.temps,
+        insts: rec.insts,
+        uses_data: false,
+    })
 }
 
 /// Records `f` and checks the program. `has_data`: whether a data operand was given.
@@ -315,7 +348,9 @@ pub fn check(p: &mut Program, has_data: bool) -> Result<(), String> {
     for (k, inst) in p.insts.iter().enumerate() {
         let (d, s, reads_d) = match *inst {
             Inst::Mov(d, s) => (d, Some(s), false),
-            Inst::Add(d, s) | Inst::Sub(d, s) | Inst::Mul(d, s) | Inst::Div(d, s) => (d, Some(s), true),
+            Inst::Add(d, s) | Inst::Sub(d, s) | Inst::Mul(d, s) | Inst::Div(d, s) => {
+                (d, Some(s), true)
+            }
             Inst::Conj(d) | Inst::Neg(d) | Inst::Scale(d, _) => (d, None, true),
             Inst::Set(d, _, _) => (d, None, false),
         };
@@ -326,15 +361,31 @@ pub fn check(p: &mut Program, has_data: bool) -> Result<(), String> {
         reads.extend(s);
         for r in reads {
             match r {
-                Reg::Data if !has_data => return Err(format!("instruction {k} ({inst}) reads data, but no data operand was given")),
+                Reg::Data if !has_data => {
+                    return Err(format!(
+                        "instruction {k} ({inst}) reads data, but no data operand was given"
+                    ))
+                }
                 Reg::Data => p.uses_data = true,
-                Reg::Out if !out_written => return Err(format!("instruction {k} ({inst}) reads out before writing it")),
-                Reg::Temp(t) if !written_temps[t as usize] => return Err(format!("instruction {k} ({inst}) reads temporary t{t} before writing it")),
+                Reg::Out if !out_written => {
+                    return Err(format!(
+                        "instruction {k} ({inst}) reads out before writing it"
+                    ))
+                }
+                Reg::Temp(t) if !written_temps[t as usize] => {
+                    return Err(format!(
+                        "instruction {k} ({inst}) reads temporary t{t} before writing it"
+                    ))
+                }
                 _ => {}
             }
         }
         match d {
-            Reg::In | Reg::Data => return Err(format!("instruction {k} ({inst}) writes {d}, which is read-only")),
+            Reg::In | Reg::Data => {
+                return Err(format!(
+                    "instruction {k} ({inst}) writes {d}, which is read-only"
+                ))
+            }
             Reg::Out => out_written = true,
             Reg::Temp(t) => written_temps[t as usize] = true,
         }
@@ -381,7 +432,12 @@ mod tests {
     }
 
     unsafe extern "C" fn pointer_math(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(true, OpCode::Mov, o as usize, (i as *mut f64).add(2) as usize);
+        op(
+            true,
+            OpCode::Mov,
+            o as usize,
+            (i as *mut f64).add(2) as usize,
+        );
     }
 
     unsafe extern "C" fn local_var(_i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
@@ -406,7 +462,14 @@ mod tests {
     #[test]
     fn records_the_papers_scaling() {
         let p = record(scaling, true, true).unwrap();
-        assert_eq!(p.insts, vec![Inst::Mov(Reg::Temp(0), Reg::In), Inst::Mul(Reg::Temp(0), Reg::Data), Inst::Mov(Reg::Out, Reg::Temp(0))]);
+        assert_eq!(
+            p.insts,
+            vec![
+                Inst::Mov(Reg::Temp(0), Reg::In),
+                Inst::Mul(Reg::Temp(0), Reg::Data),
+                Inst::Mov(Reg::Out, Reg::Temp(0))
+            ]
+        );
         assert!(p.uses_data);
         let mut regs = vec![];
         let y = p.run(Complex::new(1.0, 2.0), Complex::new(3.0, -1.0), &mut regs);

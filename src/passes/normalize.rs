@@ -48,7 +48,13 @@ mod tests {
     use crate::problem::{Precision, R2rKind};
 
     fn problem(kind: Kind, dims: Vec<IoDim>, loops: Vec<IoDim>) -> Problem {
-        Problem { kind, dims, loops, precision: Precision::F64, in_place: false }
+        Problem {
+            kind,
+            dims,
+            loops,
+            precision: Precision::F64,
+            in_place: false,
+        }
     }
 
     #[test]
@@ -56,28 +62,52 @@ mod tests {
         let p = problem(
             Kind::Dft { sign: -1 },
             vec![IoDim::new(8, 2, 2)],
-            vec![IoDim::new(4, 48, 64), IoDim::new(1, 5, 5), IoDim::new(3, 16, 16)],
+            vec![
+                IoDim::new(4, 48, 64),
+                IoDim::new(1, 5, 5),
+                IoDim::new(3, 16, 16),
+            ],
         );
         let q = normalize(&p);
         // 4 × (3 × 16 reals, 3 × 16) ... input merges (48 = 3*16) but output does not (64 != 48).
         assert_eq!(q.loops, vec![IoDim::new(4, 48, 64), IoDim::new(3, 16, 16)]);
-        let p = problem(Kind::Dft { sign: -1 }, vec![IoDim::new(8, 2, 2)], vec![IoDim::new(4, 48, 48), IoDim::new(3, 16, 16)]);
+        let p = problem(
+            Kind::Dft { sign: -1 },
+            vec![IoDim::new(8, 2, 2)],
+            vec![IoDim::new(4, 48, 48), IoDim::new(3, 16, 16)],
+        );
         assert_eq!(normalize(&p).loops, vec![IoDim::new(12, 16, 16)]);
     }
 
     #[test]
     fn drops_identity_dims_only() {
-        let p = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(1, 2, 2), IoDim::new(5, 2, 2)], vec![]);
+        let p = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(1, 2, 2), IoDim::new(5, 2, 2)],
+            vec![],
+        );
         assert_eq!(normalize(&p).dims, vec![IoDim::new(5, 2, 2)]);
-        let p = problem(Kind::R2c, vec![IoDim::new(1, 9, 9), IoDim::new(1, 1, 2)], vec![]);
+        let p = problem(
+            Kind::R2c,
+            vec![IoDim::new(1, 9, 9), IoDim::new(1, 1, 2)],
+            vec![],
+        );
         assert_eq!(normalize(&p).dims, vec![IoDim::new(1, 1, 2)]);
-        let p = problem(Kind::R2r(vec![R2rKind::Redft10]), vec![IoDim::new(1, 1, 1)], vec![]);
+        let p = problem(
+            Kind::R2r(vec![R2rKind::Redft10]),
+            vec![IoDim::new(1, 1, 1)],
+            vec![],
+        );
         assert_eq!(normalize(&p).dims.len(), 1);
     }
 
     #[test]
     fn zero_howmany_stays_empty() {
-        let p = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(5, 2, 2)], vec![IoDim::new(3, 10, 10), IoDim::new(0, 1, 1)]);
+        let p = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(5, 2, 2)],
+            vec![IoDim::new(3, 10, 10), IoDim::new(0, 1, 1)],
+        );
         assert_eq!(normalize(&p).howmany(), 0);
     }
 }

@@ -54,8 +54,16 @@ pub fn ours_f32() -> Api {
 /// Opens a system library privately; its own symbols bind before any of the process's.
 pub fn dlopen(name: &str) -> *mut c_void {
     let c = CString::new(name).unwrap();
-    let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND) };
-    assert!(!h.is_null(), "cannot dlopen {name}: install libfftw3-dev (FFTW 3.3.10), the reference");
+    let h = unsafe {
+        libc::dlopen(
+            c.as_ptr(),
+            libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_DEEPBIND,
+        )
+    };
+    assert!(
+        !h.is_null(),
+        "cannot dlopen {name}: install libfftw3-dev (FFTW 3.3.10), the reference"
+    );
     h
 }
 
@@ -68,7 +76,11 @@ pub fn dlsym<F: Copy>(h: *mut c_void, name: &str) -> F {
 }
 
 pub fn reference(prefix: &str) -> Api {
-    let lib = if prefix == "fftw_" { "libfftw3.so.3" } else { "libfftw3f.so.3" };
+    let lib = if prefix == "fftw_" {
+        "libfftw3.so.3"
+    } else {
+        "libfftw3f.so.3"
+    };
     let h = dlopen(lib);
     let s = |n: &str| format!("{prefix}{n}");
     Api {
@@ -153,7 +165,11 @@ impl Side {
         (self.base as isize + self.offsets[i] * self.scale + part as isize * self.im) as usize
     }
     pub fn parts(&self) -> usize {
-        if self.complex { 2 } else { 1 }
+        if self.complex {
+            2
+        } else {
+            1
+        }
     }
 }
 
@@ -161,7 +177,11 @@ pub const SENTINEL: f64 = 1234.5;
 
 impl Case {
     pub fn n_total(&self) -> f64 {
-        self.dims.iter().map(|d| d.n as f64).product::<f64>().max(2.0)
+        self.dims
+            .iter()
+            .map(|d| d.n as f64)
+            .product::<f64>()
+            .max(2.0)
     }
 
     fn in_complex(&self) -> bool {
@@ -190,19 +210,33 @@ impl Case {
     /// Element offsets (in the array's elements) that one side addresses.
     pub fn offsets(&self, input: bool) -> Vec<isize> {
         let shape = self.shape(input);
-        let mut dims: Vec<(isize, isize)> =
-            shape.iter().zip(&self.dims).map(|(&n, d)| (n, if input { d.is } else { d.os })).collect();
-        dims.extend(self.loops.iter().map(|d| (d.n, if input { d.is } else { d.os })));
+        let mut dims: Vec<(isize, isize)> = shape
+            .iter()
+            .zip(&self.dims)
+            .map(|(&n, d)| (n, if input { d.is } else { d.os }))
+            .collect();
+        dims.extend(
+            self.loops
+                .iter()
+                .map(|d| (d.n, if input { d.is } else { d.os })),
+        );
         let mut offs = vec![0isize];
         for (n, s) in dims {
-            offs = offs.iter().flat_map(|&o| (0..n).map(move |i| o + i * s)).collect();
+            offs = offs
+                .iter()
+                .flat_map(|&o| (0..n).map(move |i| o + i * s))
+                .collect();
         }
         offs
     }
 
     /// Allocates one side with random addressed values and sentinels elsewhere.
     pub fn side(&self, input: bool, rng: &mut SmallRng) -> Side {
-        let complex = if input { self.in_complex() } else { self.out_complex() };
+        let complex = if input {
+            self.in_complex()
+        } else {
+            self.out_complex()
+        };
         let offs = self.offsets(input);
         let offs = offs.clone();
         let (lo, hi) = (*offs.iter().min().unwrap(), *offs.iter().max().unwrap());
@@ -233,7 +267,15 @@ impl Case {
             }
         }
         let offsets = self.offsets(input);
-        Side { data, base, addressed, im, scale, complex, offsets }
+        Side {
+            data,
+            base,
+            addressed,
+            im,
+            scale,
+            complex,
+            offsets,
+        }
     }
 }
 
@@ -256,8 +298,20 @@ impl Case {
         };
         let (is, os) = (strides(self.shape(true)), strides(self.shape(false)));
         let rank = self.dims.len();
-        c.dims = (0..rank).map(|i| Dim { n: self.dims[i].n, is: is[i], os: os[i] }).collect();
-        c.loops = (0..self.loops.len()).map(|i| Dim { n: self.loops[i].n, is: is[rank + i], os: os[rank + i] }).collect();
+        c.dims = (0..rank)
+            .map(|i| Dim {
+                n: self.dims[i].n,
+                is: is[i],
+                os: os[i],
+            })
+            .collect();
+        c.loops = (0..self.loops.len())
+            .map(|i| Dim {
+                n: self.loops[i].n,
+                is: is[rank + i],
+                os: os[rank + i],
+            })
+            .collect();
         c
     }
 }
@@ -274,7 +328,13 @@ pub fn copy_logical(from: &Side, to: &mut Side) {
 
 /// Runs a case through an API on the given sides (T-typed copies); returns the output side's
 /// data and whether a plan was made.
-pub fn run<T: Float>(api: &Api, case: &Case, input: &Side, output: &Side, flags: c_uint) -> Option<(Vec<T>, Vec<T>)> {
+pub fn run<T: Float>(
+    api: &Api,
+    case: &Case,
+    input: &Side,
+    output: &Side,
+    flags: c_uint,
+) -> Option<(Vec<T>, Vec<T>)> {
     let mut i: Vec<T> = input.data.iter().map(|&x| T::of(x)).collect();
     let mut o: Vec<T> = output.data.iter().map(|&x| T::of(x)).collect();
     let ip = unsafe { i.as_mut_ptr().add(input.base) } as P;
@@ -285,7 +345,12 @@ pub fn run<T: Float>(api: &Api, case: &Case, input: &Side, output: &Side, flags:
         (p as P, unsafe { p.offset(output.im) } as P)
     };
     let ip_im = unsafe { (ip as *mut T).offset(input.im) } as P;
-    let (r, d, hr, hd) = (case.dims.len() as c_int, case.dims.as_ptr(), case.loops.len() as c_int, case.loops.as_ptr());
+    let (r, d, hr, hd) = (
+        case.dims.len() as c_int,
+        case.dims.as_ptr(),
+        case.loops.len() as c_int,
+        case.loops.as_ptr(),
+    );
     let plan = unsafe {
         match (&case.family, case.split) {
             (Family::Dft(sign), false) => (api.dft)(r, d, hr, hd, ip, op, *sign, flags),
@@ -335,7 +400,10 @@ pub fn rng(seed: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed)
 }
 
-pub const SIZES: &[isize] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 24, 25, 27, 30, 31, 32, 36, 49, 64, 97, 100, 101, 128];
+pub const SIZES: &[isize] = &[
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 20, 24, 25, 27, 30, 31, 32, 36, 49, 64,
+    97, 100, 101, 128,
+];
 
 /// A random injective layout of the given (n) dims in a random order, with padding and random
 /// stride signs; returns strides (elements) per dim.
@@ -346,10 +414,19 @@ pub fn random_layout(ns: &[isize], rng: &mut SmallRng) -> Vec<isize> {
         order.swap(i, j);
     }
     let mut strides = vec![0isize; ns.len()];
-    let mut s = if rng.gen_bool(0.3) { rng.gen_range(2..4) } else { 1 };
+    let mut s = if rng.gen_bool(0.3) {
+        rng.gen_range(2..4)
+    } else {
+        1
+    };
     for &d in order.iter().rev() {
         strides[d] = if rng.gen_bool(0.2) { -s } else { s };
-        s *= ns[d] + if rng.gen_bool(0.3) { rng.gen_range(1..3) } else { 0 };
+        s *= ns[d]
+            + if rng.gen_bool(0.3) {
+                rng.gen_range(1..3)
+            } else {
+                0
+            };
     }
     strides
 }
@@ -360,7 +437,13 @@ pub fn random_case(rng: &mut SmallRng, family: &Family, split: bool) -> Case {
     let hrank = rng.gen_range(0..=2usize);
     let big = rank <= 1 && rng.gen_bool(0.3);
     let mut ns: Vec<isize> = (0..rank)
-        .map(|_| if big { [256, 1000, 1024, 4096, 1009, 4099, 65536][rng.gen_range(0..7)] } else { SIZES[rng.gen_range(0..SIZES.len())] })
+        .map(|_| {
+            if big {
+                [256, 1000, 1024, 4096, 1009, 4099, 65536][rng.gen_range(0..7)]
+            } else {
+                SIZES[rng.gen_range(0..SIZES.len())]
+            }
+        })
         .collect();
     if rank >= 3 {
         for n in &mut ns {
@@ -381,7 +464,13 @@ pub fn random_case(rng: &mut SmallRng, family: &Family, split: bool) -> Case {
         Family::R2r(_) => Family::R2r(kinds),
         f => f.clone(),
     };
-    let mut case = Case { family, dims: vec![], loops: vec![], split, in_place: false };
+    let mut case = Case {
+        family,
+        dims: vec![],
+        loops: vec![],
+        split,
+        in_place: false,
+    };
     // Layout over the input's and output's shapes, dims then loops.
     case.dims = ns.iter().map(|&n| Dim { n, is: 0, os: 0 }).collect();
     let mut ish = case.shape(true);
@@ -395,9 +484,25 @@ pub fn random_case(rng: &mut SmallRng, family: &Family, split: bool) -> Case {
         // strides, so the reference cannot judge them.
         is.iter_mut().for_each(|s| *s = s.abs());
     }
-    let os = if in_place { is.clone() } else { random_layout(&osh, rng) };
+    let os = if in_place {
+        is.clone()
+    } else {
+        random_layout(&osh, rng)
+    };
     case.in_place = in_place;
-    case.dims = (0..rank).map(|i| Dim { n: ns[i], is: is[i], os: os[i] }).collect();
-    case.loops = (0..hrank).map(|i| Dim { n: hs[i], is: is[rank + i], os: os[rank + i] }).collect();
+    case.dims = (0..rank)
+        .map(|i| Dim {
+            n: ns[i],
+            is: is[i],
+            os: os[i],
+        })
+        .collect();
+    case.loops = (0..hrank)
+        .map(|i| Dim {
+            n: hs[i],
+            is: is[rank + i],
+            os: os[rank + i],
+        })
+        .collect();
     case
 }

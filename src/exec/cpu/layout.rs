@@ -95,13 +95,27 @@ impl ArrayPtr {
 
 /// # Safety
 /// Every offset of the box from `base` must lie inside the caller's array `re`/`im`.
-pub unsafe fn gather_complex<T: Copy>(re: *const T, im: *const T, base: isize, dims: &[Strided], dst: &mut [Complex<T>]) {
-    walk(dims, base, |i, off| dst[i] = Complex::new(*re.offset(off), *im.offset(off)));
+pub unsafe fn gather_complex<T: Copy>(
+    re: *const T,
+    im: *const T,
+    base: isize,
+    dims: &[Strided],
+    dst: &mut [Complex<T>],
+) {
+    walk(dims, base, |i, off| {
+        dst[i] = Complex::new(*re.offset(off), *im.offset(off))
+    });
 }
 
 /// # Safety
 /// As [`gather_complex`], for writing.
-pub unsafe fn scatter_complex<T: Copy>(src: &[Complex<T>], re: *mut T, im: *mut T, base: isize, dims: &[Strided]) {
+pub unsafe fn scatter_complex<T: Copy>(
+    src: &[Complex<T>],
+    re: *mut T,
+    im: *mut T,
+    base: isize,
+    dims: &[Strided],
+) {
     walk(dims, base, |i, off| {
         *re.offset(off) = src[i].re;
         *im.offset(off) = src[i].im;
@@ -145,14 +159,19 @@ pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -
             ArrayPtr::Real(x) => (x, x),
             ArrayPtr::Complex { re, im } => (re.min(im), re.max(im)),
         };
-        ((first as isize).wrapping_add(lo * unit), (last as isize).wrapping_add(hi * unit + unit - 1))
+        (
+            (first as isize).wrapping_add(lo * unit),
+            (last as isize).wrapping_add(hi * unit + unit - 1),
+        )
     };
     let ((a0, a1), (b0, b1)) = (range(input, true), range(output, false));
     if a1 < b0 || b1 < a0 {
         return Overlap::Disjoint;
     }
     let same_pointers = match (input, output) {
-        (ArrayPtr::Complex { re: r1, im: i1 }, ArrayPtr::Complex { re: r2, im: i2 }) => r1 == r2 && i1 == i2,
+        (ArrayPtr::Complex { re: r1, im: i1 }, ArrayPtr::Complex { re: r2, im: i2 }) => {
+            r1 == r2 && i1 == i2
+        }
         (a, b) => a.base() == b.base(),
     };
     if same_pointers && p.batches_independent_in_place() {
@@ -191,13 +210,32 @@ fn par_slices(dims: &[Strided], base: isize, threads: usize, f: &SliceFn<'_>) {
 ///
 /// # Safety
 /// As [`gather_complex`].
-pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(re: *const T, im: *const T, base: isize, dims: &[Strided], dst: &mut [Complex<T>], threads: usize) {
-    let (re, im, out) = (SharedMut(re as *mut T), SharedMut(im as *mut T), SharedMut(dst.as_mut_ptr()));
+pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(
+    re: *const T,
+    im: *const T,
+    base: isize,
+    dims: &[Strided],
+    dst: &mut [Complex<T>],
+    threads: usize,
+) {
+    let (re, im, out) = (
+        SharedMut(re as *mut T),
+        SharedMut(im as *mut T),
+        SharedMut(dst.as_mut_ptr()),
+    );
     par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)] // capture the Sync wrappers, not their raw pointers
         let (re, im, out) = (re, im, out);
         // SAFETY: slice i goes to its own part of dst.
-        unsafe { gather_complex(re.0, im.0, b, rest, std::slice::from_raw_parts_mut(out.0.add(i * inner), inner)) }
+        unsafe {
+            gather_complex(
+                re.0,
+                im.0,
+                b,
+                rest,
+                std::slice::from_raw_parts_mut(out.0.add(i * inner), inner),
+            )
+        }
     });
 }
 
@@ -205,7 +243,14 @@ pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(re: *const T, im: *const
 ///
 /// # Safety
 /// As [`scatter_complex`]; distinct slices of the first dimension must not overlap.
-pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(src: &[Complex<T>], re: *mut T, im: *mut T, base: isize, dims: &[Strided], threads: usize) {
+pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(
+    src: &[Complex<T>],
+    re: *mut T,
+    im: *mut T,
+    base: isize,
+    dims: &[Strided],
+    threads: usize,
+) {
     let (re, im) = (SharedMut(re), SharedMut(im));
     par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
@@ -218,12 +263,25 @@ pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(src: &[Complex<T>], re:
 ///
 /// # Safety
 /// As [`gather_real`].
-pub unsafe fn par_gather_real<T: Copy + Send + Sync>(p: *const T, base: isize, dims: &[Strided], dst: &mut [T], threads: usize) {
+pub unsafe fn par_gather_real<T: Copy + Send + Sync>(
+    p: *const T,
+    base: isize,
+    dims: &[Strided],
+    dst: &mut [T],
+    threads: usize,
+) {
     let (p, out) = (SharedMut(p as *mut T), SharedMut(dst.as_mut_ptr()));
     par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
         let (p, out) = (p, out);
-        unsafe { gather_real(p.0, b, rest, std::slice::from_raw_parts_mut(out.0.add(i * inner), inner)) }
+        unsafe {
+            gather_real(
+                p.0,
+                b,
+                rest,
+                std::slice::from_raw_parts_mut(out.0.add(i * inner), inner),
+            )
+        }
     });
 }
 
@@ -231,7 +289,13 @@ pub unsafe fn par_gather_real<T: Copy + Send + Sync>(p: *const T, base: isize, d
 ///
 /// # Safety
 /// As [`scatter_real`]; distinct slices of the first dimension must not overlap.
-pub unsafe fn par_scatter_real<T: Copy + Send + Sync>(src: &[T], p: *mut T, base: isize, dims: &[Strided], threads: usize) {
+pub unsafe fn par_scatter_real<T: Copy + Send + Sync>(
+    src: &[T],
+    p: *mut T,
+    base: isize,
+    dims: &[Strided],
+    threads: usize,
+) {
     let p = SharedMut(p);
     par_slices(dims, base, threads, &|i, b, rest, inner| {
         #[allow(clippy::redundant_locals)]
@@ -248,8 +312,14 @@ const LINE_BLOCK: usize = 16;
 /// `f(lines, count, scratch)` receives `count` lines of length `n` laid out contiguously; lines
 /// that are not contiguous in `buf` are copied into a block and back. With `threads > 1` the
 /// lines are shared among threads. `S::default()` makes each worker's scratch.
-pub fn apply_lines<E, S, F>(buf: &mut [E], outer: usize, n: usize, inner: usize, threads: usize, f: &F)
-where
+pub fn apply_lines<E, S, F>(
+    buf: &mut [E],
+    outer: usize,
+    n: usize,
+    inner: usize,
+    threads: usize,
+    f: &F,
+) where
     E: Copy + Default + Send + Sync,
     S: Default,
     F: Fn(&mut [E], usize, &mut S) + Sync,
@@ -264,14 +334,16 @@ where
         let per_job = (outer.div_ceil(threads.max(1) * 4)).max(1);
         let jobs = outer.div_ceil(per_job);
         parallel_for(threads, jobs, &|range| {
-            #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its raw pointer field
+            #[allow(clippy::redundant_locals)]
+            // capture the Sync wrapper, not its raw pointer field
             let base = base;
             let mut scratch = S::default();
             for job in range {
                 let first = job * per_job;
                 let count = per_job.min(outer - first);
                 // SAFETY: jobs cover disjoint runs of lines inside `buf`.
-                let lines = unsafe { std::slice::from_raw_parts_mut(base.0.add(first * n), count * n) };
+                let lines =
+                    unsafe { std::slice::from_raw_parts_mut(base.0.add(first * n), count * n) };
                 f(lines, count, &mut scratch);
             }
         });
@@ -319,7 +391,10 @@ mod tests {
         let dims = [Strided { n: 2, s: -10 }, Strided { n: 3, s: 1 }];
         let mut seen = vec![];
         walk(&dims, 20, |i, off| seen.push((i, off)));
-        assert_eq!(seen, vec![(0, 20), (1, 21), (2, 22), (3, 10), (4, 11), (5, 12)]);
+        assert_eq!(
+            seen,
+            vec![(0, 20), (1, 21), (2, 22), (3, 10), (4, 11), (5, 12)]
+        );
         let mut n = 0;
         walk(&[], 5, |i, off| {
             assert_eq!((i, off), (0, 5));
@@ -330,7 +405,9 @@ mod tests {
 
     #[test]
     fn apply_lines_sees_every_line_once() {
-        for &(outer, n, inner, threads) in &[(3, 5, 1, 1), (3, 5, 7, 1), (2, 4, 33, 3), (5, 2, 1, 4)] {
+        for &(outer, n, inner, threads) in
+            &[(3, 5, 1, 1), (3, 5, 7, 1), (2, 4, 33, 3), (5, 2, 1, 4)]
+        {
             let mut buf: Vec<f64> = (0..outer * n * inner).map(|x| x as f64).collect();
             let expect: Vec<f64> = buf.clone();
             // Reverse each line, then reverse again: identity, and the first pass is checkable.
@@ -343,7 +420,10 @@ mod tests {
             for o in 0..outer {
                 for i in 0..n {
                     for j in 0..inner {
-                        assert_eq!(buf[(o * n + i) * inner + j], expect[(o * n + (n - 1 - i)) * inner + j]);
+                        assert_eq!(
+                            buf[(o * n + i) * inner + j],
+                            expect[(o * n + (n - 1 - i)) * inner + j]
+                        );
                     }
                 }
             }

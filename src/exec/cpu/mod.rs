@@ -12,7 +12,10 @@ pub mod r2r;
 use crate::exec::parallel::parallel_for;
 use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
-use layout::{apply_lines, par_gather_complex, par_gather_real, par_scatter_complex, par_scatter_real, ArrayPtr, SharedMut, Strided};
+use layout::{
+    apply_lines, par_gather_complex, par_gather_real, par_scatter_complex, par_scatter_real,
+    ArrayPtr, SharedMut, Strided,
+};
 use num_complex::Complex;
 use r2r::{R2rOp, R2rScratch};
 use realfft::{ComplexToReal, RealToComplex};
@@ -66,11 +69,23 @@ impl<T: Real> Work<T> {
             Kind::C2r => (in_len, out_len),
             Kind::R2r(_) => (0, in_len),
         };
-        let mut w = Work { complex: Vec::new(), real: Vec::new(), offsets: Vec::new() };
-        let oom = |what: &str| format!("out of host memory for the work buffers ({what} of {count} transform(s))");
-        w.complex.try_reserve_exact(count.saturating_mul(complex)).map_err(|_| oom("complex"))?;
-        w.real.try_reserve_exact(count.saturating_mul(real)).map_err(|_| oom("real"))?;
-        w.offsets.try_reserve_exact(count).map_err(|_| oom("offsets"))?;
+        let mut w = Work {
+            complex: Vec::new(),
+            real: Vec::new(),
+            offsets: Vec::new(),
+        };
+        let oom = |what: &str| {
+            format!("out of host memory for the work buffers ({what} of {count} transform(s))")
+        };
+        w.complex
+            .try_reserve_exact(count.saturating_mul(complex))
+            .map_err(|_| oom("complex"))?;
+        w.real
+            .try_reserve_exact(count.saturating_mul(real))
+            .map_err(|_| oom("real"))?;
+        w.offsets
+            .try_reserve_exact(count)
+            .map_err(|_| oom("offsets"))?;
         Ok(w)
     }
 }
@@ -79,7 +94,14 @@ impl<T: Real> CpuTransform<T> {
     pub fn new(p: &Problem, threads: usize) -> Self {
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
-            shape.iter().zip(&p.dims).map(|(&n, d)| Strided { n: n as usize, s: stride(d) }).collect()
+            shape
+                .iter()
+                .zip(&p.dims)
+                .map(|(&n, d)| Strided {
+                    n: n as usize,
+                    s: stride(d),
+                })
+                .collect()
         };
         let in_dims = strided(p.input_shape(), |d| d.is);
         let out_dims = strided(p.output_shape(), |d| d.os);
@@ -89,27 +111,52 @@ impl<T: Real> CpuTransform<T> {
         let (mut r2c, mut c2r, mut r2r) = (None, None, Vec::new());
         let c2c_dims = |direction| -> Vec<Arc<dyn Fft<T>>> {
             let mut fft = planners.fft.lock();
-            let count = if matches!(p.kind, Kind::Dft { .. }) { rank } else { rank.saturating_sub(1) };
-            shape[..count].iter().map(|&n| fft.plan_fft(n, direction)).collect()
+            let count = if matches!(p.kind, Kind::Dft { .. }) {
+                rank
+            } else {
+                rank.saturating_sub(1)
+            };
+            shape[..count]
+                .iter()
+                .map(|&n| fft.plan_fft(n, direction))
+                .collect()
         };
         match &p.kind {
             Kind::Dft { sign } => {
-                c2c = c2c_dims(if *sign < 0 { FftDirection::Forward } else { FftDirection::Inverse })
+                c2c = c2c_dims(if *sign < 0 {
+                    FftDirection::Forward
+                } else {
+                    FftDirection::Inverse
+                })
             }
             Kind::R2c => {
                 c2c = c2c_dims(FftDirection::Forward);
-                r2c = shape.last().map(|&n| planners.real.lock().plan_fft_forward(n));
+                r2c = shape
+                    .last()
+                    .map(|&n| planners.real.lock().plan_fft_forward(n));
             }
             Kind::C2r => {
                 c2c = c2c_dims(FftDirection::Inverse);
-                c2r = shape.last().map(|&n| planners.real.lock().plan_fft_inverse(n));
+                c2r = shape
+                    .last()
+                    .map(|&n| planners.real.lock().plan_fft_inverse(n));
             }
-            Kind::R2r(kinds) => r2r = kinds.iter().zip(&shape).map(|(&k, &n)| R2rOp::new(k, n)).collect(),
+            Kind::R2r(kinds) => {
+                r2r = kinds
+                    .iter()
+                    .zip(&shape)
+                    .map(|(&k, &n)| R2rOp::new(k, n))
+                    .collect()
+            }
         }
         let elements = shape.iter().product::<usize>().max(1);
         let howmany = p.howmany();
         let batch = (BATCH_ELEMENTS / elements).clamp(1, howmany.max(1));
-        let self_conjugate = if p.kind == Kind::R2c { crate::problem::self_conjugate_bins(&shape) } else { Vec::new() };
+        let self_conjugate = if p.kind == Kind::R2c {
+            crate::problem::self_conjugate_bins(&shape)
+        } else {
+            Vec::new()
+        };
         CpuTransform {
             problem: p.clone(),
             kind: p.kind.clone(),
@@ -127,7 +174,6 @@ impl<T: Real> CpuTransform<T> {
             self_conjugate,
         }
     }
-
 
     /// Runs every transform of the step on the given arrays. Fails, before writing anything,
     /// only if the work buffers cannot be allocated.
@@ -150,8 +196,14 @@ impl<T: Real> CpuTransform<T> {
         let batches = howmany.div_ceil(batch);
         // Threads go where the parallelism is: across batches when there are enough of them,
         // inside each transform's axis passes otherwise.
-        let (outer_threads, inner_threads) = if batches >= self.threads { (self.threads, 1) } else { (1, self.threads) };
-        let works = (0..outer_threads.min(batches)).map(|_| Work::for_batches(self, batch)).collect::<Result<Vec<_>, _>>()?;
+        let (outer_threads, inner_threads) = if batches >= self.threads {
+            (self.threads, 1)
+        } else {
+            (1, self.threads)
+        };
+        let works = (0..outer_threads.min(batches))
+            .map(|_| Work::for_batches(self, batch))
+            .collect::<Result<Vec<_>, _>>()?;
         let works = parking_lot::Mutex::new(works);
         let run = |range: std::ops::Range<usize>| {
             let mut work = works.lock().pop().expect("one work set per worker");
@@ -181,7 +233,10 @@ impl<T: Real> CpuTransform<T> {
     }
 
     unsafe fn execute_direct(&self, input: ArrayPtr, output: ArrayPtr, howmany: usize) {
-        let (ArrayPtr::Complex { re: ip, .. }, ArrayPtr::Complex { re: op, .. }) = (input, output) else { return };
+        let (ArrayPtr::Complex { re: ip, .. }, ArrayPtr::Complex { re: op, .. }) = (input, output)
+        else {
+            return;
+        };
         let n = self.shape[0];
         let fft = &self.c2c[0];
         let per_job = howmany.div_ceil(self.threads * 4).max(1);
@@ -199,14 +254,25 @@ impl<T: Real> CpuTransform<T> {
                         if !std::ptr::eq(src, dst) {
                             std::ptr::copy_nonoverlapping(src, dst, n);
                         }
-                        fft.process_with_scratch(std::slice::from_raw_parts_mut(dst, n), &mut scratch);
+                        fft.process_with_scratch(
+                            std::slice::from_raw_parts_mut(dst, n),
+                            &mut scratch,
+                        );
                     }
                 }
             }
         });
     }
 
-    unsafe fn run_batch(&self, input: ArrayPtr, output: ArrayPtr, first: usize, count: usize, threads: usize, w: &mut Work<T>) {
+    unsafe fn run_batch(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        first: usize,
+        count: usize,
+        threads: usize,
+        w: &mut Work<T>,
+    ) {
         let mut offsets = std::mem::take(&mut w.offsets);
         offsets.clear();
         offsets.extend((first..first + count).map(|i| layout::instance_offsets(&self.loops, i)));
@@ -216,7 +282,13 @@ impl<T: Real> CpuTransform<T> {
             Kind::Dft { .. } => {
                 w.complex.resize(count * in_len, Complex::default());
                 self.gather_c(input, &offsets, in_len, &mut w.complex, threads);
-                self.c2c_axes(&mut w.complex, count, self.shape.len(), &self.shape, threads);
+                self.c2c_axes(
+                    &mut w.complex,
+                    count,
+                    self.shape.len(),
+                    &self.shape,
+                    threads,
+                );
                 self.scatter_c(&w.complex, output, &offsets, out_len, threads);
             }
             Kind::R2c => {
@@ -224,20 +296,42 @@ impl<T: Real> CpuTransform<T> {
                 w.complex.resize(count * out_len, Complex::default());
                 self.gather_r(input, &offsets, in_len, &mut w.real, threads);
                 match &self.r2c {
-                    None => w.complex.iter_mut().zip(&w.real).for_each(|(c, &r)| *c = Complex::new(r, T::zero())),
+                    None => w
+                        .complex
+                        .iter_mut()
+                        .zip(&w.real)
+                        .for_each(|(c, &r)| *c = Complex::new(r, T::zero())),
                     Some(fft) => {
                         let (n, h) = (fft.len(), fft.len() / 2 + 1);
-                        par_rows(&mut w.real, n, &mut w.complex, h, threads, &|row: &mut [T], spec: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>| {
-                            scratch.resize(fft.get_scratch_len(), Complex::default());
-                            fft.process_with_scratch(row, spec, scratch).expect("lengths set by plan");
-                        });
+                        par_rows(
+                            &mut w.real,
+                            n,
+                            &mut w.complex,
+                            h,
+                            threads,
+                            &|row: &mut [T],
+                              spec: &mut [Complex<T>],
+                              scratch: &mut Vec<Complex<T>>| {
+                                scratch.resize(fft.get_scratch_len(), Complex::default());
+                                fft.process_with_scratch(row, spec, scratch)
+                                    .expect("lengths set by plan");
+                            },
+                        );
                     }
                 }
                 let rank = self.shape.len();
                 let cshape = self.complex_shape();
-                self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
+                self.c2c_axes(
+                    &mut w.complex,
+                    count,
+                    rank.saturating_sub(1),
+                    &cshape,
+                    threads,
+                );
                 for t in w.complex.chunks_exact_mut(out_len) {
-                    self.self_conjugate.iter().for_each(|&k| t[k].im = T::zero());
+                    self.self_conjugate
+                        .iter()
+                        .for_each(|&k| t[k].im = T::zero());
                 }
                 self.scatter_c(&w.complex, output, &offsets, out_len, threads);
             }
@@ -247,21 +341,41 @@ impl<T: Real> CpuTransform<T> {
                 self.gather_c(input, &offsets, in_len, &mut w.complex, threads);
                 let rank = self.shape.len();
                 let cshape = self.complex_shape();
-                self.c2c_axes(&mut w.complex, count, rank.saturating_sub(1), &cshape, threads);
+                self.c2c_axes(
+                    &mut w.complex,
+                    count,
+                    rank.saturating_sub(1),
+                    &cshape,
+                    threads,
+                );
                 match &self.c2r {
-                    None => w.real.iter_mut().zip(&w.complex).for_each(|(r, c)| *r = c.re),
+                    None => w
+                        .real
+                        .iter_mut()
+                        .zip(&w.complex)
+                        .for_each(|(r, c)| *r = c.re),
                     Some(fft) => {
                         let (n, h) = (fft.len(), fft.len() / 2 + 1);
-                        par_rows(&mut w.real, n, &mut w.complex, h, threads, &|row: &mut [T], spec: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>| {
-                            // FFTW ignores the imaginary parts that a real signal's spectrum
-                            // cannot have (DC, and Nyquist for even n).
-                            spec[0].im = T::zero();
-                            if n % 2 == 0 {
-                                spec[h - 1].im = T::zero();
-                            }
-                            scratch.resize(fft.get_scratch_len(), Complex::default());
-                            fft.process_with_scratch(spec, row, scratch).expect("lengths set by plan");
-                        });
+                        par_rows(
+                            &mut w.real,
+                            n,
+                            &mut w.complex,
+                            h,
+                            threads,
+                            &|row: &mut [T],
+                              spec: &mut [Complex<T>],
+                              scratch: &mut Vec<Complex<T>>| {
+                                // FFTW ignores the imaginary parts that a real signal's spectrum
+                                // cannot have (DC, and Nyquist for even n).
+                                spec[0].im = T::zero();
+                                if n % 2 == 0 {
+                                    spec[h - 1].im = T::zero();
+                                }
+                                scratch.resize(fft.get_scratch_len(), Complex::default());
+                                fft.process_with_scratch(spec, row, scratch)
+                                    .expect("lengths set by plan");
+                            },
+                        );
                     }
                 }
                 self.scatter_r(&w.real, output, &offsets, out_len, threads);
@@ -271,9 +385,14 @@ impl<T: Real> CpuTransform<T> {
                 self.gather_r(input, &offsets, in_len, &mut w.real, threads);
                 for (d, op) in self.r2r.iter().enumerate() {
                     let (outer, n, inner) = axis_split(count, &self.shape, d);
-                    apply_lines(&mut w.real, outer, n, inner, threads, &|lines: &mut [T], c, s: &mut R2rScratch<T>| {
-                        op.apply(lines, c, s)
-                    });
+                    apply_lines(
+                        &mut w.real,
+                        outer,
+                        n,
+                        inner,
+                        threads,
+                        &|lines: &mut [T], c, s: &mut R2rScratch<T>| op.apply(lines, c, s),
+                    );
                 }
                 self.scatter_r(&w.real, output, &offsets, out_len, threads);
             }
@@ -291,41 +410,117 @@ impl<T: Real> CpuTransform<T> {
     }
 
     /// The c2c passes over the first `axes` dimensions of a `[count, shape...]` buffer.
-    fn c2c_axes(&self, buf: &mut [Complex<T>], count: usize, axes: usize, shape: &[usize], threads: usize) {
+    fn c2c_axes(
+        &self,
+        buf: &mut [Complex<T>],
+        count: usize,
+        axes: usize,
+        shape: &[usize],
+        threads: usize,
+    ) {
         for (d, fft) in self.c2c.iter().enumerate().take(axes) {
             let (outer, n, inner) = axis_split(count, shape, d);
-            apply_lines(buf, outer, n, inner, threads, &|lines: &mut [Complex<T>], _, s: &mut Vec<Complex<T>>| {
-                s.resize(fft.get_inplace_scratch_len(), Complex::default());
-                fft.process_with_scratch(lines, s);
-            });
+            apply_lines(
+                buf,
+                outer,
+                n,
+                inner,
+                threads,
+                &|lines: &mut [Complex<T>], _, s: &mut Vec<Complex<T>>| {
+                    s.resize(fft.get_inplace_scratch_len(), Complex::default());
+                    fft.process_with_scratch(lines, s);
+                },
+            );
         }
     }
 
-    unsafe fn gather_c(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [Complex<T>], threads: usize) {
-        let ArrayPtr::Complex { re, im } = a else { unreachable!("complex input checked at plan time") };
+    unsafe fn gather_c(
+        &self,
+        a: ArrayPtr,
+        offsets: &[(isize, isize)],
+        len: usize,
+        dst: &mut [Complex<T>],
+        threads: usize,
+    ) {
+        let ArrayPtr::Complex { re, im } = a else {
+            unreachable!("complex input checked at plan time")
+        };
         for (i, &(io, _)) in offsets.iter().enumerate() {
-            par_gather_complex(re as *const T, im as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len], threads);
+            par_gather_complex(
+                re as *const T,
+                im as *const T,
+                io,
+                &self.in_dims,
+                &mut dst[i * len..(i + 1) * len],
+                threads,
+            );
         }
     }
 
-    unsafe fn scatter_c(&self, src: &[Complex<T>], a: ArrayPtr, offsets: &[(isize, isize)], len: usize, threads: usize) {
-        let ArrayPtr::Complex { re, im } = a else { unreachable!("complex output checked at plan time") };
+    unsafe fn scatter_c(
+        &self,
+        src: &[Complex<T>],
+        a: ArrayPtr,
+        offsets: &[(isize, isize)],
+        len: usize,
+        threads: usize,
+    ) {
+        let ArrayPtr::Complex { re, im } = a else {
+            unreachable!("complex output checked at plan time")
+        };
         for (i, &(_, oo)) in offsets.iter().enumerate() {
-            par_scatter_complex(&src[i * len..(i + 1) * len], re as *mut T, im as *mut T, oo, &self.out_dims, threads);
+            par_scatter_complex(
+                &src[i * len..(i + 1) * len],
+                re as *mut T,
+                im as *mut T,
+                oo,
+                &self.out_dims,
+                threads,
+            );
         }
     }
 
-    unsafe fn gather_r(&self, a: ArrayPtr, offsets: &[(isize, isize)], len: usize, dst: &mut [T], threads: usize) {
-        let ArrayPtr::Real(p) = a else { unreachable!("real input checked at plan time") };
+    unsafe fn gather_r(
+        &self,
+        a: ArrayPtr,
+        offsets: &[(isize, isize)],
+        len: usize,
+        dst: &mut [T],
+        threads: usize,
+    ) {
+        let ArrayPtr::Real(p) = a else {
+            unreachable!("real input checked at plan time")
+        };
         for (i, &(io, _)) in offsets.iter().enumerate() {
-            par_gather_real(p as *const T, io, &self.in_dims, &mut dst[i * len..(i + 1) * len], threads);
+            par_gather_real(
+                p as *const T,
+                io,
+                &self.in_dims,
+                &mut dst[i * len..(i + 1) * len],
+                threads,
+            );
         }
     }
 
-    unsafe fn scatter_r(&self, src: &[T], a: ArrayPtr, offsets: &[(isize, isize)], len: usize, threads: usize) {
-        let ArrayPtr::Real(p) = a else { unreachable!("real output checked at plan time") };
+    unsafe fn scatter_r(
+        &self,
+        src: &[T],
+        a: ArrayPtr,
+        offsets: &[(isize, isize)],
+        len: usize,
+        threads: usize,
+    ) {
+        let ArrayPtr::Real(p) = a else {
+            unreachable!("real output checked at plan time")
+        };
         for (i, &(_, oo)) in offsets.iter().enumerate() {
-            par_scatter_real(&src[i * len..(i + 1) * len], p as *mut T, oo, &self.out_dims, threads);
+            par_scatter_real(
+                &src[i * len..(i + 1) * len],
+                p as *mut T,
+                oo,
+                &self.out_dims,
+                threads,
+            );
         }
     }
 }
@@ -345,14 +540,22 @@ fn par_rows<T: Real>(
 ) {
     let rows = real.len() / n;
     debug_assert_eq!(complex.len(), rows * h);
-    let (r, c) = (SharedMut(real.as_mut_ptr()), SharedMut(complex.as_mut_ptr()));
+    let (r, c) = (
+        SharedMut(real.as_mut_ptr()),
+        SharedMut(complex.as_mut_ptr()),
+    );
     parallel_for(threads, rows, &|range| {
         #[allow(clippy::redundant_locals)] // capture the Sync wrappers, not their raw pointers
         let (r, c) = (r, c);
         let mut scratch = Vec::new();
         for i in range {
             // SAFETY: row i of each buffer, disjoint per i.
-            let (row, spec) = unsafe { (std::slice::from_raw_parts_mut(r.0.add(i * n), n), std::slice::from_raw_parts_mut(c.0.add(i * h), h)) };
+            let (row, spec) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(r.0.add(i * n), n),
+                    std::slice::from_raw_parts_mut(c.0.add(i * h), h),
+                )
+            };
             f(row, spec, &mut scratch);
         }
     });

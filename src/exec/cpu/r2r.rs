@@ -63,7 +63,8 @@ impl<T: Real> R2rOp<T> {
                 let h = n / 2 + 1;
                 s.spectrum.resize(h, Complex::default());
                 s.complex.resize(fft.get_scratch_len(), Complex::default());
-                fft.process_with_scratch(x, &mut s.spectrum, &mut s.complex).expect("lengths set by plan");
+                fft.process_with_scratch(x, &mut s.spectrum, &mut s.complex)
+                    .expect("lengths set by plan");
                 let c = &s.spectrum;
                 if matches!(self, R2rOp::R2hc(_)) {
                     // Halfcomplex: r0, r1, ..., r_{n/2}, i_{(n+1)/2-1}, ..., i1.
@@ -93,7 +94,8 @@ impl<T: Real> R2rOp<T> {
                     s.spectrum[k] = Complex::new(x[k], im);
                 }
                 s.real.resize(n, T::zero());
-                fft.process_with_scratch(&mut s.spectrum, &mut s.real, &mut s.complex).expect("lengths set by plan");
+                fft.process_with_scratch(&mut s.spectrum, &mut s.real, &mut s.complex)
+                    .expect("lengths set by plan");
                 x.copy_from_slice(&s.real);
             }
             R2rOp::Redft00(t) => {

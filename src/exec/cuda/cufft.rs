@@ -39,7 +39,11 @@ pub struct Layout {
 impl Layout {
     /// Packed row-major arrays of `shape`, one after the other.
     pub fn packed(shape: &[i64]) -> Self {
-        Layout { embed: shape.to_vec(), stride: 1, dist: shape.iter().product() }
+        Layout {
+            embed: shape.to_vec(),
+            stride: 1,
+            dist: shape.iter().product(),
+        }
     }
 }
 
@@ -56,17 +60,37 @@ unsafe impl Sync for CufftPlan {}
 
 impl CufftPlan {
     /// A plan of `batch` transforms of logical shape `n` (rank 1 to 3).
-    pub fn new(n: &[i64], input: &Layout, output: &Layout, batch: i64, ty: FftType, precision: Precision) -> GpuResult<Self> {
+    pub fn new(
+        n: &[i64],
+        input: &Layout,
+        output: &Layout,
+        batch: i64,
+        ty: FftType,
+        precision: Precision,
+    ) -> GpuResult<Self> {
         Self::make(n, Some((input, output)), batch, ty, precision, None)
     }
 
     /// A plan of `batch` packed 1-D transforms of length `n` whose loads and stores go through
     /// LTO callbacks (`cb`), or plain (None).
-    pub fn batched_1d(n: i64, batch: i64, ty: FftType, precision: Precision, cb: Option<&JitCallbacks>) -> GpuResult<Self> {
+    pub fn batched_1d(
+        n: i64,
+        batch: i64,
+        ty: FftType,
+        precision: Precision,
+        cb: Option<&JitCallbacks>,
+    ) -> GpuResult<Self> {
         Self::make(&[n], None, batch, ty, precision, cb)
     }
 
-    fn make(n: &[i64], layouts: Option<(&Layout, &Layout)>, batch: i64, ty: FftType, precision: Precision, cb: Option<&JitCallbacks>) -> GpuResult<Self> {
+    fn make(
+        n: &[i64],
+        layouts: Option<(&Layout, &Layout)>,
+        batch: i64,
+        ty: FftType,
+        precision: Precision,
+        cb: Option<&JitCallbacks>,
+    ) -> GpuResult<Self> {
         assert!((1..=3).contains(&n.len()), "cuFFT plans have rank 1 to 3");
         let cty = match (ty, precision) {
             (FftType::C2c, Precision::F32) => cf::cufftType::CUFFT_C2C,
@@ -81,21 +105,51 @@ impl CufftPlan {
         // SAFETY: cufftCreate writes a handle.
         check(unsafe { cf::cufftCreate(&mut handle) }, "cufftCreate")?;
         // From here on, dropping `plan` destroys the handle (on errors too).
-        let mut plan = CufftPlan { handle, ty, precision, work_bytes: 0 };
+        let mut plan = CufftPlan {
+            handle,
+            ty,
+            precision,
+            work_bytes: 0,
+        };
         LIVE.fetch_add(1, Ordering::Relaxed);
         if let Some(cb) = cb {
             cb.attach(handle)?;
         }
         let mut n = n.to_vec();
         let (mut ie, mut oe, (is, id, os, od)) = match layouts {
-            Some((i, o)) => (i.embed.clone(), o.embed.clone(), (i.stride, i.dist, o.stride, o.dist)),
+            Some((i, o)) => (
+                i.embed.clone(),
+                o.embed.clone(),
+                (i.stride, i.dist, o.stride, o.dist),
+            ),
             None => (vec![], vec![], (1, 0, 1, 0)),
         };
-        let embed = |e: &mut Vec<i64>| if e.is_empty() { std::ptr::null_mut() } else { e.as_mut_ptr() };
+        let embed = |e: &mut Vec<i64>| {
+            if e.is_empty() {
+                std::ptr::null_mut()
+            } else {
+                e.as_mut_ptr()
+            }
+        };
         let mut work = 0usize;
         // SAFETY: arrays of rank elements (or NULL: packed layouts), read during the call.
         check(
-            unsafe { cf::cufftMakePlanMany64(handle, n.len() as i32, n.as_mut_ptr(), embed(&mut ie), is, id, embed(&mut oe), os, od, cty, batch, &mut work) },
+            unsafe {
+                cf::cufftMakePlanMany64(
+                    handle,
+                    n.len() as i32,
+                    n.as_mut_ptr(),
+                    embed(&mut ie),
+                    is,
+                    id,
+                    embed(&mut oe),
+                    os,
+                    od,
+                    cty,
+                    batch,
+                    &mut work,
+                )
+            },
             "cufftMakePlanMany64",
         )?;
         plan.work_bytes = work;
@@ -104,7 +158,10 @@ impl CufftPlan {
 
     pub fn set_stream(&self, stream: cudarc::driver::sys::CUstream) -> GpuResult<()> {
         // SAFETY: a valid handle and stream of the current context.
-        check(unsafe { cf::cufftSetStream(self.handle, stream as cf::cudaStream_t) }, "cufftSetStream")
+        check(
+            unsafe { cf::cufftSetStream(self.handle, stream as cf::cudaStream_t) },
+            "cufftSetStream",
+        )
     }
 
     /// Runs the plan on device memory; `sign` is the c2c exponent sign (-1 forward).
@@ -112,7 +169,10 @@ impl CufftPlan {
     /// # Safety
     /// `input` and `output` must hold the plan's layouts on the device.
     pub unsafe fn exec(&self, input: u64, output: u64, sign: i32) -> GpuResult<()> {
-        let (i, o) = (input as *mut std::ffi::c_void, output as *mut std::ffi::c_void);
+        let (i, o) = (
+            input as *mut std::ffi::c_void,
+            output as *mut std::ffi::c_void,
+        );
         let r = match (self.ty, self.precision) {
             (FftType::C2c, Precision::F32) => cf::cufftExecC2C(self.handle, i as _, o as _, sign),
             (FftType::R2c, Precision::F32) => cf::cufftExecR2C(self.handle, i as _, o as _),
@@ -148,7 +208,14 @@ pub struct JitCallbacks {
     pub info: u64,
 }
 
-type SetJitCallback = unsafe extern "C" fn(cf::cufftHandle, *const std::os::raw::c_char, *const std::ffi::c_void, usize, i32, *mut *mut std::ffi::c_void) -> cf::cufftResult;
+type SetJitCallback = unsafe extern "C" fn(
+    cf::cufftHandle,
+    *const std::os::raw::c_char,
+    *const std::ffi::c_void,
+    usize,
+    i32,
+    *mut *mut std::ffi::c_void,
+) -> cf::cufftResult;
 
 /// `cufftXtSetJITCallback` (CUDA 12.8+ signature, with the symbol name), loaded by hand: cudarc
 /// does not bind cufftXt. None when the installed cuFFT lacks it.
@@ -156,7 +223,12 @@ fn set_jit_callback() -> Option<SetJitCallback> {
     static F: once_cell::sync::Lazy<Option<usize>> = once_cell::sync::Lazy::new(|| {
         std::panic::catch_unwind(|| {
             // SAFETY: the symbol has the declared C signature in cufftXt.h of CUDA 12.8 and 13.
-            unsafe { cf::culib().get::<SetJitCallback>(b"cufftXtSetJITCallback\0").ok().map(|s| *s as usize) }
+            unsafe {
+                cf::culib()
+                    .get::<SetJitCallback>(b"cufftXtSetJITCallback\0")
+                    .ok()
+                    .map(|s| *s as usize)
+            }
         })
         .ok()
         .flatten()
@@ -172,7 +244,8 @@ pub fn jit_callbacks_available() -> bool {
 
 impl JitCallbacks {
     fn attach(&self, handle: cf::cufftHandle) -> GpuResult<()> {
-        let f = set_jit_callback().ok_or_else(|| GpuError("this cuFFT has no cufftXtSetJITCallback".into()))?;
+        let f = set_jit_callback()
+            .ok_or_else(|| GpuError("this cuFFT has no cufftXtSetJITCallback".into()))?;
         let d = self.precision == Precision::F64;
         // cufftXtCallbackType: LD_COMPLEX 0, LD_COMPLEX_DOUBLE 1, LD_REAL 2, LD_REAL_DOUBLE 3, ST_ from 4.
         let ld = (if self.real_in { 2 } else { 0 }) + d as i32;
@@ -182,7 +255,19 @@ impl JitCallbacks {
             let mut info = self.info as *mut std::ffi::c_void;
             // SAFETY: a handle before planning, a NUL-terminated name, an image of the given
             // size and one callerInfo pointer (one GPU).
-            check(unsafe { f(handle, name.as_ptr(), self.image.as_ptr() as *const _, self.image.len(), ty, &mut info) }, "cufftXtSetJITCallback")?;
+            check(
+                unsafe {
+                    f(
+                        handle,
+                        name.as_ptr(),
+                        self.image.as_ptr() as *const _,
+                        self.image.len(),
+                        ty,
+                        &mut info,
+                    )
+                },
+                "cufftXtSetJITCallback",
+            )?;
         }
         Ok(())
     }

@@ -34,7 +34,9 @@ static FUNCTIONS: Lazy<Mutex<HashMap<(Source, String), usize>>> = Lazy::new(Defa
 
 fn module(src: Source) -> GpuResult<cu::CUmodule> {
     let mut m = MODULES.lock();
-    let entry = m.entry(src).or_insert_with(|| compile(src).map(|m| m as usize).map_err(|e| e.0));
+    let entry = m
+        .entry(src)
+        .or_insert_with(|| compile(src).map(|m| m as usize).map_err(|e| e.0));
     entry.clone().map(|a| a as cu::CUmodule).map_err(GpuError)
 }
 
@@ -43,10 +45,16 @@ fn compile(src: Source) -> GpuResult<cu::CUmodule> {
     g.bind()?;
     // SAFETY: a presence check only tries to dlopen the library.
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-        return Err(GpuError("no NVRTC library (libnvrtc.so): our kernels cannot be compiled".into()));
+        return Err(GpuError(
+            "no NVRTC library (libnvrtc.so): our kernels cannot be compiled".into(),
+        ));
     }
-    let arch: &'static str = Box::leak(format!("compute_{}{}", g.capability.0, g.capability.1).into_boxed_str());
-    let opts = cudarc::nvrtc::CompileOptions { arch: Some(arch), ..Default::default() };
+    let arch: &'static str =
+        Box::leak(format!("compute_{}{}", g.capability.0, g.capability.1).into_boxed_str());
+    let opts = cudarc::nvrtc::CompileOptions {
+        arch: Some(arch),
+        ..Default::default()
+    };
     let t = std::time::Instant::now();
     let ptx = std::panic::catch_unwind(|| cudarc::nvrtc::compile_ptx_with_opts(src.text(), opts))
         .map_err(|_| GpuError("NVRTC failed to load".into()))?
@@ -54,8 +62,14 @@ fn compile(src: Source) -> GpuResult<cu::CUmodule> {
     let text = CString::new(ptx.to_src()).map_err(|e| GpuError(e.to_string()))?;
     let mut module = std::ptr::null_mut();
     // SAFETY: a NUL-terminated PTX image.
-    check(unsafe { cu::cuModuleLoadData(&mut module, text.as_ptr() as *const c_void) }, "cuModuleLoadData")?;
-    crate::log_info!("gpu: compiled kernels {src:?} for {arch} in {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    check(
+        unsafe { cu::cuModuleLoadData(&mut module, text.as_ptr() as *const c_void) },
+        "cuModuleLoadData",
+    )?;
+    crate::log_info!(
+        "gpu: compiled kernels {src:?} for {arch} in {:.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
     Ok(module)
 }
 
@@ -68,7 +82,10 @@ pub fn function(src: Source, name: &str) -> GpuResult<cu::CUfunction> {
     let c = CString::new(name).map_err(|e| GpuError(e.to_string()))?;
     let mut f = std::ptr::null_mut();
     // SAFETY: a loaded module and a NUL-terminated name.
-    check(unsafe { cu::cuModuleGetFunction(&mut f, m, c.as_ptr()) }, "cuModuleGetFunction")?;
+    check(
+        unsafe { cu::cuModuleGetFunction(&mut f, m, c.as_ptr()) },
+        "cuModuleGetFunction",
+    )?;
     FUNCTIONS.lock().insert((src, name.to_string()), f as usize);
     Ok(f)
 }
@@ -77,13 +94,30 @@ pub fn function(src: Source, name: &str) -> GpuResult<cu::CUfunction> {
 ///
 /// # Safety
 /// `params` must point at values of the kernel's parameter types, in order.
-pub unsafe fn launch(f: cu::CUfunction, total: u64, stream: cu::CUstream, params: &mut [*mut c_void]) -> GpuResult<()> {
+pub unsafe fn launch(
+    f: cu::CUfunction,
+    total: u64,
+    stream: cu::CUstream,
+    params: &mut [*mut c_void],
+) -> GpuResult<()> {
     let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
     let block = 256u32;
     let max_grid = (g.multiprocessors.max(1) as u64) * 16;
     let grid = total.div_ceil(block as u64).clamp(1, max_grid) as u32;
     check(
-        cu::cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params.as_mut_ptr(), std::ptr::null_mut()),
+        cu::cuLaunchKernel(
+            f,
+            grid,
+            1,
+            1,
+            block,
+            1,
+            1,
+            0,
+            stream,
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        ),
         "cuLaunchKernel",
     )
 }
@@ -95,7 +129,8 @@ pub fn loaded_modules() -> usize {
 
 /// Generated sources (FFTX pencil passes and elementwise nodes), compiled once per process and
 /// source text: loaded modules (PTX) and LTO-IR images (cuFFT callbacks).
-static GENERATED: Lazy<Mutex<HashMap<(String, bool), Result<Generated, String>>>> = Lazy::new(Default::default);
+static GENERATED: Lazy<Mutex<HashMap<(String, bool), Result<Generated, String>>>> =
+    Lazy::new(Default::default);
 
 #[derive(Clone)]
 pub enum Generated {
@@ -128,19 +163,39 @@ fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
     let t = std::time::Instant::now();
     let src = CString::new(source).map_err(|e| GpuError(e.to_string()))?;
     let name = CString::new("fftx_generated.cu").unwrap();
-    let arch = CString::new(format!("--gpu-architecture=compute_{}{}", g.capability.0, g.capability.1)).unwrap();
+    let arch = CString::new(format!(
+        "--gpu-architecture=compute_{}{}",
+        g.capability.0, g.capability.1
+    ))
+    .unwrap();
     let mut opts: Vec<CString> = vec![arch, CString::new("--std=c++17").unwrap()];
     if lto {
         opts.push(CString::new("-dlto").unwrap());
         opts.push(CString::new("--relocatable-device-code=true").unwrap());
     }
     let opt_ptrs: Vec<*const std::os::raw::c_char> = opts.iter().map(|o| o.as_ptr()).collect();
-    let ok = |r: nv::nvrtcResult, what: &str| if r == nv::nvrtcResult::NVRTC_SUCCESS { Ok(()) } else { Err(GpuError(format!("{what}: {r:?}"))) };
+    let ok = |r: nv::nvrtcResult, what: &str| {
+        if r == nv::nvrtcResult::NVRTC_SUCCESS {
+            Ok(())
+        } else {
+            Err(GpuError(format!("{what}: {r:?}")))
+        }
+    };
     // SAFETY: NVRTC calls on a program made here and destroyed before returning; buffers sized
     // by the matching *Size calls.
     unsafe {
         let mut prog = std::ptr::null_mut();
-        ok(nv::nvrtcCreateProgram(&mut prog, src.as_ptr(), name.as_ptr(), 0, std::ptr::null(), std::ptr::null()), "nvrtcCreateProgram")?;
+        ok(
+            nv::nvrtcCreateProgram(
+                &mut prog,
+                src.as_ptr(),
+                name.as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            ),
+            "nvrtcCreateProgram",
+        )?;
         let result = (|| {
             let r = nv::nvrtcCompileProgram(prog, opt_ptrs.len() as i32, opt_ptrs.as_ptr());
             if r != nv::nvrtcResult::NVRTC_SUCCESS {
@@ -148,26 +203,43 @@ fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
                 nv::nvrtcGetProgramLogSize(prog, &mut n);
                 let mut log = vec![0u8; n.max(1)];
                 nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut _);
-                return Err(GpuError(format!("NVRTC: {r:?}: {}", String::from_utf8_lossy(&log).trim_end_matches('\0'))));
+                return Err(GpuError(format!(
+                    "NVRTC: {r:?}: {}",
+                    String::from_utf8_lossy(&log).trim_end_matches('\0')
+                )));
             }
             if lto {
                 let mut n = 0usize;
                 ok(nv::nvrtcGetLTOIRSize(prog, &mut n), "nvrtcGetLTOIRSize")?;
                 let mut ir = vec![0u8; n];
-                ok(nv::nvrtcGetLTOIR(prog, ir.as_mut_ptr() as *mut _), "nvrtcGetLTOIR")?;
+                ok(
+                    nv::nvrtcGetLTOIR(prog, ir.as_mut_ptr() as *mut _),
+                    "nvrtcGetLTOIR",
+                )?;
                 Ok(Generated::Lto(std::sync::Arc::new(ir)))
             } else {
                 let mut n = 0usize;
                 ok(nv::nvrtcGetPTXSize(prog, &mut n), "nvrtcGetPTXSize")?;
                 let mut ptx = vec![0u8; n];
-                ok(nv::nvrtcGetPTX(prog, ptx.as_mut_ptr() as *mut _), "nvrtcGetPTX")?;
+                ok(
+                    nv::nvrtcGetPTX(prog, ptx.as_mut_ptr() as *mut _),
+                    "nvrtcGetPTX",
+                )?;
                 let mut module = std::ptr::null_mut();
-                check(cu::cuModuleLoadData(&mut module, ptx.as_ptr() as *const c_void), "cuModuleLoadData")?;
+                check(
+                    cu::cuModuleLoadData(&mut module, ptx.as_ptr() as *const c_void),
+                    "cuModuleLoadData",
+                )?;
                 Ok(Generated::Module(module as usize))
             }
         })();
         nv::nvrtcDestroyProgram(&mut prog);
-        crate::log_info!("gpu: compiled generated source ({} bytes) to {} in {:.0} ms", source.len(), if lto { "LTO-IR" } else { "PTX" }, t.elapsed().as_secs_f64() * 1e3);
+        crate::log_info!(
+            "gpu: compiled generated source ({} bytes) to {} in {:.0} ms",
+            source.len(),
+            if lto { "LTO-IR" } else { "PTX" },
+            t.elapsed().as_secs_f64() * 1e3
+        );
         result
     }
 }
@@ -177,7 +249,10 @@ pub fn generated_function(module: usize, name: &str) -> GpuResult<cu::CUfunction
     let c = CString::new(name).map_err(|e| GpuError(e.to_string()))?;
     let mut f = std::ptr::null_mut();
     // SAFETY: a loaded module and a NUL-terminated name.
-    check(unsafe { cu::cuModuleGetFunction(&mut f, module as cu::CUmodule, c.as_ptr()) }, "cuModuleGetFunction")?;
+    check(
+        unsafe { cu::cuModuleGetFunction(&mut f, module as cu::CUmodule, c.as_ptr()) },
+        "cuModuleGetFunction",
+    )?;
     Ok(f)
 }
 
@@ -206,6 +281,27 @@ pub fn generated_count() -> usize {
 ///
 /// # Safety
 /// As [`launch`].
-pub unsafe fn launch_grid(f: cu::CUfunction, grid: u32, block: u32, stream: cu::CUstream, params: &mut [*mut c_void]) -> GpuResult<()> {
-    check(cu::cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, stream, params.as_mut_ptr(), std::ptr::null_mut()), "cuLaunchKernel")
+pub unsafe fn launch_grid(
+    f: cu::CUfunction,
+    grid: u32,
+    block: u32,
+    stream: cu::CUstream,
+    params: &mut [*mut c_void],
+) -> GpuResult<()> {
+    check(
+        cu::cuLaunchKernel(
+            f,
+            grid,
+            1,
+            1,
+            block,
+            1,
+            1,
+            0,
+            stream,
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        ),
+        "cuLaunchKernel",
+    )
 }

@@ -42,7 +42,11 @@ pub fn check(r: cu::CUresult, what: &str) -> GpuResult<()> {
     // SAFETY: cuGetErrorString writes a pointer to a static string or leaves it NULL.
     let text = unsafe {
         cu::cuGetErrorString(r, &mut s);
-        if s.is_null() { format!("{r:?}") } else { CStr::from_ptr(s).to_string_lossy().into_owned() }
+        if s.is_null() {
+            format!("{r:?}")
+        } else {
+            CStr::from_ptr(s).to_string_lossy().into_owned()
+        }
     };
     Err(GpuError(format!("{what}: {text}")))
 }
@@ -50,7 +54,9 @@ pub fn check(r: cu::CUresult, what: &str) -> GpuResult<()> {
 /// Device bytes one execute may take (`FFTX_GPU_MEMORY`, or set by tests): beyond it a step
 /// reports "out of memory" just as the driver would, and the plan falls back to the CPU.
 static DEVICE_BUDGET: Lazy<std::sync::atomic::AtomicUsize> = Lazy::new(|| {
-    let env = std::env::var("FFTX_GPU_MEMORY").ok().and_then(|v| v.trim().parse::<usize>().ok());
+    let env = std::env::var("FFTX_GPU_MEMORY")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok());
     std::sync::atomic::AtomicUsize::new(env.unwrap_or(usize::MAX))
 });
 
@@ -60,7 +66,10 @@ pub fn device_budget() -> usize {
 
 /// Sets the device byte budget (None: no limit beyond the card's).
 pub fn set_device_budget(bytes: Option<usize>) {
-    DEVICE_BUDGET.store(bytes.unwrap_or(usize::MAX), std::sync::atomic::Ordering::Relaxed);
+    DEVICE_BUDGET.store(
+        bytes.unwrap_or(usize::MAX),
+        std::sync::atomic::Ordering::Relaxed,
+    );
 }
 
 /// The GPU fftx runs on: one device and its primary context.
@@ -89,7 +98,13 @@ impl Gpu {
 
 static GPU: Lazy<Result<Gpu, String>> = Lazy::new(|| match catch_unwind(AssertUnwindSafe(open)) {
     Ok(Ok(g)) => {
-        crate::log_info!("gpu: device {} ({}), {} MiB, {} SMs", g.ordinal, g.name, g.total_memory >> 20, g.multiprocessors);
+        crate::log_info!(
+            "gpu: device {} ({}), {} MiB, {} SMs",
+            g.ordinal,
+            g.name,
+            g.total_memory >> 20,
+            g.multiprocessors
+        );
         Ok(g)
     }
     Ok(Err(e)) => {
@@ -132,23 +147,38 @@ fn open() -> Result<Gpu, String> {
             return Err("no CUDA device".into());
         }
         let ordinal = match std::env::var("FFTX_DEVICE") {
-            Ok(v) if !v.trim().is_empty() => {
-                v.trim().parse::<i32>().ok().filter(|&d| d >= 0 && d < count).ok_or_else(|| format!("FFTX_DEVICE={v} is not a device of 0..{count}"))?
-            }
+            Ok(v) if !v.trim().is_empty() => v
+                .trim()
+                .parse::<i32>()
+                .ok()
+                .filter(|&d| d >= 0 && d < count)
+                .ok_or_else(|| format!("FFTX_DEVICE={v} is not a device of 0..{count}"))?,
             _ => 0,
         };
         let mut dev = 0;
         check(cu::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet").map_err(e)?;
         let mut ctx = std::ptr::null_mut();
-        check(cu::cuDevicePrimaryCtxRetain(&mut ctx, dev), "cuDevicePrimaryCtxRetain").map_err(e)?;
+        check(
+            cu::cuDevicePrimaryCtxRetain(&mut ctx, dev),
+            "cuDevicePrimaryCtxRetain",
+        )
+        .map_err(e)?;
         check(cu::cuCtxSetCurrent(ctx), "cuCtxSetCurrent").map_err(e)?;
         let mut name = [0 as std::os::raw::c_char; 256];
-        check(cu::cuDeviceGetName(name.as_mut_ptr(), 256, dev), "cuDeviceGetName").map_err(e)?;
+        check(
+            cu::cuDeviceGetName(name.as_mut_ptr(), 256, dev),
+            "cuDeviceGetName",
+        )
+        .map_err(e)?;
         let mut total = 0usize;
         check(cu::cuDeviceTotalMem_v2(&mut total, dev), "cuDeviceTotalMem").map_err(e)?;
         let mut sms = 0;
         check(
-            cu::cuDeviceGetAttribute(&mut sms, cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+            cu::cuDeviceGetAttribute(
+                &mut sms,
+                cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                dev,
+            ),
             "cuDeviceGetAttribute",
         )
         .map_err(e)?;
@@ -164,10 +194,18 @@ fn open() -> Result<Gpu, String> {
         // Stream-ordered allocations come from the device's pool, which keeps what it has
         // (no release at each synchronize): executes reuse their buffers at no cost.
         let mut pool = std::ptr::null_mut();
-        check(cu::cuDeviceGetDefaultMemPool(&mut pool, dev), "cuDeviceGetDefaultMemPool").map_err(e)?;
+        check(
+            cu::cuDeviceGetDefaultMemPool(&mut pool, dev),
+            "cuDeviceGetDefaultMemPool",
+        )
+        .map_err(e)?;
         let mut threshold: u64 = u64::MAX;
         check(
-            cu::cuMemPoolSetAttribute(pool, cu::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &mut threshold as *mut u64 as *mut _),
+            cu::cuMemPoolSetAttribute(
+                pool,
+                cu::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &mut threshold as *mut u64 as *mut _,
+            ),
             "cuMemPoolSetAttribute",
         )
         .map_err(e)?;
@@ -221,14 +259,23 @@ pub fn memory_of(g: &Gpu, ptr: usize, bytes: usize) -> Memory {
     }
     let attr = |a: cu::CUpointer_attribute, out: *mut std::ffi::c_void| -> bool {
         // SAFETY: out points at storage of the attribute's type.
-        unsafe { cu::cuPointerGetAttribute(out, a, ptr as cu::CUdeviceptr) == cu::CUresult::CUDA_SUCCESS }
+        unsafe {
+            cu::cuPointerGetAttribute(out, a, ptr as cu::CUdeviceptr) == cu::CUresult::CUDA_SUCCESS
+        }
     };
     let mut managed: u32 = 0;
-    if attr(cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED, &mut managed as *mut u32 as *mut _) && managed != 0 {
+    if attr(
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED,
+        &mut managed as *mut u32 as *mut _,
+    ) && managed != 0
+    {
         return Memory::Device;
     }
     let mut kind: u32 = 0;
-    if !attr(cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE, &mut kind as *mut u32 as *mut _) {
+    if !attr(
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        &mut kind as *mut u32 as *mut _,
+    ) {
         return Memory::Pageable;
     }
     if kind == cu::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32 {
@@ -236,9 +283,13 @@ pub fn memory_of(g: &Gpu, ptr: usize, bytes: usize) -> Memory {
     }
     // Pinned: the registered range must hold the whole array.
     let (mut start, mut size): (cu::CUdeviceptr, usize) = (0, 0);
-    if attr(cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, &mut start as *mut _ as *mut _)
-        && attr(cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_SIZE, &mut size as *mut _ as *mut _)
-        && (start as usize) <= ptr
+    if attr(
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+        &mut start as *mut _ as *mut _,
+    ) && attr(
+        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+        &mut size as *mut _ as *mut _,
+    ) && (start as usize) <= ptr
         && ptr + bytes <= start as usize + size
     {
         return Memory::Pinned;
@@ -269,19 +320,39 @@ impl Mirror {
             match kind {
                 Memory::Pageable => {
                     let v = bytes.to_vec();
-                    Some(Mirror { ptr: v.as_ptr() as usize, kind, _host: v })
+                    Some(Mirror {
+                        ptr: v.as_ptr() as usize,
+                        kind,
+                        _host: v,
+                    })
                 }
                 Memory::Pinned => {
                     let mut p = std::ptr::null_mut();
-                    check(cu::cuMemHostAlloc(&mut p, len, cu::CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc").ok()?;
+                    check(
+                        cu::cuMemHostAlloc(&mut p, len, cu::CU_MEMHOSTALLOC_PORTABLE),
+                        "cuMemHostAlloc",
+                    )
+                    .ok()?;
                     std::ptr::copy_nonoverlapping(bytes.as_ptr(), p as *mut u8, bytes.len());
-                    Some(Mirror { ptr: p as usize, kind, _host: Vec::new() })
+                    Some(Mirror {
+                        ptr: p as usize,
+                        kind,
+                        _host: Vec::new(),
+                    })
                 }
                 Memory::Device => {
                     let mut d = 0;
                     check(cu::cuMemAlloc_v2(&mut d, len), "cuMemAlloc").ok()?;
-                    let m = Mirror { ptr: d as usize, kind, _host: Vec::new() };
-                    check(cu::cuMemcpyHtoD_v2(d, bytes.as_ptr() as *const _, bytes.len()), "cuMemcpyHtoD").ok()?;
+                    let m = Mirror {
+                        ptr: d as usize,
+                        kind,
+                        _host: Vec::new(),
+                    };
+                    check(
+                        cu::cuMemcpyHtoD_v2(d, bytes.as_ptr() as *const _, bytes.len()),
+                        "cuMemcpyHtoD",
+                    )
+                    .ok()?;
                     Some(m)
                 }
             }
@@ -317,7 +388,9 @@ pub const PINNED_MALLOC_MIN: usize = 1 << 20;
 
 /// Pinned host memory for `fftw_malloc`, when the GPU path may be used; None otherwise.
 pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
-    if bytes < PINNED_MALLOC_MIN || crate::planner::backend_setting() == crate::planner::BackendSetting::Cpu {
+    if bytes < PINNED_MALLOC_MIN
+        || crate::planner::backend_setting() == crate::planner::BackendSetting::Cpu
+    {
         return None;
     }
     let g = gpu()?;
@@ -326,7 +399,9 @@ pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
     // SAFETY: cuMemHostAlloc writes the block's address; PORTABLE: usable from every context.
     let r = unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) };
     if r != cu::CUresult::CUDA_SUCCESS || p.is_null() {
-        crate::log_info!("fftw_malloc: no pinned memory for {bytes} bytes ({r:?}); using pageable memory");
+        crate::log_info!(
+            "fftw_malloc: no pinned memory for {bytes} bytes ({r:?}); using pageable memory"
+        );
         return None;
     }
     PINNED.lock().insert(p as usize, bytes);

@@ -40,9 +40,15 @@ pub fn take(bytes: usize) -> GpuResult<PinnedBlock> {
     g.bind()?;
     let mut p = std::ptr::null_mut();
     // SAFETY: cuMemHostAlloc writes the new block's address.
-    check(unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) }, "cuMemHostAlloc (staging)")?;
+    check(
+        unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) },
+        "cuMemHostAlloc (staging)",
+    )?;
     LIVE.fetch_add(1, Ordering::Relaxed);
-    Ok(PinnedBlock { ptr: p as *mut u8, len: bytes })
+    Ok(PinnedBlock {
+        ptr: p as *mut u8,
+        len: bytes,
+    })
 }
 
 /// Returns a block to the pool (the caller has waited for every transfer that uses it).

@@ -15,18 +15,20 @@
 //! strided pass per leading dimension.
 
 use super::cufft::{CufftPlan, FftType, Layout};
-use super::staging::{self, PinnedBlock, BLOCK_BYTES};
 use super::kernels::{self, Source};
+use super::staging::{self, PinnedBlock, BLOCK_BYTES};
 use super::{check, gpu, memory_of, Gpu, GpuError, GpuResult, Memory};
+use crate::exec::cpu::layout::{
+    gather_complex, gather_real, instance_offsets, scatter_complex, scatter_real, ArrayPtr, Strided,
+};
 use crate::exec::twins;
-use std::ffi::c_void;
-use crate::exec::cpu::layout::{instance_offsets, gather_complex, gather_real, scatter_complex, scatter_real, ArrayPtr, Strided};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use num_complex::Complex;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -157,7 +159,14 @@ impl<T: Real> GpuTransform<T> {
         g.bind()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
-            shape.iter().zip(&p.dims).map(|(&n, d)| Strided { n: n as usize, s: stride(d) }).collect()
+            shape
+                .iter()
+                .zip(&p.dims)
+                .map(|(&n, d)| Strided {
+                    n: n as usize,
+                    s: stride(d),
+                })
+                .collect()
         };
         let in_dims = strided(p.input_shape(), |d| d.is);
         let out_dims = strided(p.output_shape(), |d| d.os);
@@ -165,13 +174,23 @@ impl<T: Real> GpuTransform<T> {
         let out_elems: usize = out_dims.iter().map(|d| d.n).product();
         let (in_complex, out_complex) = (p.kind.input_is_complex(), p.kind.output_is_complex());
         let howmany = p.howmany();
-        let per = (in_elems * elem_bytes::<T>(in_complex)).max(out_elems * elem_bytes::<T>(out_complex)).max(1);
+        let per = (in_elems * elem_bytes::<T>(in_complex))
+            .max(out_elems * elem_bytes::<T>(out_complex))
+            .max(1);
         let chunk = (CHUNK_BYTES / per).clamp(1, howmany.max(1));
-        let movers = std::thread::available_parallelism().map_or(4, |n| n.get()).clamp(2, 8).max(threads.min(8));
+        let movers = std::thread::available_parallelism()
+            .map_or(4, |n| n.get())
+            .clamp(2, 8)
+            .max(threads.min(8));
         // Two slots of chunk buffers must fit the device budget.
-        let need = SLOTS.min(howmany.div_ceil(chunk)) * chunk * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
+        let need = SLOTS.min(howmany.div_ceil(chunk))
+            * chunk
+            * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
         if need > super::device_budget() {
-            return Err(GpuError(format!("out of memory: {need} device bytes exceed the budget of {}", super::device_budget())));
+            return Err(GpuError(format!(
+                "out of memory: {need} device bytes exceed the budget of {}",
+                super::device_budget()
+            )));
         }
         let t = GpuTransform {
             kind: p.kind.clone(),
@@ -226,18 +245,50 @@ impl<T: Real> GpuTransform<T> {
         let split = rank.saturating_sub(3);
         let lead: i64 = sh[..split].iter().product();
         let tail_batch = batch as i64 * lead;
-        let trailing = |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
-            let plan = CufftPlan::new(&sh[split..], &Layout::packed(&ish[split..]), &Layout::packed(&osh[split..]), tail_batch, ty, p)?;
-            Ok(Stage { plan, from, to, outer: 1, in_step: 0, out_step: 0, sign, bound: Default::default(), r2r: None })
-        };
+        let trailing =
+            |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
+                let plan = CufftPlan::new(
+                    &sh[split..],
+                    &Layout::packed(&ish[split..]),
+                    &Layout::packed(&osh[split..]),
+                    tail_batch,
+                    ty,
+                    p,
+                )?;
+                Ok(Stage {
+                    plan,
+                    from,
+                    to,
+                    outer: 1,
+                    in_step: 0,
+                    out_step: 0,
+                    sign,
+                    bound: Default::default(),
+                    r2r: None,
+                })
+            };
         // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
         let leading = |k: usize, buf: Buf| -> GpuResult<Stage> {
             let inner: i64 = csh[k + 1..].iter().product();
             let outer = batch as i64 * csh[..k].iter().product::<i64>();
-            let lay = Layout { embed: vec![csh[k]], stride: inner, dist: 1 };
+            let lay = Layout {
+                embed: vec![csh[k]],
+                stride: inner,
+                dist: 1,
+            };
             let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, p)?;
             let step = (csh[k] * inner) as usize;
-            Ok(Stage { plan, from: buf, to: buf, outer: outer as usize, in_step: step, out_step: step, sign, bound: Default::default(), r2r: None })
+            Ok(Stage {
+                plan,
+                from: buf,
+                to: buf,
+                outer: outer as usize,
+                in_step: step,
+                out_step: step,
+                sign,
+                bound: Default::default(),
+                r2r: None,
+            })
         };
         let mut stages = Vec::new();
         match self.kind {
@@ -271,17 +322,47 @@ impl<T: Real> GpuTransform<T> {
                     let lay = Layout::packed(&[logical]);
                     let plan = CufftPlan::new(&[logical], &lay, &lay, lines, FftType::C2c, p)?;
                     let from = if d == 0 { Buf::In } else { Buf::Out };
-                    let axis = R2rAxis { kind: k as i32, n, logical, inner };
-                    stages.push(Stage { plan, from, to: Buf::Out, outer: outer as usize, in_step: 0, out_step: 0, sign: twins::r2r_fft_sign(k), bound: Default::default(), r2r: Some(axis) });
+                    let axis = R2rAxis {
+                        kind: k as i32,
+                        n,
+                        logical,
+                        inner,
+                    };
+                    stages.push(Stage {
+                        plan,
+                        from,
+                        to: Buf::Out,
+                        outer: outer as usize,
+                        in_step: 0,
+                        out_step: 0,
+                        sign: twins::r2r_fft_sign(k),
+                        bound: Default::default(),
+                        r2r: Some(axis),
+                    });
                 }
-                return Ok(Stages { list: stages, work_bytes: work, batch });
+                return Ok(Stages {
+                    list: stages,
+                    work_bytes: work,
+                    batch,
+                });
             }
         }
-        Ok(Stages { list: stages, work_bytes: 0, batch })
+        Ok(Stages {
+            list: stages,
+            work_bytes: 0,
+            batch,
+        })
     }
 
     /// Runs `stages` on packed device buffers, on `stream`.
-    unsafe fn run_stages(&self, stages: &Stages, din: u64, dout: u64, work: u64, stream: cu::CUstream) -> GpuResult<()> {
+    unsafe fn run_stages(
+        &self,
+        stages: &Stages,
+        din: u64,
+        dout: u64,
+        work: u64,
+        stream: cu::CUstream,
+    ) -> GpuResult<()> {
         let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
         for s in &stages.list {
             if s.bound.get() != stream as usize {
@@ -309,33 +390,64 @@ impl<T: Real> GpuTransform<T> {
     /// FFTW's r2c leaves exactly +0 in the imaginary parts of the bins that are their own
     /// conjugates (index 0 or n/2 along every dimension); cuFFT leaves rounding noise there. One
     /// pitched memset per such bin zeroes it in every transform of the packed output.
-    unsafe fn zero_self_conjugate_imaginary_parts(&self, batch: usize, dout: u64, stream: cu::CUstream) -> GpuResult<()> {
+    unsafe fn zero_self_conjugate_imaginary_parts(
+        &self,
+        batch: usize,
+        dout: u64,
+        stream: cu::CUstream,
+    ) -> GpuResult<()> {
         let cb = elem_bytes::<T>(true);
         let per_transform: usize = self.out_dims.iter().map(|d| d.n).product::<usize>() * cb;
         let words = std::mem::size_of::<T>() / 4;
         for k in crate::problem::self_conjugate_bins(&self.shape) {
             let imaginary = dout + (k * cb + std::mem::size_of::<T>()) as u64;
-            check(cu::cuMemsetD2D32Async(imaginary, per_transform, 0, words, batch, stream), "cuMemsetD2D32Async")?;
+            check(
+                cu::cuMemsetD2D32Async(imaginary, per_transform, 0, words, batch, stream),
+                "cuMemsetD2D32Async",
+            )?;
         }
         Ok(())
     }
 
     /// One r2r axis: pre kernel (per group of lines), c2c of every line, post kernel.
-    unsafe fn run_r2r_axis(&self, s: &Stage, a: R2rAxis, from: u64, to: u64, work: u64, stream: cu::CUstream) -> GpuResult<()> {
-        let suffix = if T::PRECISION == crate::problem::Precision::F32 { "f32" } else { "f64" };
+    unsafe fn run_r2r_axis(
+        &self,
+        s: &Stage,
+        a: R2rAxis,
+        from: u64,
+        to: u64,
+        work: u64,
+        stream: cu::CUstream,
+    ) -> GpuResult<()> {
+        let suffix = if T::PRECISION == crate::problem::Precision::F32 {
+            "f32"
+        } else {
+            "f64"
+        };
         let pre = kernels::function(Source::R2r, &format!("r2r_pre_{suffix}"))?;
         let post = kernels::function(Source::R2r, &format!("r2r_post_{suffix}"))?;
         let (rb, cb) = (elem_bytes::<T>(false) as u64, elem_bytes::<T>(true) as u64);
         // Lines of a group: `inner` lines, stride `inner`, consecutive (dist 1); with inner = 1 a
         // whole axis of `outer` lines is one group (dist n).
-        let (groups, batch, stride, dist) = if a.inner == 1 { (1, s.outer as i64, 1i64, a.n) } else { (s.outer as i64, a.inner, a.inner, 1i64) };
+        let (groups, batch, stride, dist) = if a.inner == 1 {
+            (1, s.outer as i64, 1i64, a.n)
+        } else {
+            (s.outer as i64, a.inner, a.inner, 1i64)
+        };
         for gi in 0..groups {
             let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
-            let (mut src, mut off, mut stride_, mut dist_) = (from + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
+            let (mut src, mut off, mut stride_, mut dist_) =
+                (from + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
             let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
             let mut params: [*mut c_void; 9] = [
-                &mut kind as *mut _ as _, &mut n as *mut _ as _, &mut big_n as *mut _ as _, &mut batch as *mut _ as _,
-                &mut src as *mut _ as _, &mut off as *mut _ as _, &mut stride_ as *mut _ as _, &mut dist_ as *mut _ as _,
+                &mut kind as *mut _ as _,
+                &mut n as *mut _ as _,
+                &mut big_n as *mut _ as _,
+                &mut batch as *mut _ as _,
+                &mut src as *mut _ as _,
+                &mut off as *mut _ as _,
+                &mut stride_ as *mut _ as _,
+                &mut dist_ as *mut _ as _,
                 &mut z as *mut _ as _,
             ];
             kernels::launch(pre, (batch * big_n) as u64, stream, &mut params)?;
@@ -344,10 +456,17 @@ impl<T: Real> GpuTransform<T> {
         for gi in 0..groups {
             let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
             let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
-            let (mut dst, mut off, mut stride_, mut dist_) = (to + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
+            let (mut dst, mut off, mut stride_, mut dist_) =
+                (to + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
             let mut params: [*mut c_void; 9] = [
-                &mut kind as *mut _ as _, &mut n as *mut _ as _, &mut big_n as *mut _ as _, &mut batch as *mut _ as _,
-                &mut z as *mut _ as _, &mut dst as *mut _ as _, &mut off as *mut _ as _, &mut stride_ as *mut _ as _,
+                &mut kind as *mut _ as _,
+                &mut n as *mut _ as _,
+                &mut big_n as *mut _ as _,
+                &mut batch as *mut _ as _,
+                &mut z as *mut _ as _,
+                &mut dst as *mut _ as _,
+                &mut off as *mut _ as _,
+                &mut stride_ as *mut _ as _,
                 &mut dist_ as *mut _ as _,
             ];
             kernels::launch(post, (batch * n) as u64, stream, &mut params)?;
@@ -358,8 +477,18 @@ impl<T: Real> GpuTransform<T> {
     /// A strided copy between a caller's device array and a packed device buffer (`gather`:
     /// into the buffer), on `stream`, by the `strided_copy` kernel: each complex value is two
     /// reals `im - re` apart, so interleaved and split arrays are one case.
-    unsafe fn device_copy(&self, a: ArrayPtr, packed: u64, gather: bool, stream: cu::CUstream) -> GpuResult<()> {
-        let (dims, input) = if gather { (&self.in_dims, true) } else { (&self.out_dims, false) };
+    unsafe fn device_copy(
+        &self,
+        a: ArrayPtr,
+        packed: u64,
+        gather: bool,
+        stream: cu::CUstream,
+    ) -> GpuResult<()> {
+        let (dims, input) = if gather {
+            (&self.in_dims, true)
+        } else {
+            (&self.out_dims, false)
+        };
         let unit = std::mem::size_of::<T>() as i64;
         let (base, comp) = match a {
             ArrayPtr::Real(p) => (p as u64, None),
@@ -380,7 +509,11 @@ impl<T: Real> GpuTransform<T> {
             caller.push(c);
         }
         if n.len() > twins::MAX_RANK {
-            return Err(GpuError(format!("device arrays with {} strided dimensions (at most {} are supported on the device)", n.len(), twins::MAX_RANK)));
+            return Err(GpuError(format!(
+                "device arrays with {} strided dimensions (at most {} are supported on the device)",
+                n.len(),
+                twins::MAX_RANK
+            )));
         }
         let mut packed_strides = vec![0i64; n.len()];
         let mut acc = 1;
@@ -388,20 +521,35 @@ impl<T: Real> GpuTransform<T> {
             packed_strides[i] = acc;
             acc *= n[i];
         }
-        let (src_s, dst_s) = if gather { (&caller, &packed_strides) } else { (&packed_strides, &caller) };
+        let (src_s, dst_s) = if gather {
+            (&caller, &packed_strides)
+        } else {
+            (&packed_strides, &caller)
+        };
         let mut shape = twins::StridedShape::new(&n, src_s, dst_s);
         let mut rank = n.len() as i32;
-        let (mut src, mut dst) = if gather { (base, packed) } else { (packed, base) };
+        let (mut src, mut dst) = if gather {
+            (base, packed)
+        } else {
+            (packed, base)
+        };
         let (mut so, mut dof) = (0i64, 0i64);
-        let suffix = if T::PRECISION == crate::problem::Precision::F32 { "f32" } else { "f64" };
+        let suffix = if T::PRECISION == crate::problem::Precision::F32 {
+            "f32"
+        } else {
+            "f64"
+        };
         let f = kernels::function(Source::Layout, &format!("strided_copy_{suffix}"))?;
         let mut params: [*mut c_void; 6] = [
-            &mut rank as *mut _ as _, &mut shape as *mut _ as _, &mut src as *mut _ as _, &mut so as *mut _ as _,
-            &mut dst as *mut _ as _, &mut dof as *mut _ as _,
+            &mut rank as *mut _ as _,
+            &mut shape as *mut _ as _,
+            &mut src as *mut _ as _,
+            &mut so as *mut _ as _,
+            &mut dst as *mut _ as _,
+            &mut dof as *mut _ as _,
         ];
         kernels::launch(f, acc as u64, stream, &mut params)
     }
-
 
     /// Is one side laid out exactly as the packed device buffer (interleaved, row-major,
     /// transforms one after the other)? Then it moves as one contiguous byte range.
@@ -456,8 +604,16 @@ impl<T: Real> GpuTransform<T> {
         let (in_side, out_side) = match st.last_sides {
             Some((k, sides)) if k == key => sides,
             _ => {
-                let in_mem = memory_of(g, input.base(), self.extent_bytes(&self.in_dims, true, self.in_complex));
-                let out_mem = memory_of(g, output.base(), self.extent_bytes(&self.out_dims, false, self.out_complex));
+                let in_mem = memory_of(
+                    g,
+                    input.base(),
+                    self.extent_bytes(&self.in_dims, true, self.in_complex),
+                );
+                let out_mem = memory_of(
+                    g,
+                    output.base(),
+                    self.extent_bytes(&self.out_dims, false, self.out_complex),
+                );
                 let in_packed = self.is_packed(input, &self.in_dims, self.in_elems, true);
                 let out_packed = self.is_packed(output, &self.out_dims, self.out_elems, false);
                 let sides = (Side::of(in_mem, in_packed), Side::of(out_mem, out_packed));
@@ -465,11 +621,20 @@ impl<T: Real> GpuTransform<T> {
                 sides
             }
         };
-        let run = Run { t: self, g, input, output, in_side, out_side, wrote_output: AtomicBool::new(false) };
+        let run = Run {
+            t: self,
+            g,
+            input,
+            output,
+            in_side,
+            out_side,
+            wrote_output: AtomicBool::new(false),
+        };
         let r = run.go(&mut st);
         match r {
             Err(error) => {
-                let input_lost = self.in_place && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host());
+                let input_lost = self.in_place
+                    && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host());
                 Err(Failure { error, input_lost })
             }
             Ok(()) => Ok(()),
@@ -487,7 +652,10 @@ pub struct Failure {
 
 impl From<GpuError> for Failure {
     fn from(error: GpuError) -> Self {
-        Failure { error, input_lost: false }
+        Failure {
+            error,
+            input_lost: false,
+        }
     }
 }
 
@@ -581,7 +749,12 @@ impl Pools {
         }
         let mut s = std::ptr::null_mut();
         // SAFETY: creates a non-blocking stream of the current context.
-        check(unsafe { cu::cuStreamCreate(&mut s, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) }, "cuStreamCreate")?;
+        check(
+            unsafe {
+                cu::cuStreamCreate(&mut s, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
+            },
+            "cuStreamCreate",
+        )?;
         st.streams.push(s);
         Ok(s)
     }
@@ -591,7 +764,10 @@ impl Pools {
         }
         let mut e = std::ptr::null_mut();
         // SAFETY: creates an event of the current context.
-        check(unsafe { cu::cuEventCreate(&mut e, cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32) }, "cuEventCreate")?;
+        check(
+            unsafe { cu::cuEventCreate(&mut e, cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32) },
+            "cuEventCreate",
+        )?;
         st.events.push(e);
         Ok(e)
     }
@@ -607,7 +783,10 @@ impl<'a, T: Real> Run<'a, T> {
         let slots = chunks.min(SLOTS);
         let ib = t.in_elems * elem_bytes::<T>(t.in_complex);
         let ob = t.out_elems * elem_bytes::<T>(t.out_complex);
-        let mut pools = Pools { streams: st.streams.clone(), events: st.events.clone() };
+        let mut pools = Pools {
+            streams: st.streams.clone(),
+            events: st.events.clone(),
+        };
         let compute = match st.compute {
             Some(c) => c,
             None => {
@@ -625,11 +804,17 @@ impl<'a, T: Real> Run<'a, T> {
         let budget = std::cell::Cell::new(super::device_budget());
         let alloc = |bytes: usize, owned: &mut Vec<u64>| -> GpuResult<u64> {
             if bytes > budget.get() {
-                return Err(GpuError(format!("out of memory: {bytes} device bytes exceed what is left of the budget ({})", budget.get())));
+                return Err(GpuError(format!(
+                    "out of memory: {bytes} device bytes exceed what is left of the budget ({})",
+                    budget.get()
+                )));
             }
             budget.set(budget.get() - bytes);
             let mut d: cu::CUdeviceptr = 0;
-            check(cu::cuMemAllocAsync(&mut d, bytes.max(1), compute), "cuMemAllocAsync")?;
+            check(
+                cu::cuMemAllocAsync(&mut d, bytes.max(1), compute),
+                "cuMemAllocAsync",
+            )?;
             owned.push(d);
             Ok(d)
         };
@@ -637,8 +822,15 @@ impl<'a, T: Real> Run<'a, T> {
             // Stages per chunk size (made once per plan and kept).
             let full = chunk.min(t.howmany);
             let last = t.howmany - (chunks - 1) * chunk;
-            let work_bytes = t.stages_for(st, full)?.work_bytes.max(t.stages_for(st, last)?.work_bytes);
-            let work = if work_bytes > 0 { alloc(work_bytes, &mut owned)? } else { 0 };
+            let work_bytes = t
+                .stages_for(st, full)?
+                .work_bytes
+                .max(t.stages_for(st, last)?.work_bytes);
+            let work = if work_bytes > 0 {
+                alloc(work_bytes, &mut owned)?
+            } else {
+                0
+            };
             let mut din = Vec::new();
             let mut dout = Vec::new();
             for _ in 0..slots {
@@ -646,12 +838,24 @@ impl<'a, T: Real> Run<'a, T> {
                     Side::Device if !matches!(t.kind, Kind::C2r) => self.input.base() as u64,
                     Side::Device => {
                         let d = alloc(ib * chunk, &mut owned)?;
-                        check(cu::cuMemcpyDtoDAsync_v2(d, self.input.base() as u64, ib * chunk, compute), "cuMemcpyDtoDAsync")?;
+                        check(
+                            cu::cuMemcpyDtoDAsync_v2(
+                                d,
+                                self.input.base() as u64,
+                                ib * chunk,
+                                compute,
+                            ),
+                            "cuMemcpyDtoDAsync",
+                        )?;
                         d
                     }
                     _ => alloc(ib * chunk, &mut owned)?,
                 });
-                dout.push(if self.out_side == Side::Device { self.output.base() as u64 } else { alloc(ob * chunk, &mut owned)? });
+                dout.push(if self.out_side == Side::Device {
+                    self.output.base() as u64
+                } else {
+                    alloc(ob * chunk, &mut owned)?
+                });
             }
             if self.in_side == Side::DeviceStrided {
                 t.device_copy(self.input, din[0], true, compute)?;
@@ -672,7 +876,13 @@ impl<'a, T: Real> Run<'a, T> {
                         let mut off = 0;
                         while off < bytes {
                             let len = BLOCK_BYTES.min(bytes - off);
-                            v.push(Block { chunk: c, input, id: *next_id, first: off, count: len });
+                            v.push(Block {
+                                chunk: c,
+                                input,
+                                id: *next_id,
+                                first: off,
+                                count: len,
+                            });
                             *next_id += 1;
                             off += len;
                         }
@@ -682,7 +892,13 @@ impl<'a, T: Real> Run<'a, T> {
                         let mut i = 0;
                         while i < n_t {
                             let k = per_block.min(n_t - i);
-                            v.push(Block { chunk: c, input, id: *next_id, first: i, count: k });
+                            v.push(Block {
+                                chunk: c,
+                                input,
+                                id: *next_id,
+                                first: i,
+                                count: k,
+                            });
                             *next_id += 1;
                             i += k;
                         }
@@ -707,14 +923,32 @@ impl<'a, T: Real> Run<'a, T> {
             order.extend(&out_blocks[chunks - 1]);
 
             let signal = |pools: &mut Pools, st: &mut State| -> GpuResult<Signal> {
-                Ok(Signal { event: pools.event(st)?, recorded: AtomicBool::new(false) })
+                Ok(Signal {
+                    event: pools.event(st)?,
+                    recorded: AtomicBool::new(false),
+                })
             };
-            let in_sig: Vec<Signal> = (0..in_id).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
-            let out_sig: Vec<Signal> = (0..out_id).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
-            let comp_sig: Vec<Signal> = (0..chunks).map(|_| signal(&mut pools, st)).collect::<GpuResult<_>>()?;
+            let in_sig: Vec<Signal> = (0..in_id)
+                .map(|_| signal(&mut pools, st))
+                .collect::<GpuResult<_>>()?;
+            let out_sig: Vec<Signal> = (0..out_id)
+                .map(|_| signal(&mut pools, st))
+                .collect::<GpuResult<_>>()?;
+            let comp_sig: Vec<Signal> = (0..chunks)
+                .map(|_| signal(&mut pools, st))
+                .collect::<GpuResult<_>>()?;
 
-            let staged = self.in_side == Side::HostCopy || self.in_side == Side::HostStrided || self.out_side == Side::HostCopy || self.out_side == Side::HostStrided;
-            let workers = if order.is_empty() { 0 } else if staged { t.movers.min(order.len()) } else { 2.min(order.len()) };
+            let staged = self.in_side == Side::HostCopy
+                || self.in_side == Side::HostStrided
+                || self.out_side == Side::HostCopy
+                || self.out_side == Side::HostStrided;
+            let workers = if order.is_empty() {
+                0
+            } else if staged {
+                t.movers.min(order.len())
+            } else {
+                2.min(order.len())
+            };
             let mut worker_streams = Vec::new();
             for _ in 0..workers {
                 worker_streams.push((pools.stream(st)?, pools.stream(st)?));
@@ -736,14 +970,18 @@ impl<'a, T: Real> Run<'a, T> {
                 for &(s_in, s_out) in &worker_streams {
                     // Stream handles as integers: they may cross threads (CUDA allows it).
                     let (s_in, s_out) = (s_in as usize, s_out as usize);
-                    let (order, next, in_sig, out_sig, comp_sig, din, dout) = (&order, &next, &in_sig, &out_sig, &comp_sig, &din, &dout);
+                    let (order, next, in_sig, out_sig, comp_sig, din, dout) =
+                        (&order, &next, &in_sig, &out_sig, &comp_sig, &din, &dout);
                     let (fail, stop) = (&fail, &stop);
                     scope.spawn(move || {
                         let (s_in, s_out) = (s_in as cu::CUstream, s_out as cu::CUstream);
                         if let Err(e) = self.g.bind() {
                             return fail(e);
                         }
-                        let mut mover = Mover { slots: Vec::new(), pending: Vec::new() };
+                        let mut mover = Mover {
+                            slots: Vec::new(),
+                            pending: Vec::new(),
+                        };
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             if i >= order.len() || stop.load(Ordering::Acquire) {
@@ -751,14 +989,33 @@ impl<'a, T: Real> Run<'a, T> {
                             }
                             let b = order[i];
                             let r = if b.input {
-                                self.move_in(&b, &mut mover, s_in, din[b.chunk % slots], chunk, ib, in_sig, comp_sig, slots)
+                                self.move_in(
+                                    &b,
+                                    &mut mover,
+                                    s_in,
+                                    din[b.chunk % slots],
+                                    chunk,
+                                    ib,
+                                    in_sig,
+                                    comp_sig,
+                                    slots,
+                                )
                             } else {
                                 comp_sig[b.chunk].wait_recorded();
                                 if stop.load(Ordering::Acquire) {
                                     break;
                                 }
                                 self.wrote_output.store(true, Ordering::Relaxed);
-                                self.move_out(&b, &mut mover, s_out, dout[b.chunk % slots], chunk, ob, out_sig, comp_sig)
+                                self.move_out(
+                                    &b,
+                                    &mut mover,
+                                    s_out,
+                                    dout[b.chunk % slots],
+                                    chunk,
+                                    ob,
+                                    out_sig,
+                                    comp_sig,
+                                )
                             };
                             if let Err(e) = r {
                                 fail(e);
@@ -778,7 +1035,10 @@ impl<'a, T: Real> Run<'a, T> {
                                 }
                                 std::thread::yield_now();
                             }
-                            check(cu::cuStreamWaitEvent(compute, in_sig[b.id].event, 0), "cuStreamWaitEvent")?;
+                            check(
+                                cu::cuStreamWaitEvent(compute, in_sig[b.id].event, 0),
+                                "cuStreamWaitEvent",
+                            )?;
                         }
                         if c >= slots {
                             for b in &out_blocks[c - slots] {
@@ -788,11 +1048,20 @@ impl<'a, T: Real> Run<'a, T> {
                                     }
                                     std::thread::yield_now();
                                 }
-                                check(cu::cuStreamWaitEvent(compute, out_sig[b.id].event, 0), "cuStreamWaitEvent")?;
+                                check(
+                                    cu::cuStreamWaitEvent(compute, out_sig[b.id].event, 0),
+                                    "cuStreamWaitEvent",
+                                )?;
                             }
                         }
                         let n_t = chunk.min(t.howmany - c * chunk);
-                        t.run_stages(&stages[&n_t], din[c % slots], dout[c % slots], work, compute)?;
+                        t.run_stages(
+                            &stages[&n_t],
+                            din[c % slots],
+                            dout[c % slots],
+                            work,
+                            compute,
+                        )?;
                         if self.out_side == Side::DeviceStrided {
                             t.device_copy(self.output, dout[c % slots], false, compute)?;
                         }
@@ -857,10 +1126,16 @@ impl<'a, T: Real> Run<'a, T> {
             _ => (din + b.first as u64, b.count),
         };
         let src: *const u8 = match self.in_side {
-            Side::HostDirect => self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8,
+            Side::HostDirect => {
+                self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8
+            }
             Side::HostCopy => {
                 let blk = m.slot(bytes)?;
-                std::ptr::copy_nonoverlapping(self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8, blk, bytes);
+                std::ptr::copy_nonoverlapping(
+                    self.packed_ptr(self.input, chunk, b.chunk, ib, b.first) as *const u8,
+                    blk,
+                    bytes,
+                );
                 blk
             }
             Side::HostStrided => {
@@ -870,17 +1145,26 @@ impl<'a, T: Real> Run<'a, T> {
                     let at = blk.add(k * ib);
                     match self.input {
                         ArrayPtr::Complex { re, im } => {
-                            let dst = std::slice::from_raw_parts_mut(at as *mut Complex<T>, t.in_elems);
+                            let dst =
+                                std::slice::from_raw_parts_mut(at as *mut Complex<T>, t.in_elems);
                             gather_complex(re as *const T, im as *const T, io, &t.in_dims, dst)
                         }
-                        ArrayPtr::Real(p) => gather_real(p as *const T, io, &t.in_dims, std::slice::from_raw_parts_mut(at as *mut T, t.in_elems)),
+                        ArrayPtr::Real(p) => gather_real(
+                            p as *const T,
+                            io,
+                            &t.in_dims,
+                            std::slice::from_raw_parts_mut(at as *mut T, t.in_elems),
+                        ),
                     }
                 }
                 blk
             }
             Side::Device | Side::DeviceStrided => unreachable!("device sides have no blocks"),
         };
-        check(cu::cuMemcpyHtoDAsync_v2(dst, src as *const _, bytes, s), "cuMemcpyHtoDAsync")?;
+        check(
+            cu::cuMemcpyHtoDAsync_v2(dst, src as *const _, bytes, s),
+            "cuMemcpyHtoDAsync",
+        )?;
         in_sig[b.id].record(s)?;
         if self.in_side != Side::HostDirect {
             m.used(in_sig[b.id].event);
@@ -910,16 +1194,29 @@ impl<'a, T: Real> Run<'a, T> {
         };
         if self.out_side == Side::HostDirect {
             let dst = self.packed_ptr(self.output, chunk, b.chunk, ob, b.first);
-            check(cu::cuMemcpyDtoHAsync_v2(dst as *mut _, src, bytes, s), "cuMemcpyDtoHAsync")?;
+            check(
+                cu::cuMemcpyDtoHAsync_v2(dst as *mut _, src, bytes, s),
+                "cuMemcpyDtoHAsync",
+            )?;
             return out_sig[b.id].record(s);
         }
         let blk = m.slot(bytes)?;
-        check(cu::cuMemcpyDtoHAsync_v2(blk as *mut _, src, bytes, s), "cuMemcpyDtoHAsync")?;
+        check(
+            cu::cuMemcpyDtoHAsync_v2(blk as *mut _, src, bytes, s),
+            "cuMemcpyDtoHAsync",
+        )?;
         out_sig[b.id].record(s)?;
-        check(cu::cuEventSynchronize(out_sig[b.id].event), "cuEventSynchronize")?;
+        check(
+            cu::cuEventSynchronize(out_sig[b.id].event),
+            "cuEventSynchronize",
+        )?;
         match self.out_side {
             Side::HostCopy => {
-                std::ptr::copy_nonoverlapping(blk, self.packed_ptr(self.output, chunk, b.chunk, ob, b.first) as *mut u8, bytes);
+                std::ptr::copy_nonoverlapping(
+                    blk,
+                    self.packed_ptr(self.output, chunk, b.chunk, ob, b.first) as *mut u8,
+                    bytes,
+                );
             }
             Side::HostStrided => {
                 for k in 0..b.count {
@@ -927,10 +1224,16 @@ impl<'a, T: Real> Run<'a, T> {
                     let at = blk.add(k * ob);
                     match self.output {
                         ArrayPtr::Complex { re, im } => {
-                            let src = std::slice::from_raw_parts(at as *const Complex<T>, t.out_elems);
+                            let src =
+                                std::slice::from_raw_parts(at as *const Complex<T>, t.out_elems);
                             scatter_complex(src, re as *mut T, im as *mut T, oo, &t.out_dims)
                         }
-                        ArrayPtr::Real(p) => scatter_real(std::slice::from_raw_parts(at as *const T, t.out_elems), p as *mut T, oo, &t.out_dims),
+                        ArrayPtr::Real(p) => scatter_real(
+                            std::slice::from_raw_parts(at as *const T, t.out_elems),
+                            p as *mut T,
+                            oo,
+                            &t.out_dims,
+                        ),
                     }
                 }
             }
