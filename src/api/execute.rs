@@ -15,6 +15,32 @@ unsafe fn execute_new<T: Real>(
     plan.execute_on(input, output)
 }
 
+/// `fftw_execute_dft`'s arrays as FFTW reads them. FFTW counts a plan made by the split
+/// interface as forward only if its imaginary arrays follow the real ones by one scalar;
+/// otherwise it hands the plan (in + 1, in) as (real, imaginary): the split transform of the
+/// swapped parts.
+unsafe fn execute_dft_arrays<T: Real>(
+    p: *const Plan,
+    input: *mut [T; 2],
+    output: *mut [T; 2],
+) -> (ArrayPtr, ArrayPtr) {
+    let unit = std::mem::size_of::<T>();
+    let adjacent = |a: ArrayPtr| matches!(a, ArrayPtr::Complex { re, im } if im == re + unit);
+    let swapped = live_plan::<T>(p).is_ok_and(|plan| {
+        plan.problem.kind == crate::problem::Kind::Dft { sign: -1 }
+            && !(adjacent(plan.input) && adjacent(plan.output))
+    });
+    if swapped {
+        let swap = |a: *mut [T; 2]| ArrayPtr::Complex {
+            re: a as usize + unit,
+            im: a as usize,
+        };
+        (swap(input), swap(output))
+    } else {
+        (interleaved(input), interleaved(output))
+    }
+}
+
 macro_rules! execute_api {
     ($R:ty, $p:ident) => { paste::paste! {
         #[no_mangle]
@@ -29,7 +55,10 @@ macro_rules! execute_api {
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_dft>](p: *const Plan, input: *mut [$R; 2], output: *mut [$R; 2]) {
-            guard(stringify!([<$p execute_dft>]), (), || execute_new::<$R>(p, interleaved(input), interleaved(output)))
+            guard(stringify!([<$p execute_dft>]), (), || {
+                let (i, o) = execute_dft_arrays::<$R>(p, input, output);
+                execute_new::<$R>(p, i, o)
+            })
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_split_dft>](p: *const Plan, ri: *mut $R, ii: *mut $R, ro: *mut $R, io: *mut $R) {

@@ -50,6 +50,9 @@ pub(crate) unsafe fn read_dims<D: GuruDim>(
 }
 
 /// Transform and loop dims of a guru call, strides scaled by (input, output) element sizes.
+///
+/// FFTW reads INT_MAX as the rank "minus infinity" (`RNK_MINFTY`): refused for the transform,
+/// and for the loops an empty set of transforms (a plan that does nothing), the dims unread.
 pub(crate) unsafe fn guru_dims<D: GuruDim>(
     rank: c_int,
     dims: *const D,
@@ -57,10 +60,15 @@ pub(crate) unsafe fn guru_dims<D: GuruDim>(
     howmany_dims: *const D,
     scale: (isize, isize),
 ) -> Result<(Vec<IoDim>, Vec<IoDim>), String> {
-    Ok((
-        read_dims(rank, dims, scale.0, scale.1, "transform")?,
-        read_dims(howmany_rank, howmany_dims, scale.0, scale.1, "howmany")?,
-    ))
+    if rank == c_int::MAX {
+        return Err("transform rank INT_MAX (FFTW's minus-infinity rank)".into());
+    }
+    let loops = if howmany_rank == c_int::MAX {
+        vec![IoDim::new(0, 0, 0)]
+    } else {
+        read_dims(howmany_rank, howmany_dims, scale.0, scale.1, "howmany")?
+    };
+    Ok((read_dims(rank, dims, scale.0, scale.1, "transform")?, loops))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -148,8 +148,10 @@ pub(crate) fn make_plan<T: Real>(
 
 /// Reads `rank` ints from a C array, checking rank and pointer first.
 pub(crate) unsafe fn read_ints(rank: i32, p: *const i32, what: &str) -> Result<Vec<isize>, String> {
-    if rank < 0 {
-        return Err(format!("negative rank {rank}"));
+    if rank < 0 || rank == i32::MAX {
+        return Err(format!(
+            "rank {rank} (negative, or INT_MAX: FFTW's minus-infinity rank)"
+        ));
     }
     if rank > 0 && p.is_null() {
         return Err(format!("{what} is NULL with rank {rank}"));
