@@ -3,6 +3,9 @@ use num_complex::Complex;
 
 use strength_reduce::{StrengthReducedU128, StrengthReducedU64};
 
+/// fftx patch: primes up to this length are transformed by the direct DFT (see the planners).
+pub const MAX_DIRECT_PRIME: usize = 127;
+
 pub fn compute_twiddle<T: FftNum>(
     index: usize,
     fft_len: usize,

@@ -29,6 +29,9 @@ enum MixedRadixBase {
 
     // The "base" is a FFT instance we already have cached
     CacheBase(usize),
+
+    // fftx patch: the base is the direct DFT (a prime up to MAX_DIRECT_PRIME)
+    DftBase(usize),
 }
 impl MixedRadixBase {
     fn base_len(&self) -> usize {
@@ -37,6 +40,7 @@ impl MixedRadixBase {
             Self::RadersBase(len) => *len,
             Self::BluesteinsBase(len, _) => *len,
             Self::CacheBase(len) => *len,
+            Self::DftBase(len) => *len,
         }
     }
 }
@@ -264,6 +268,12 @@ impl<T: FftNum> AvxPlannerInternal<f32, T> {
                 return MixedRadixPlan::butterfly(other_factors, vec![]);
             }
 
+            // fftx patch: small primes use the direct DFT, more accurate than Rader's or
+            // Bluestein's algorithm (vendor/README.md).
+            if other_factors <= crate::twiddles::MAX_DIRECT_PRIME && miller_rabin(other_factors as u64) {
+                return MixedRadixPlan::new(MixedRadixBase::DftBase(other_factors), vec![]);
+            }
+
             // We can only use rader's if `other_factors` is prime
             if miller_rabin(other_factors as u64) {
                 // len is prime, so we can use Rader's Algorithm as a base. Whether or not that's a good idea is a different story
@@ -472,6 +482,12 @@ impl<T: FftNum> AvxPlannerInternal<f64, T> {
             // First, if the "other factors" are a butterfly, use that as the butterfly
             if self.is_butterfly(other_factors) {
                 return MixedRadixPlan::butterfly(other_factors, vec![]);
+            }
+
+            // fftx patch: small primes use the direct DFT, more accurate than Rader's or
+            // Bluestein's algorithm (vendor/README.md).
+            if other_factors <= crate::twiddles::MAX_DIRECT_PRIME && miller_rabin(other_factors as u64) {
+                return MixedRadixPlan::new(MixedRadixBase::DftBase(other_factors), vec![]);
             }
 
             // We can only use rader's if `other_factors` is prime
@@ -876,6 +892,11 @@ impl<A: AvxNum, T: FftNum> AvxPlannerInternal<A, T> {
     ) -> Arc<dyn Fft<T>> {
         let mut fft = match plan.base {
             MixedRadixBase::CacheBase(len) => self.cache.get(len, direction).unwrap(),
+            MixedRadixBase::DftBase(len) => {
+                let dft = wrap_fft(Dft::new(len, direction));
+                self.cache.insert(&dft);
+                dft
+            }
             MixedRadixBase::ButterflyBase(len) => {
                 let butterfly_instance = construct_butterfly_fn(self, len, direction);
 

@@ -522,6 +522,12 @@ impl<T: FftNum> FftPlannerWasmSimd<T> {
     }
 
     fn design_prime(&mut self, len: usize) -> Arc<Recipe> {
+        // fftx patch: primes up to MAX_DIRECT_PRIME use the direct O(n^2) DFT (correctly rounded
+        // twiddles): Rader's and Bluestein's algorithms came out 1.5-2.5x less accurate than FFTW
+        // there (vendor/README.md).
+        if len <= crate::twiddles::MAX_DIRECT_PRIME {
+            return Arc::new(Recipe::Dft(len));
+        }
         let inner_fft_len_rader = len - 1;
         let raders_factors = PrimeFactors::compute(inner_fft_len_rader);
         // If any of the prime factors is too large, Rader's gets slow and Bluestein's is the better choice
