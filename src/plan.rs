@@ -3,7 +3,7 @@
 
 use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
 use crate::exec::cpu::CpuTransform;
-use crate::exec::cuda::{self, transform::GpuTransform};
+use crate::exec::cuda::{self, transform::GpuTransform, transform::Written};
 use crate::problem::{Kind, Problem};
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
@@ -82,17 +82,47 @@ impl<T: Real> StepExec<T> {
         };
         match g.execute(input, output) {
             Ok(()) => Ok(()),
-            Err(cuda::transform::Failure {
-                error: e,
-                input_lost,
-            }) if device_arrays || input_lost => Err(format!(
-                "execute on the GPU failed: {e}; the output is not computed"
+            Err(cuda::transform::Failure { error, .. }) if device_arrays => Err(format!(
+                "execute on the GPU failed: {error}; the output is not computed (the arrays are GPU memory)"
             )),
-            Err(cuda::transform::Failure { error: e, .. }) => {
-                crate::log_warn!("execute on the GPU failed: {e}; computing on the CPU");
-                self.cpu.execute(input, output)
+            Err(cuda::transform::Failure { error, written }) => {
+                let in_place = overlap(&self.problem, input, output) != Overlap::Disjoint;
+                match recovery(written, in_place) {
+                    Recovery::All => {
+                        crate::log_warn!("execute on the GPU failed: {error}; computing on the CPU");
+                        self.cpu.execute(input, output)
+                    }
+                    Recovery::From(first) => {
+                        crate::log_warn!(
+                            "execute on the GPU failed: {error}; transforms {first}.. computed on the CPU"
+                        );
+                        self.cpu.execute_from(input, output, first)
+                    }
+                    Recovery::Lost => Err(format!(
+                        "execute on the GPU failed: {error} while writing the in-place array; part of it is transformed and the rest is not"
+                    )),
+                }
             }
         }
+    }
+}
+
+/// What the CPU does after a GPU execute on host arrays failed, from what the GPU had written.
+#[derive(Debug, PartialEq, Eq)]
+enum Recovery {
+    /// Compute everything (the input is intact).
+    All,
+    /// Compute transforms `k..` (in place: the first k are done, the rest untouched).
+    From(usize),
+    /// In place and partly overwritten: nothing can recompute it.
+    Lost,
+}
+
+fn recovery(written: Written, in_place: bool) -> Recovery {
+    match (written, in_place) {
+        (Written::Nothing, _) | (_, false) => Recovery::All,
+        (Written::Leading(k), true) => Recovery::From(k),
+        (Written::Unknown, true) => Recovery::Lost,
     }
 }
 
@@ -233,5 +263,21 @@ impl Plan {
             s.push_str(&format!("\n  ({d}))"));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CPU twin of a GPU failure: whatever the GPU wrote, the CPU either finishes the job
+    /// from intact input or reports the loss.
+    #[test]
+    fn recovery_after_a_gpu_failure() {
+        assert_eq!(recovery(Written::Nothing, true), Recovery::All);
+        assert_eq!(recovery(Written::Unknown, false), Recovery::All);
+        assert_eq!(recovery(Written::Leading(3), false), Recovery::All);
+        assert_eq!(recovery(Written::Leading(3), true), Recovery::From(3));
+        assert_eq!(recovery(Written::Unknown, true), Recovery::Lost);
     }
 }

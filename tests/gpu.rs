@@ -1004,3 +1004,195 @@ fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
     }
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }
+
+/// Injected GPU faults (the real failure paths, triggered on purpose): out of device memory at
+/// plan time and at execute time, a kernel/cuFFT launch failing in the middle of a chunked
+/// pipeline (out of place and in place, pinned and pageable arrays), and an FFTX chain whose
+/// launch fails. Every result must still be the CPU executor's; an in-place array must never be
+/// left half transformed.
+#[test]
+fn injected_faults_never_lose_the_callers_data() {
+    use cuda::fault::{arm, clear, Fault};
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // 1500 transforms of 4096 complex doubles: 96 MiB, six chunks.
+        let (n, howmany) = (4096usize, 1500usize);
+        let x = random(2 * n * howmany, 21);
+        let nn = [n as i32];
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_many_dft(
+                1,
+                nn.as_ptr(),
+                howmany as i32,
+                a as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                b as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
+        let (want, _) = run_f64(BackendSetting::Cpu, &x, 2 * n * howmany, false, &make);
+        let check = |what: &str, got: &[f64]| {
+            let e = rel_l2(got, &want);
+            eprintln!("{what}: rel. L2 {e:.2e}");
+            assert!(e <= 12e-12, "{what}: rel. L2 {e:.3e}");
+        };
+        clear();
+        arm(Fault::OomPlan);
+        let (got, text) = run_f64(BackendSetting::Gpu, &x, 2 * n * howmany, false, &make);
+        assert!(
+            text.contains("(cpu"),
+            "out of memory at plan time: the CPU plans it\n{text}"
+        );
+        check("oom at plan time", &got);
+        for in_place in [false, true] {
+            for fault in [
+                Fault::OomExecute,
+                Fault::Launch(0),
+                Fault::Launch(2),
+                Fault::Launch(4),
+            ] {
+                // Pinned (fftw_malloc) arrays.
+                force_backend(Some(BackendSetting::Gpu));
+                let len = 2 * n * howmany;
+                let a = fftw_malloc(len * 8) as *mut f64;
+                let b = if in_place {
+                    a
+                } else {
+                    fftw_malloc(len * 8) as *mut f64
+                };
+                let p = make(a, b);
+                assert!(plan_text(p).contains("(gpu"));
+                std::ptr::copy_nonoverlapping(x.as_ptr(), a, len);
+                arm(fault);
+                fftw_execute(p);
+                clear();
+                check(
+                    &format!("pinned {fault:?} in place {in_place}"),
+                    std::slice::from_raw_parts(b, len),
+                );
+                fftw_destroy_plan(p);
+                fftw_free(a as *mut _);
+                if !in_place {
+                    fftw_free(b as *mut _);
+                }
+                // Pageable arrays, through the staging blocks.
+                let mut a = x.clone();
+                let mut b = vec![0.0; len];
+                let out = if in_place {
+                    a.as_mut_ptr()
+                } else {
+                    b.as_mut_ptr()
+                };
+                let p = make(a.as_mut_ptr(), out);
+                arm(fault);
+                fftw_execute(p);
+                clear();
+                fftw_destroy_plan(p);
+                force_backend(None);
+                check(
+                    &format!("pageable {fault:?} in place {in_place}"),
+                    if in_place { &a } else { &b },
+                );
+            }
+        }
+        // An FFTX chain on host arrays whose first launch fails: computed on the CPU.
+        let (nc, ns, nd) = (24usize, 10usize, 9usize);
+        let nk = nc / 2 + 1;
+        let input = random(ns * ns * ns, 22);
+        let g = random(2 * nc * nc * nk, 23);
+        let conv = |backend| {
+            force_backend(Some(backend));
+            let (mut inp, mut gg, mut out) = (input.clone(), g.clone(), vec![0.0; nd * nd * nd]);
+            let text = fftx_conv3(
+                nc,
+                ns,
+                nd,
+                inp.as_mut_ptr(),
+                out.as_mut_ptr(),
+                gg.as_mut_ptr() as *mut fftx_complex,
+                FFTX_ESTIMATE,
+            );
+            force_backend(None);
+            (out, text)
+        };
+        let (want, _) = conv(BackendSetting::Cpu);
+        arm(Fault::Launch(0));
+        let (got, text) = conv(BackendSetting::Gpu);
+        clear();
+        assert!(
+            text.contains("(gpu"),
+            "the chain was planned for the GPU\n{text}"
+        );
+        let e = rel_l2(&got, &want);
+        assert!(e < 1e-13, "FFTX chain after a failed launch: rel. L2 {e:e}");
+    }
+}
+
+/// A real device reset between two executes of a GPU plan on host arrays: the second execute
+/// (and every later one) is computed on the CPU. Ignored by default: the reset destroys every
+/// device resource of the process, so it runs alone (`--ignored`, tools/device-run.sh).
+#[test]
+#[ignore]
+fn device_reset_between_executes() {
+    use cuda::fault::{arm, clear, Fault};
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let (n, howmany) = (4096usize, 600usize);
+        let x = random(2 * n * howmany, 24);
+        let nn = [n as i32];
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_many_dft(
+                1,
+                nn.as_ptr(),
+                howmany as i32,
+                a as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                b as *mut _,
+                std::ptr::null(),
+                1,
+                n as i32,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
+        let (want, _) = run_f64(BackendSetting::Cpu, &x, 2 * n * howmany, false, &make);
+        force_backend(Some(BackendSetting::Gpu));
+        let mut a = x.clone();
+        let mut b = vec![0.0; a.len()];
+        let p = make(a.as_mut_ptr(), b.as_mut_ptr());
+        assert!(plan_text(p).contains("(gpu"));
+        fftw_execute(p);
+        assert!(rel_l2(&b, &want) <= 12e-12, "before the reset");
+        for round in 0..2 {
+            if round == 0 {
+                arm(Fault::Reset);
+            }
+            b.iter_mut().for_each(|v| *v = 0.0);
+            a.copy_from_slice(&x);
+            fftw_execute(p);
+            let e = rel_l2(&b, &want);
+            eprintln!("after the reset, execute {round}: rel. L2 {e:.2e}");
+            assert!(
+                e <= 12e-12,
+                "after the reset, execute {round}: rel. L2 {e:.3e}"
+            );
+        }
+        clear();
+        fftw_destroy_plan(p);
+        force_backend(None);
+    }
+}

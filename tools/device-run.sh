@@ -2,7 +2,9 @@
 # Runs on the device machine, from the repository root, after tools/device-build.sh here:
 #   1. the GPU tests (tests/gpu.rs: GPU vs CPU executor, device arrays, fallback, leaks) and the
 #      kernel-vs-twin tests, with FFTX_REQUIRE_GPU=1 so a missing GPU fails;
-#   2. the whole differential suite against FFTW 3.3.10 with FFTX_BACKEND=gpu;
+#   2. the whole differential suite against FFTW 3.3.10 with FFTX_BACKEND=gpu, the API and
+#      FFTW-contract tests, and the injected faults (tests/gpu.rs; a real device reset alone;
+#      CUDA missing: FFTX_FAULT=no-cuda);
 #   3. the benchmark (bench/run.sh), unless DEVICE_SKIP_BENCH=1.
 # Logs go to $OUT (the device tool's output folder) or ./device-out.
 set -u
@@ -27,6 +29,12 @@ OUT=/tmp run unit-tests .device/tests/unit --test-threads=4
 OUT=/tmp run fftx-tests FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
 run differential-gpu FFTX_BACKEND=gpu .device/tests/differential --test-threads=${DIFF_THREADS:-8}
 run api-gpu FFTX_BACKEND=gpu .device/tests/api --test-threads=1
+run fftw-contract-gpu FFTX_BACKEND=gpu .device/tests/fftw_contract --test-threads=1
+# Faults: a real device reset between executes (alone: it destroys every device resource of the
+# process), and CUDA missing with the GPU asked for (everything must run, right, on the CPU).
+run fault-reset FFTX_LOG=warn .device/tests/gpu --ignored --test-threads=1 device_reset_between_executes
+OUT=/tmp run fault-no-cuda FFTX_FAULT=no-cuda FFTX_BACKEND=gpu FFTX_REQUIRE_GPU=0 .device/tests/api --test-threads=1
+OUT=/tmp run fault-no-cuda-differential FFTX_FAULT=no-cuda FFTX_BACKEND=gpu FFTX_REQUIRE_GPU=0 .device/tests/differential --test-threads=8
 for f in fused kernel; do
   OUT=/tmp run fftx-tests-$f FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f .device/tests/fftx --test-threads=1
 done

@@ -583,6 +583,10 @@ pub struct Compiled {
     plain_counts: Vec<u64>,
     /// The plan lowered to the GPU (then `steps` is empty).
     gpu: Option<Box<super::gpu::GpuCompiled>>,
+    /// With `gpu`: the steps and flags to lower for the CPU if the GPU fails mid-execute, and
+    /// that lowering once made.
+    fallback: Option<(Vec<Step>, u32)>,
+    cpu: Option<Box<Compiled>>,
 }
 
 impl Compiled {
@@ -599,14 +603,29 @@ impl Compiled {
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must be valid for what the plan addresses.
-    pub unsafe fn execute(&mut self) {
+    pub unsafe fn execute(&mut self) -> Result<(), String> {
         if let Some(g) = &self.gpu {
             match g.execute() {
                 Ok(count) => self.executed_transforms += count,
-                Err(e) => crate::log_warn!("fftx_execute: the GPU failed: {e}"),
+                Err(f) if f.recomputable => {
+                    crate::log_warn!("fftx_execute: the GPU failed ({}); computing on the CPU", f.error);
+                    if self.cpu.is_none() {
+                        let (steps, flags) = self.fallback.clone().expect("kept with every GPU lowering");
+                        self.cpu = Some(Box::new(lower_cpu(steps, flags)?));
+                    }
+                    let cpu = self.cpu.as_mut().expect("made above");
+                    cpu.execute()?;
+                    self.executed_transforms += cpu.planned_transforms;
+                }
+                Err(f) => {
+                    return Err(format!(
+                        "the GPU failed ({}) after writing to the caller's arrays, which the CPU cannot recompute from; the output is not computed",
+                        f.error
+                    ))
+                }
             }
             self.executions += 1;
-            return;
+            return Ok(());
         }
         for (t, v) in &mut self.temps {
             if t.zero {
@@ -635,6 +654,7 @@ impl Compiled {
         }
         self.executed_transforms += count;
         self.executions += 1;
+        Ok(())
     }
 }
 
@@ -724,6 +744,8 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                     executions: 0,
                     plain_counts: Vec::new(),
                     gpu: Some(Box::new(g)),
+                    fallback: Some((steps, flags)),
+                    cpu: None,
                 });
             }
             Err(e) if must => {
@@ -736,6 +758,11 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
             }
         }
     }
+    lower_cpu(steps, flags)
+}
+
+/// Lowers the steps for the CPU.
+fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
     let mut temps: Vec<(Arc<Temp>, Vec<f64>)> = Vec::new();
     let mut addrs = Addrs(HashMap::new());
     let mut note = |b: &Buf| {
@@ -839,6 +866,8 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
         executions: 0,
         plain_counts,
         gpu: None,
+        fallback: None,
+        cpu: None,
     })
 }
 

@@ -548,8 +548,17 @@ pub struct GpuCompiled {
     zero_temps: Vec<(u64, usize)>,
     _temps: Vec<(Arc<Temp>, DevBuf)>,
     mirrors: Vec<HostSpan>,
+    /// Some caller array is device memory (used in place: only the GPU can compute the plan).
+    device_arrays: bool,
     steps: Vec<GpuStep>,
     pub counts: Vec<u64>,
+}
+
+/// A failed GPU execute. `recomputable`: every caller array is host memory and none that the
+/// plan reads has been written, so the CPU can compute the plan from the start.
+pub struct ChainFailure {
+    pub error: GpuError,
+    pub recomputable: bool,
 }
 
 // The compiled plan holds device addresses and a stream, used under the plan's lock.
@@ -710,6 +719,7 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
 
 /// Lowers the optimized steps to the GPU.
 pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCompiled> {
+    cuda::fault::at_plan()?;
     let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
     g.bind()?;
     let mut stream = std::ptr::null_mut();
@@ -729,6 +739,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
         zero_temps: Vec::new(),
         _temps: Vec::new(),
         mirrors: Vec::new(),
+        device_arrays: false,
         steps: Vec::new(),
         counts: Vec::new(),
     };
@@ -745,6 +756,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
         let bytes = (span.hi - span.lo) as usize;
         if cuda::memory_of(g, span.lo as usize, bytes) == Memory::Device {
             user.insert(addr, addr as u64);
+            out.device_arrays = true;
             continue;
         }
         let dev = DevBuf::new(bytes)?;
@@ -853,9 +865,37 @@ impl GpuCompiled {
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must still be valid.
-    pub unsafe fn execute(&self) -> GpuResult<u64> {
-        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    pub unsafe fn execute(&self) -> Result<u64, ChainFailure> {
+        // Until the copies out start, no caller array has been written.
+        let before_outputs = |error| ChainFailure {
+            error,
+            recomputable: !self.device_arrays,
+        };
+        let g = gpu().ok_or_else(|| before_outputs(GpuError("no GPU".into())))?;
+        self.run_steps(g).map_err(before_outputs)?;
+        let s = self.stream;
+        let copied_out = (|| {
+            for m in self.mirrors.iter().filter(|m| m.written) {
+                check(
+                    cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s),
+                    "cuMemcpyDtoHAsync",
+                )?;
+            }
+            check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")
+        })();
+        copied_out.map_err(|error| ChainFailure {
+            error,
+            // Outputs are written again whole by the CPU; an array also read is not intact.
+            recomputable: !self.device_arrays
+                && !self.mirrors.iter().any(|m| m.written && m.copy_in),
+        })?;
+        Ok(self.counts.iter().sum())
+    }
+
+    /// The copies in and the steps (everything before the copies out).
+    unsafe fn run_steps(&self, g: &cuda::Gpu) -> GpuResult<()> {
         g.bind()?;
+        cuda::fault::at_execute(g.ordinal)?;
         let s = self.stream;
         for m in self.mirrors.iter().filter(|m| m.copy_in) {
             check(
@@ -866,8 +906,7 @@ impl GpuCompiled {
         for &(p, bytes) in &self.zero_temps {
             check(cu::cuMemsetD8Async(p, 0, bytes, s), "cuMemsetD8Async")?;
         }
-        let mut count = 0;
-        for (k, step) in self.steps.iter().enumerate() {
+        for step in &self.steps {
             match step {
                 GpuStep::Chain(c) => c.variant.run(s)?,
                 GpuStep::Elementwise { f, total, table } => {
@@ -887,16 +926,8 @@ impl GpuCompiled {
                     p.execute().map_err(GpuError)?;
                 }
             }
-            count += self.counts[k];
         }
-        for m in self.mirrors.iter().filter(|m| m.written) {
-            check(
-                cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s),
-                "cuMemcpyDtoHAsync",
-            )?;
-        }
-        check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
-        Ok(count)
+        Ok(())
     }
 
     /// The printout's GPU lines, one per step.

@@ -393,8 +393,7 @@ impl FftxPlan {
         if r.is_none() {
             *r = Some(compile(&self.graph, self.flags)?);
         }
-        r.as_mut().unwrap().compiled.execute();
-        Ok(())
+        r.as_mut().unwrap().compiled.execute()
     }
 
     /// The printout: the optimized graph with the live boxes and the 1-D transform counts.

@@ -181,7 +181,21 @@ impl<T: Real> CpuTransform<T> {
     /// # Safety
     /// The arrays must hold every element the problem's dims and loops address.
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
-        let howmany = self.howmany;
+        self.execute_from(input, output, 0)
+    }
+
+    /// Runs transforms `first..` (in loop order) of the step: what a failed GPU execute left
+    /// undone.
+    ///
+    /// # Safety
+    /// As [`CpuTransform::execute`].
+    pub unsafe fn execute_from(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        first: usize,
+    ) -> Result<(), String> {
+        let howmany = self.howmany.saturating_sub(first);
         if howmany == 0 {
             return Ok(());
         }
@@ -189,7 +203,7 @@ impl<T: Real> CpuTransform<T> {
         // in-place transpose, say) is written only after every input element has been read.
         let tangled = layout::overlap(&self.problem, input, output) == layout::Overlap::Tangled;
         if !tangled && self.is_contiguous_dft(input, output) {
-            self.execute_direct(input, output, howmany);
+            self.execute_direct(input, output, first..self.howmany);
             return Ok(());
         }
         let batch = if tangled { howmany } else { self.batch };
@@ -208,8 +222,8 @@ impl<T: Real> CpuTransform<T> {
         let run = |range: std::ops::Range<usize>| {
             let mut work = works.lock().pop().expect("one work set per worker");
             for b in range {
-                let first = b * batch;
-                let count = batch.min(howmany - first);
+                let count = batch.min(howmany - b * batch);
+                let first = first + b * batch;
                 // SAFETY: forwarded from the caller; batches cover disjoint transforms.
                 unsafe { self.run_batch(input, output, first, count, inner_threads, &mut work) };
             }
@@ -232,7 +246,13 @@ impl<T: Real> CpuTransform<T> {
             && interleaved(output)
     }
 
-    unsafe fn execute_direct(&self, input: ArrayPtr, output: ArrayPtr, howmany: usize) {
+    unsafe fn execute_direct(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        transforms: std::ops::Range<usize>,
+    ) {
+        let (first, howmany) = (transforms.start, transforms.len());
         let (ArrayPtr::Complex { re: ip, .. }, ArrayPtr::Complex { re: op, .. }) = (input, output)
         else {
             return;
@@ -245,7 +265,7 @@ impl<T: Real> CpuTransform<T> {
             let mut scratch = vec![Complex::<T>::default(); fft.get_inplace_scratch_len()];
             for job in range {
                 for i in job * per_job..((job + 1) * per_job).min(howmany) {
-                    let (io, oo) = layout::instance_offsets(&self.loops, i);
+                    let (io, oo) = layout::instance_offsets(&self.loops, first + i);
                     // SAFETY: the plan's layout: n unit-stride complex elements at each offset,
                     // distinct transforms disjoint; in place, input and output coincide.
                     unsafe {

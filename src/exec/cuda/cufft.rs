@@ -169,6 +169,7 @@ impl CufftPlan {
     /// # Safety
     /// `input` and `output` must hold the plan's layouts on the device.
     pub unsafe fn exec(&self, input: u64, output: u64, sign: i32) -> GpuResult<()> {
+        super::fault::at_launch()?;
         let (i, o) = (
             input as *mut std::ffi::c_void,
             output as *mut std::ffi::c_void,

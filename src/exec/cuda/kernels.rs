@@ -100,6 +100,7 @@ pub unsafe fn launch(
     stream: cu::CUstream,
     params: &mut [*mut c_void],
 ) -> GpuResult<()> {
+    super::fault::at_launch()?;
     let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
     let block = 256u32;
     let max_grid = (g.multiprocessors.max(1) as u64) * 16;
@@ -288,6 +289,7 @@ pub unsafe fn launch_grid(
     stream: cu::CUstream,
     params: &mut [*mut c_void],
 ) -> GpuResult<()> {
+    super::fault::at_launch()?;
     check(
         cu::cuLaunchKernel(
             f,

@@ -10,6 +10,7 @@
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
 pub mod cufft;
+pub mod fault;
 pub mod kernels;
 pub mod staging;
 pub mod transform;
@@ -128,6 +129,9 @@ pub fn why_no_gpu() -> Option<String> {
 }
 
 fn open() -> Result<Gpu, String> {
+    if fault::arm_from_env() {
+        return Err("CUDA missing (injected: FFTX_FAULT=no-cuda)".into());
+    }
     // SAFETY: presence checks only try to dlopen the libraries.
     unsafe {
         if !cu::is_culib_present() {

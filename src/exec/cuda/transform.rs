@@ -95,7 +95,6 @@ pub struct GpuTransform<T: Real> {
     chunk: usize,
     /// Host threads that move blocks for staged arrays.
     movers: usize,
-    in_place: bool,
     state: Mutex<State>,
     _t: PhantomData<T>,
 }
@@ -155,6 +154,7 @@ impl<T: Real> GpuTransform<T> {
     /// Prepares the step; cuFFT plans for the full chunk are made here, so that planning
     /// errors (out of device memory) show at plan time.
     pub fn new(p: &Problem, threads: usize) -> GpuResult<Self> {
+        super::fault::at_plan()?;
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         g.bind()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
@@ -205,7 +205,6 @@ impl<T: Real> GpuTransform<T> {
             out_complex,
             chunk,
             movers,
-            in_place: p.in_place,
             state: Mutex::new(State::default()),
             _t: PhantomData,
         };
@@ -628,36 +627,42 @@ impl<T: Real> GpuTransform<T> {
             output,
             in_side,
             out_side,
-            wrote_output: AtomicBool::new(false),
         };
-        let r = run.go(&mut st);
-        match r {
-            Err(error) => {
-                let input_lost = self.in_place
-                    && (run.wrote_output.load(Ordering::Relaxed) || !run.out_side.host());
-                Err(Failure { error, input_lost })
-            }
-            Ok(()) => Ok(()),
-        }
+        run.go(&mut st)
     }
 }
 
-/// A failed GPU execute.
+/// A failed GPU execute, and how much of the caller's output it had written.
 #[derive(Debug)]
 pub struct Failure {
     pub error: GpuError,
-    /// The in-place array was partly overwritten: the input is gone, nothing can recompute it.
-    pub input_lost: bool,
+    pub written: Written,
+}
+
+/// How far a failed execute got into the caller's output array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// Nothing was written.
+    Nothing,
+    /// Transforms `0..k` (in loop order) are written and right; none after them was touched.
+    Leading(usize),
+    /// Some output was written, not in whole leading transforms (or on the device).
+    Unknown,
 }
 
 impl From<GpuError> for Failure {
     fn from(error: GpuError) -> Self {
         Failure {
             error,
-            input_lost: false,
+            written: Written::Nothing,
         }
     }
 }
+
+/// Block states of a chunk's output: not started, on its way into the caller's array, there.
+const BLOCK_IDLE: u8 = 0;
+const BLOCK_STARTED: u8 = 1;
+const BLOCK_DONE: u8 = 2;
 
 /// How one side's data reaches the packed device buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -732,9 +737,6 @@ struct Run<'a, T: Real> {
     output: ArrayPtr,
     in_side: Side,
     out_side: Side,
-    /// Some output has reached the caller's array (after a failure, an in-place input is no
-    /// longer intact).
-    wrote_output: AtomicBool,
 }
 
 struct Pools {
@@ -774,7 +776,11 @@ impl Pools {
 }
 
 impl<'a, T: Real> Run<'a, T> {
-    unsafe fn go(&self, st: &mut State) -> GpuResult<()> {
+    /// The chunked pipeline. After a failure, chunks already transformed are still written
+    /// out whole, and nothing of a later one is, so that the result says exactly which
+    /// transforms are in the caller's output ([`Written`]) and the rest can be recomputed.
+    unsafe fn go(&self, st: &mut State) -> Result<(), Failure> {
+        super::fault::at_execute(self.g.ordinal)?;
         let t = self.t;
         let device_side = !self.in_side.host() || !self.out_side.host();
         // Device arrays are transformed in one go; host arrays chunk by chunk.
@@ -818,7 +824,7 @@ impl<'a, T: Real> Run<'a, T> {
             owned.push(d);
             Ok(d)
         };
-        let result = (|| -> GpuResult<()> {
+        let result = (|| -> Result<(), Failure> {
             // Stages per chunk size (made once per plan and kept).
             let full = chunk.min(t.howmany);
             let last = t.howmany - (chunks - 1) * chunk;
@@ -957,6 +963,10 @@ impl<'a, T: Real> Run<'a, T> {
                 // The workers' streams use the new buffers: make the allocations visible first.
                 check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
             }
+            let computed: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+            let out_state: Vec<std::sync::atomic::AtomicU8> = (0..out_id)
+                .map(|_| std::sync::atomic::AtomicU8::new(BLOCK_IDLE))
+                .collect();
             let next = AtomicUsize::new(0);
             let failed: Mutex<Option<GpuError>> = Mutex::new(None);
             let stop = AtomicBool::new(false);
@@ -972,6 +982,7 @@ impl<'a, T: Real> Run<'a, T> {
                     let (s_in, s_out) = (s_in as usize, s_out as usize);
                     let (order, next, in_sig, out_sig, comp_sig, din, dout) =
                         (&order, &next, &in_sig, &out_sig, &comp_sig, &din, &dout);
+                    let (computed, out_state) = (&computed, &out_state);
                     let (fail, stop) = (&fail, &stop);
                     scope.spawn(move || {
                         let (s_in, s_out) = (s_in as cu::CUstream, s_out as cu::CUstream);
@@ -984,10 +995,15 @@ impl<'a, T: Real> Run<'a, T> {
                         };
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            if i >= order.len() || stop.load(Ordering::Acquire) {
+                            if i >= order.len() {
                                 break;
                             }
                             let b = order[i];
+                            // After a failure only the outputs of chunks already transformed
+                            // still move (so that chunks are written whole or not at all).
+                            if b.input && stop.load(Ordering::Acquire) {
+                                continue;
+                            }
                             let r = if b.input {
                                 self.move_in(
                                     &b,
@@ -1002,11 +1018,11 @@ impl<'a, T: Real> Run<'a, T> {
                                 )
                             } else {
                                 comp_sig[b.chunk].wait_recorded();
-                                if stop.load(Ordering::Acquire) {
-                                    break;
+                                if !computed[b.chunk].load(Ordering::Acquire) {
+                                    continue; // the chunk failed, or came after a failure
                                 }
-                                self.wrote_output.store(true, Ordering::Relaxed);
-                                self.move_out(
+                                out_state[b.id].store(BLOCK_STARTED, Ordering::Release);
+                                let r = self.move_out(
                                     &b,
                                     &mut mover,
                                     s_out,
@@ -1015,7 +1031,13 @@ impl<'a, T: Real> Run<'a, T> {
                                     ob,
                                     out_sig,
                                     comp_sig,
-                                )
+                                );
+                                // A direct DMA into the caller's array is done only once its
+                                // event has fired (settled after the workers finish).
+                                if r.is_ok() && self.out_side != Side::HostDirect {
+                                    out_state[b.id].store(BLOCK_DONE, Ordering::Release);
+                                }
+                                r
                             };
                             if let Err(e) = r {
                                 fail(e);
@@ -1066,6 +1088,7 @@ impl<'a, T: Real> Run<'a, T> {
                             t.device_copy(self.output, dout[c % slots], false, compute)?;
                         }
                         comp_sig[c].record(compute)?;
+                        computed[c].store(true, Ordering::Release);
                     }
                     Ok(())
                 })();
@@ -1077,15 +1100,30 @@ impl<'a, T: Real> Run<'a, T> {
                     }
                 }
             });
-            if let Some(e) = failed.lock().take() {
-                return Err(e);
-            }
+            let mut synced = Ok(());
             for &(a, b) in &worker_streams {
-                check(cu::cuStreamSynchronize(a), "cuStreamSynchronize")?;
-                check(cu::cuStreamSynchronize(b), "cuStreamSynchronize")?;
+                synced = synced
+                    .and(check(cu::cuStreamSynchronize(a), "cuStreamSynchronize"))
+                    .and(check(cu::cuStreamSynchronize(b), "cuStreamSynchronize"));
             }
-            check(cu::cuStreamSynchronize(compute), "cuStreamSynchronize")?;
-            Ok(())
+            let error = match failed.lock().take() {
+                Some(e) => e,
+                None => {
+                    return synced
+                        .and(check(
+                            cu::cuStreamSynchronize(compute),
+                            "cuStreamSynchronize",
+                        ))
+                        .map_err(|e| Failure {
+                            error: e,
+                            written: self.written(&out_blocks, &out_state, &out_sig, chunk),
+                        })
+                }
+            };
+            Err(Failure {
+                error,
+                written: self.written(&out_blocks, &out_state, &out_sig, chunk),
+            })
         })();
         for d in owned {
             cu::cuMemFreeAsync(d, compute);
@@ -1094,6 +1132,46 @@ impl<'a, T: Real> Run<'a, T> {
             cu::cuStreamSynchronize(compute);
         }
         result
+    }
+
+    /// How much of the caller's output a failed run wrote: whole leading chunks, nothing, or
+    /// something else. A direct DMA counts once its event reports success.
+    unsafe fn written(
+        &self,
+        out_blocks: &[Vec<Block>],
+        out_state: &[std::sync::atomic::AtomicU8],
+        out_sig: &[Signal],
+        chunk: usize,
+    ) -> Written {
+        if !self.out_side.host() {
+            return Written::Unknown;
+        }
+        let state = |b: &Block| {
+            let s = out_state[b.id].load(Ordering::Acquire);
+            if s == BLOCK_STARTED
+                && self.out_side == Side::HostDirect
+                && cu::cuEventQuery(out_sig[b.id].event) == cu::CUresult::CUDA_SUCCESS
+            {
+                BLOCK_DONE
+            } else {
+                s
+            }
+        };
+        let whole = out_blocks
+            .iter()
+            .take_while(|c| !c.is_empty() && c.iter().all(|b| state(b) == BLOCK_DONE))
+            .count();
+        if out_blocks[whole..]
+            .iter()
+            .flatten()
+            .any(|b| state(b) != BLOCK_IDLE)
+        {
+            return Written::Unknown;
+        }
+        match whole {
+            0 => Written::Nothing,
+            k => Written::Leading((k * chunk).min(self.t.howmany)),
+        }
     }
 
     /// Host pointer of byte `off` of chunk `c`'s packed data on a packed side.
