@@ -21,8 +21,16 @@
 //!   it, and the output matches FFTW's on the same input, planned on contiguous out-of-place
 //!   arrays (relative L2 error <= TOL * log2 N; imaginary parts at self-conjugate r2c bins
 //!   bit-exact where FFTW's are zero; c2r input Hermitian);
-//! - new-array execute with arrays that do not fit the plan, a plan through the other precision's
-//!   API, destroyed or NULL plans, plans of NULL arrays or of nothing: no write at all;
+//! - new-array execute with arrays of another kind or NULL arrays, a plan through the other
+//!   precision's API, destroyed or NULL plans, `fftw_execute` of plans of NULL arrays, any
+//!   execute of a plan of nothing (howmany_rank INT_MAX, FFTW's `(dft-nop)`): no write at all;
+//! - new-array execute on arrays whose in-placeness is not the plan's (in-place arrays for an
+//!   out-of-place plan, separate arrays for an in-place one; FFTW leaves it undefined): the
+//!   transform of the new input as the plan's strides lay it out, written to the output's
+//!   elements only (an input element that is not an output one is kept);
+//! - `fftw_execute_dft` on a split-DFT plan passes (in, in + 1, out, out + 1) as (ri, ii, ro, io)
+//!   if the plan was made with ii - ri == io - ro == 1, else (in + 1, in, out + 1, out), as FFTW;
+//! - transform rank INT_MAX: NULL, with n, dims, kinds and embeds unread (in an unreadable page);
 //! - no panic anywhere (a panic hook counts them, worker threads included); no heap corruption
 //!   (a guarded global allocator checks every Rust allocation, the library's own included, when
 //!   it is freed, and measures what planning allocates); crashes and hangs print the case.
@@ -32,8 +40,9 @@
 //! alone, verbosely, and `FFTX_FUZZ_FROM=i` starts the run there (for a crash that needs the
 //! cases before it); `FFTX_FUZZ_TRACE=1` prints every case; `FFTX_FUZZ_SKIP=class,...` leaves
 //! out mutation classes, `threads`, `huge`, or `measure` (everything under ESTIMATE), to look past
-//! a crash while it is being fixed. A heap corruption stops the run (what follows it could crash
-//! anywhere). The test fails on any mismatch class not in [`ALLOWED`].
+//! a crash while it is being fixed (a default run leaves nothing out). A heap corruption stops
+//! the run (what follows it could crash anywhere). The test fails on any mismatch class not in
+//! [`ALLOWED`].
 
 #![allow(
     clippy::too_many_arguments,
@@ -72,8 +81,15 @@ const ALLOWED: &[(&str, &str)] = &[
     (
         "plan: FFTW returns NULL, fftx plans (in-place*) [*]",
         "In-place layouts FFTW 3.3.10 has no algorithm for (r2c/c2r whose last dimension is not \
-         the innermost, split r2c/c2r, some transposes): fftx plans them, and its results are \
-         checked against FFTW's on the same data out of place.",
+         the innermost, split r2c/c2r, rank-0 transposes, input and output strides that \
+         differ): fftx plans them, and its results are checked against FFTW's on the same data \
+         out of place.",
+    ),
+    (
+        "plan: FFTW returns NULL, fftx plans (nothing to transform (a loop of 0)) [*]",
+        "FFTW 3.3.10 returns NULL for some problems whose loop of 0 leaves nothing to transform \
+         (where none of its solvers takes the layout); fftx plans them, as plans of nothing, and \
+         they are checked to write nothing.",
     ),
     (
         "plan: FFTW returns NULL, fftx plans (FFTW_CONSERVE_MEMORY) [*]",
@@ -195,15 +211,19 @@ fn note() -> String {
 // Embed arrays whose entry 0 (which FFTW never reads) lies in a page that cannot be read: two
 // (inembed, onembed) pairs of pages, [unreadable | readable]; the array starts 4 bytes before
 // the readable page. A read of entry 0 faults; the handler counts it, opens the page, returns.
+// A third pair holds whole arrays that must not be read at all (the n, dims, kinds and embed
+// arrays of a call whose transform rank is INT_MAX), one slot of `TRAP_SLOT` bytes each.
 static TRAP: AtomicUsize = AtomicUsize::new(0);
 static TRAP_HITS: AtomicUsize = AtomicUsize::new(0);
 const PAGE: usize = 4096;
+const TRAP_PAGES: usize = 6;
+const TRAP_SLOT: usize = 512;
 
 fn trap_init() {
     let p = unsafe {
         libc::mmap(
             std::ptr::null_mut(),
-            4 * PAGE,
+            TRAP_PAGES * PAGE,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
@@ -230,6 +250,24 @@ fn trap_embed(which: usize, e: &[i32]) -> *const c_int {
     start as *const c_int
 }
 
+/// `v` placed whole in slot `slot` of the third unreadable page (any read of it faults).
+fn trap_whole<X: Copy>(slot: usize, v: &[X]) -> *const X {
+    let bytes = std::mem::size_of_val(v);
+    assert!(bytes <= TRAP_SLOT && (slot + 1) * TRAP_SLOT <= PAGE);
+    let guard = TRAP.load(Ordering::SeqCst) + 4 * PAGE;
+    let start = guard + slot * TRAP_SLOT;
+    unsafe {
+        libc::mprotect(
+            guard as *mut c_void,
+            PAGE,
+            libc::PROT_READ | libc::PROT_WRITE,
+        );
+        std::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, start as *mut u8, bytes);
+        libc::mprotect(guard as *mut c_void, PAGE, libc::PROT_NONE);
+    }
+    start as *const X
+}
+
 unsafe fn write_str(s: &[u8]) {
     libc::write(2, s.as_ptr() as *const c_void, s.len());
 }
@@ -240,7 +278,7 @@ extern "C" fn on_fatal_signal(sig: c_int, info: *mut libc::siginfo_t, _: *mut c_
         if sig == libc::SIGSEGV && base != 0 {
             let addr = (*info).si_addr() as usize;
             let guard = addr.wrapping_sub(base) / PAGE;
-            if addr >= base && guard < 4 && guard.is_multiple_of(2) {
+            if addr >= base && guard < TRAP_PAGES && guard.is_multiple_of(2) {
                 TRAP_HITS.fetch_add(1, Ordering::SeqCst);
                 libc::mprotect((base + guard * PAGE) as *mut c_void, PAGE, libc::PROT_READ);
                 return;
@@ -651,6 +689,9 @@ struct Call {
     kinds: Option<Vec<i32>>,
     /// Advanced interface: inembed/onembed passed with entry 0 in an unreadable page.
     embed_trap: bool,
+    /// n, dims, howmany dims, kinds, inembed and onembed passed whole in an unreadable page
+    /// (nothing of them may be read).
+    unread: bool,
     sign: i32,
     flags: u32,
     /// Array arguments in C order: in, out (interleaved or real); ri, ii, ro, io (split dft);
@@ -743,6 +784,16 @@ impl Call {
 
     /// The call as C source (pointers as buffer + scalar offset).
     fn text(&self) -> String {
+        let t = self.text_call();
+        if self.unread {
+            let arrays = "n, dims, howmany dims, kinds, inembed, onembed";
+            format!("{t} /* {arrays}: each in an unreadable page */")
+        } else {
+            t
+        }
+    }
+
+    fn text_call(&self) -> String {
         let p = if self.double { "fftw_" } else { "fftwf_" };
         let arrays = self
             .args
@@ -864,7 +915,14 @@ fn opt_ptr<X>(v: &Option<Vec<X>>) -> *const X {
     v.as_ref().map_or(std::ptr::null(), |v| v.as_ptr())
 }
 
-unsafe fn guru_plan<D>(g: &Guru<D>, c: &Call, a: &[A], dims: *const D, hdims: *const D) -> Pl {
+unsafe fn guru_plan<D>(
+    g: &Guru<D>,
+    c: &Call,
+    a: &[A],
+    kinds: Ip,
+    dims: *const D,
+    hdims: *const D,
+) -> Pl {
     let (r, hr, f) = (c.rank, c.hrank, c.flags);
     match (c.fam, c.split) {
         (Fam::Dft, false) => (g.dft)(r, dims, hr, hdims, a[0], a[1], c.sign, f),
@@ -873,18 +931,24 @@ unsafe fn guru_plan<D>(g: &Guru<D>, c: &Call, a: &[A], dims: *const D, hdims: *c
         (Fam::R2c, true) => (g.split_r2c)(r, dims, hr, hdims, a[0], a[1], a[2], f),
         (Fam::C2r, false) => (g.c2r)(r, dims, hr, hdims, a[0], a[1], f),
         (Fam::C2r, true) => (g.split_c2r)(r, dims, hr, hdims, a[0], a[1], a[2], f),
-        (Fam::R2r, _) => (g.r2r)(r, dims, hr, hdims, a[0], a[1], opt_ptr(&c.kinds), f),
+        (Fam::R2r, _) => (g.r2r)(r, dims, hr, hdims, a[0], a[1], kinds, f),
     }
 }
 
 /// Makes the call through `lib` with the given array pointers.
 unsafe fn plan_call(lib: &Lib, c: &Call, a: &[A]) -> Pl {
     let f = c.flags;
-    let n = opt_ptr(&c.n);
+    // (Arrays that must not be read go whole into an unreadable page.)
+    let arr = |slot: usize, v: &Option<Vec<i32>>| match v {
+        Some(v) if c.unread => trap_whole(slot, v),
+        _ => opt_ptr(v),
+    };
+    let n = arr(0, &c.n);
     let nv = |i: usize| c.n.as_ref().unwrap()[i];
     let kv = |i: usize| c.kinds.as_ref().unwrap()[i];
-    let kinds = opt_ptr(&c.kinds);
+    let kinds = arr(3, &c.kinds);
     let embed = |which: usize, e: &Option<Vec<i32>>| match e {
+        _ if c.unread => arr(4 + which, e),
         Some(v) if c.embed_trap && !v.is_empty() => trap_embed(which, v),
         _ => opt_ptr(e),
     };
@@ -934,7 +998,11 @@ unsafe fn plan_call(lib: &Lib, c: &Call, a: &[A]) -> Pl {
                 })
             };
             let (d, hd) = (conv(&c.dims), conv(&c.hdims));
-            guru_plan(&lib.guru, c, a, opt_ptr(&d), opt_ptr(&hd))
+            let dims = |slot: usize, v: &Option<Vec<fftw_iodim>>| match v {
+                Some(v) if c.unread => trap_whole(slot, v),
+                _ => opt_ptr(v),
+            };
+            guru_plan(&lib.guru, c, a, kinds, dims(1, &d), dims(2, &hd))
         }
         (Iface::Guru64, _) => {
             let conv = |v: &Option<Vec<D3>>| {
@@ -949,7 +1017,11 @@ unsafe fn plan_call(lib: &Lib, c: &Call, a: &[A]) -> Pl {
                 })
             };
             let (d, hd) = (conv(&c.dims), conv(&c.hdims));
-            guru_plan(&lib.guru64, c, a, opt_ptr(&d), opt_ptr(&hd))
+            let dims = |slot: usize, v: &Option<Vec<fftw_iodim64>>| match v {
+                Some(v) if c.unread => trap_whole(slot, v),
+                _ => opt_ptr(v),
+            };
+            guru_plan(&lib.guru64, c, a, kinds, dims(1, &d), dims(2, &hd))
         }
     }
 }
@@ -1380,8 +1452,16 @@ fn at(args: &[Ptr], comp: (usize, isize), off: isize) -> (usize, isize) {
 
 /// Per buffer and scalar: 1 if the input addresses it, 2 if the output does.
 fn marks(g: &Geom, args: &[Ptr], lens: &[usize]) -> Vec<Vec<u8>> {
+    marks_of(g, args, lens, false)
+}
+
+/// [`marks`], of the output's scalars only if `output_only`.
+fn marks_of(g: &Geom, args: &[Ptr], lens: &[usize], output_only: bool) -> Vec<Vec<u8>> {
     let mut m: Vec<Vec<u8>> = lens.iter().map(|&l| vec![0u8; l]).collect();
     for (input, comp, offs) in g.components() {
+        if input && output_only {
+            continue;
+        }
         for &o in offs {
             let (b, i) = at(args, comp, o);
             m[b][i as usize] |= if input { 1 } else { 2 };
@@ -2110,6 +2190,9 @@ struct Case {
     expect_null: bool,
     own: Own,
     disguise: Option<bool>,
+    /// A plan of nothing (howmany_rank INT_MAX, FFTW's `(dft-nop)`): no execute, on any
+    /// arrays, writes anything.
+    nop: bool,
 }
 
 /// Sizes big enough for the planner to use threads (ESTIMATE gives a thread 32 Ki points).
@@ -2188,6 +2271,7 @@ fn gen_valid(rng: &mut SmallRng, double: bool, big: bool) -> Case {
             hdims: None,
             kinds,
             embed_trap: false,
+            unread: false,
             sign: if rng.gen_bool(0.5) { -1 } else { 1 },
             flags: ESTIMATE,
             args: Vec::new(),
@@ -2245,11 +2329,14 @@ fn gen_valid(rng: &mut SmallRng, double: bool, big: bool) -> Case {
             expect_null: false,
             own: Own::Full,
             disguise,
+            nop: false,
         };
     }
 }
 
-/// The most notable feature of a valid call, for telling plan mismatches apart.
+/// The most notable feature of a well-formed call (as finally made, after any mutation), for
+/// telling plan mismatches apart. Features that explain why FFTW 3.3.10 has no plan (each has
+/// its entry in [`ALLOWED`]) come first, so that a call with one is labelled by it.
 fn tag(c: &Call, g: &Geom, disguise: Option<bool>) -> &'static str {
     let rank = g.n.len();
     let mixed = matches!(c.fam, Fam::R2c | Fam::C2r);
@@ -2267,9 +2354,12 @@ fn tag(c: &Call, g: &Geom, disguise: Option<bool>) -> &'static str {
         "in-place transposes (rank 0)"
     } else if g.in_place && strides_differ {
         "in-place, input and output strides differ"
+    } else if g.in_place && c.split && mixed {
+        "in-place split r2c/c2r"
     } else if g.loops.contains(&0) {
         "nothing to transform (a loop of 0)"
     } else if c.fam == Fam::C2r && rank >= 2 && c.flags & PRESERVE != 0 {
+        // (PRESERVE_INPUT wins over DESTROY_INPUT when both are given.)
         "multi-dimensional c2r with PRESERVE_INPUT"
     } else if beyond_guru {
         "a beyond-guru flag"
@@ -2277,8 +2367,6 @@ fn tag(c: &Call, g: &Geom, disguise: Option<bool>) -> &'static str {
         "FFTW_CONSERVE_MEMORY"
     } else if c.iface == Iface::Many && rank > 0 && (garbage(&c.inembed) || garbage(&c.onembed)) {
         "inembed[0]/onembed[0] garbage (never read by FFTW)"
-    } else if g.in_place && c.split && mixed {
-        "in-place split r2c/c2r"
     } else if disguise.is_some() {
         "split arrays that are interleaved ones"
     } else if c.flags & ESTIMATE == 0 {
@@ -2376,14 +2464,20 @@ fn mutate(rng: &mut SmallRng, k: &mut Case, class: &'static str) -> bool {
                 c.rank = negative(rng);
             }
         }
-        // FFTW checks the rank before reading n or dims (INT_MAX is its "minus infinity").
-        "rank_intmax" if !basic_fixed => c.rank = i32::MAX,
-        // FFTW plans a howmany rank of INT_MAX without reading the dims: a plan of nothing.
+        // FFTW checks the rank before reading anything (INT_MAX is its "minus infinity"): NULL,
+        // with n, dims, kinds and embeds unread (they are passed in an unreadable page).
+        "rank_intmax" if !basic_fixed => {
+            c.rank = i32::MAX;
+            c.unread = true;
+        }
+        // FFTW plans a howmany rank of INT_MAX without reading the howmany dims: a plan of
+        // nothing, `(dft-nop)`, whose executes write nothing, whatever the arrays.
         "hrank_intmax" | "hrank_intmax_dims" if guru => {
             c.hrank = i32::MAX;
             if class == "hrank_intmax" {
                 c.hdims = None;
             }
+            k.nop = true;
             (invalid, own) = (false, Own::NoWrite);
         }
         "null_dims" => {
@@ -2519,8 +2613,12 @@ fn mutate(rng: &mut SmallRng, k: &mut Case, class: &'static str) -> bool {
             k.fftw = true;
         }
         "bad_kind" if c.fam == Fam::R2r && rank > 0 && c.kinds.is_some() => {
+            // FFTW takes a kind outside the enum as R2HC: if fftx plans, it must compute that
+            // (the reference is FFTW given the same kinds).
             c.kinds.as_mut().unwrap()[rng.gen_range(0..rank)] =
                 pick(rng, &[11, 12, -1, 100, i32::MAX, i32::MIN]);
+            k.geom.as_mut().unwrap().kinds = c.kinds.clone().unwrap();
+            (invalid, own) = (false, Own::Full);
         }
         "bad_sign" if c.fam == Fam::Dft && !c.split => {
             // FFTW takes any sign but -1 as backward: if fftx plans, it must compute that.
@@ -2598,6 +2696,10 @@ fn gen_case(rng: &mut SmallRng, double: bool, skip: &HashSet<String>, huge_ok: b
             break;
         }
     }
+    // The label of the call as finally made (a mutation may change its flags or arrays).
+    if let Some(g) = &k.geom {
+        k.tag = tag(&k.call, g, k.disguise);
+    }
     k
 }
 
@@ -2619,6 +2721,8 @@ struct Ctx {
     calls: u64,
     calls_by: BTreeMap<&'static str, u64>,
     families: BTreeMap<String, u64>,
+    /// Well-formed cases per label (see [`tag`]), and a few features worth counting.
+    labels: BTreeMap<&'static str, u64>,
     classes: BTreeMap<&'static str, u64>,
     outcomes: BTreeMap<String, u64>,
     /// Mismatch class -> (count, the first occurrence's reproducer).
@@ -2731,8 +2835,14 @@ fn fill_input<T: Scalar>(rng: &mut SmallRng, g: &Geom, args: &[Ptr], mem: &mut M
 }
 
 /// Whether FFTW plans `c`, asked in a child process (planning that measures runs transforms, and
-/// FFTW crashes running some of its own); None if the child dies.
-unsafe fn fftw_plans_in_child<T: Scalar>(fftw: &Lib, c: &Call, mem: &Mem<T>) -> Option<bool> {
+/// FFTW crashes running some of its own; and its planner takes minutes over a few problems, e.g.
+/// `fftwf_plan_r2r_1d(69984, in, out, FFTW_REDFT00, FFTW_ESTIMATE | FFTW_CONSERVE_MEMORY)`):
+/// Err says why there is no answer (the child died, or was stopped after [`CHILD_LIMIT`]).
+unsafe fn fftw_plans_in_child<T: Scalar>(
+    fftw: &Lib,
+    c: &Call,
+    mem: &Mem<T>,
+) -> Result<bool, &'static str> {
     let pid = libc::fork();
     if pid == 0 {
         for sig in [
@@ -2749,12 +2859,35 @@ unsafe fn fftw_plans_in_child<T: Scalar>(fftw: &Lib, c: &Call, mem: &Mem<T>) -> 
         let p = plan_call(fftw, c, &a);
         libc::_exit(if p.is_null() { 0 } else { 1 });
     }
-    let mut status = 0;
-    if pid < 0 || libc::waitpid(pid, &mut status, 0) != pid || !libc::WIFEXITED(status) {
-        return None;
+    if pid < 0 {
+        return Err("FFTW crashes");
     }
-    Some(libc::WEXITSTATUS(status) == 1)
+    let (t, mut nap) = (Instant::now(), Duration::from_micros(20));
+    let mut status = 0;
+    loop {
+        match libc::waitpid(pid, &mut status, libc::WNOHANG) {
+            0 if t.elapsed() > CHILD_LIMIT => {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut status, 0);
+                return Err("FFTW too slow");
+            }
+            0 => {
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(5));
+            }
+            r if r == pid => break,
+            _ => return Err("FFTW crashes"),
+        }
+    }
+    if !libc::WIFEXITED(status) {
+        return Err("FFTW crashes");
+    }
+    Ok(libc::WEXITSTATUS(status) == 1)
 }
+
+/// How long FFTW may take to answer in a child (FFTW takes up to ~2 s to be EXHAUSTIVE on the
+/// problems it is asked that of).
+const CHILD_LIMIT: Duration = Duration::from_secs(10);
 
 /// After an execute: nothing written outside the arrays, the input kept where FFTW keeps it,
 /// FFTW's result in the output.
@@ -2777,6 +2910,8 @@ fn run_reference<T: Scalar>(cx: &mut Ctx, fftw: &Lib, g: &Geom, input: &[T]) -> 
     cache.get_mut(&key).unwrap().as_mut().map(|r| r.run(input))
 }
 
+/// `output_only`: only the output's scalars may change (new arrays whose in-placeness differs
+/// from the plan's: an input scalar that is not an output one is kept, whatever the flags).
 fn check_run<T: Scalar>(
     cx: &mut Ctx,
     fftw: &Lib,
@@ -2786,15 +2921,18 @@ fn check_run<T: Scalar>(
     mem: &Mem<T>,
     before: &Mem<T>,
     what: &str,
+    output_only: bool,
 ) {
-    let m = marks(g, args, lens);
+    let m = marks_of(g, args, lens, output_only);
     if let Some(d) = outside_changes(&m, mem, before) {
-        cx.mismatch(
-            &format!("{what}: wrote outside the arrays the plan names"),
-            d,
-        );
+        let where_ = if output_only {
+            "wrote outside its output (an input-only scalar, or outside the arrays)"
+        } else {
+            "wrote outside the arrays the plan names"
+        };
+        cx.mismatch(&format!("{what}: {where_}"), d);
     }
-    if g.preserve {
+    if g.preserve && !output_only {
         let changed = (0..mem.bufs.len())
             .flat_map(|b| (0..lens[b]).map(move |i| (b, i)))
             .find(|&(b, i)| {
@@ -2825,6 +2963,37 @@ fn wrong_exec(e: Exec, fam: Fam, split: bool) -> bool {
     let right = Exec::of(fam, false);
     let right_split = Exec::of(fam, true);
     !(e == right || (split && e == right_split))
+}
+
+/// The (real, imaginary) argument pairs of a family's split complex sides.
+fn complex_sides(fam: Fam, split: bool) -> &'static [(usize, usize)] {
+    match (fam, split) {
+        (Fam::Dft, true) => &[(0, 1), (2, 3)],
+        (Fam::R2c, true) => &[(1, 2)],
+        (Fam::C2r, true) => &[(0, 1)],
+        _ => &[],
+    }
+}
+
+/// Whether FFTW counts a plan made by the split DFT interface on `args` (ri, ii, ro, io) as
+/// forward: ii - ri == 1 and io - ro == 1 (api/plan-guru-split-dft.c). NULL arrays: backward.
+fn split_forward(args: &[Ptr]) -> bool {
+    let next = |r: Ptr, i: Ptr| match (r, i) {
+        (Ptr::At(b0, o0), Ptr::At(b1, o1)) => b0 == b1 && o1 == o0 + 1,
+        _ => false,
+    };
+    next(args[0], args[1]) && next(args[2], args[3])
+}
+
+/// The geometry with real and imaginary parts exchanged on both sides.
+fn swap_parts(g: &Geom) -> Geom {
+    let mut s = g.clone();
+    for v in [&mut s.input, &mut s.output] {
+        if v.complex {
+            std::mem::swap(&mut v.re, &mut v.im);
+        }
+    }
+    s
 }
 
 fn run_case<T: Scalar>(cx: &mut Ctx, libs: &Libs, rng: &mut SmallRng, idx: u64) {
@@ -2861,6 +3030,14 @@ fn run_case<T: Scalar>(cx: &mut Ctx, libs: &Libs, rng: &mut SmallRng, idx: u64) 
             c.family()
         ))
         .or_default() += 1;
+    if let Some(g) = &k.geom {
+        *cx.labels.entry(k.tag).or_default() += 1;
+        if g.in_place && matches!(c.fam, Fam::R2c | Fam::C2r) && c.flags & ESTIMATE == 0 {
+            *cx.labels
+                .entry("(feature) in-place r2c/c2r under MEASURE/PATIENT/EXHAUSTIVE")
+                .or_default() += 1;
+        }
+    }
 
     let mut mem = Mem::<T>::new(&k.bufs);
     if let Some(g) = &k.geom {
@@ -2873,13 +3050,19 @@ fn run_case<T: Scalar>(cx: &mut Ctx, libs: &Libs, rng: &mut SmallRng, idx: u64) 
     // fftwf_plan_many_dft(4, {5,3,2,2}, 4, in, NULL, 4, 1, out, NULL, 1, 61, +1,
     // FFTW_ESTIMATE | FFTW_DESTROY_INPUT) stores with vmovaps at a misaligned address. Planning
     // under MEASURE and up runs transforms too: FFTW is asked that in a child process.)
-    let mut fftw_crashed = false;
+    // (The big problems of the threads class are asked in a child too: FFTW's planner takes
+    // minutes over some of them.)
+    let mut unanswered = "FFTW not asked";
     let fftw_plans = if !k.fftw {
         None
-    } else if c.flags & (ESTIMATE | WISDOM_ONLY) == 0 {
-        let answer = unsafe { fftw_plans_in_child(&libs.fftw, c, &mem) };
-        fftw_crashed = answer.is_none();
-        answer
+    } else if c.flags & (ESTIMATE | WISDOM_ONLY) == 0 || k.class == "threads" {
+        match unsafe { fftw_plans_in_child(&libs.fftw, c, &mem) } {
+            Ok(answer) => Some(answer),
+            Err(why) => {
+                unanswered = why;
+                None
+            }
+        }
     } else {
         unsafe {
             let mut m = mem.copy();
@@ -2902,8 +3085,14 @@ fn run_case<T: Scalar>(cx: &mut Ctx, libs: &Libs, rng: &mut SmallRng, idx: u64) 
     let hits = TRAP_HITS.load(Ordering::SeqCst);
     let p = cx.ours("plan", || unsafe { plan_call(&libs.ours, c, &a) });
     if TRAP_HITS.load(Ordering::SeqCst) != hits {
-        let what = "plan: read inembed[0] or onembed[0], which FFTW never reads (here in an unreadable page)";
-        cx.mismatch_key(what.into(), String::new());
+        if c.unread {
+            let what = "plan: read n, dims, howmany dims, kinds or embeds with transform rank \
+                        INT_MAX (FFTW reads none of them; here in an unreadable page)";
+            cx.mismatch(what, String::new());
+        } else {
+            let what = "plan: read inembed[0] or onembed[0], which FFTW never reads (here in an unreadable page)";
+            cx.mismatch_key(what.into(), String::new());
+        }
     }
     let used = PEAK.load(Ordering::SeqCst).saturating_sub(base);
     if used > 1 << 30 {
@@ -2921,8 +3110,7 @@ fn run_case<T: Scalar>(cx: &mut Ctx, libs: &Libs, rng: &mut SmallRng, idx: u64) 
     let fftw_says = match fftw_plans {
         Some(true) => "FFTW plans",
         Some(false) => "FFTW NULL",
-        None if fftw_crashed => "FFTW crashes",
-        None => "FFTW not asked",
+        None => unanswered,
     };
     cx.outcome(format!(
         "{}: {fftw_says}, fftx {}",
@@ -3007,7 +3195,9 @@ fn use_plan<T: Scalar>(
             for _ in 0..1 + rng.gen_bool(0.7) as usize + rng.gen_bool(0.5) as usize {
                 mem.restore(before);
                 cx.ours("execute", || unsafe { (libs.ours.execute)(p) });
-                check_run(cx, &libs.fftw, g, &c.args, &k.bufs, mem, before, "execute");
+                check_run(
+                    cx, &libs.fftw, g, &c.args, &k.bufs, mem, before, "execute", false,
+                );
             }
         }
         Own::NoWrite => {
@@ -3038,16 +3228,39 @@ fn use_plan<T: Scalar>(
         let mut m2 = Mem::<T>::new(&k.bufs);
         fill_input(rng, g, &k.exec_args, &mut m2);
         let b2 = m2.copy();
+        let mut swap = false;
         let (exec, args) = match k.disguise {
             // ii = ri + 1 (or swapped) and io = ro + 1: execute_dft on the interleaved pointers.
+            // FFTW's execute_dft hands a split plan (in, in + 1, out, out + 1) as (ri, ii, ro,
+            // io) if the plan is forward (ii - ri == 1 and io - ro == 1 when it was made), else
+            // (in + 1, in, out + 1, out): then the parts are the other way round from the
+            // layout's unless it was swapped too (a plan made on NULL arrays, say).
             Some(swapped) if rng.gen_bool(0.5) => {
                 let (i, o) = if swapped { (1, 3) } else { (0, 2) };
+                swap = !swapped && !split_forward(&c.args);
                 (Exec::Dft, vec![k.exec_args[i], k.exec_args[o]])
             }
             _ => (Exec::of(c.fam, c.split), k.exec_args.clone()),
         };
         let a = m2.ptrs(&args);
         cx.ours(exec.name(), || unsafe { exec.call(&libs.ours, p, &a) });
+        let what = format!("new-array {}", exec.name());
+        if k.nop {
+            if let Some(d) = any_changes(&m2, &b2) {
+                cx.mismatch(
+                    &format!("{what}: wrote although the plan transforms nothing"),
+                    d,
+                );
+            }
+            continue;
+        }
+        let swapped_geom;
+        let g = if swap {
+            swapped_geom = swap_parts(g);
+            &swapped_geom
+        } else {
+            g
+        };
         check_run(
             cx,
             &libs.fftw,
@@ -3056,57 +3269,92 @@ fn use_plan<T: Scalar>(
             &k.bufs,
             &m2,
             &b2,
-            &format!("new-array {}", exec.name()),
+            &what,
+            false,
         );
     }
     // Arrays that do not fit the plan: fftx must refuse them and write nothing. (They are big
-    // enough that a plan that wrongly runs on them stays inside them.)
+    // enough that a plan that wrongly runs on them stays inside them.) Arrays that fit but
+    // whose in-placeness is not the plan's: fftx computes the transform (FFTW leaves that
+    // undefined).
     if let Some(g) = k.geom.as_ref().filter(|_| rng.gen_bool(0.1)) {
         let len = 4 * k.bufs.iter().max().unwrap() + 64;
         let mut junk = Mem::<T>::new(&[len; 4]);
-        let jb = junk.copy();
         let mb = mem.copy();
-        let wrong: Vec<Exec> = EXECS
-            .iter()
-            .copied()
-            .filter(|&e| wrong_exec(e, c.fam, c.split))
-            .collect();
-        let x: f64 = rng.gen();
         let right = Exec::of(c.fam, c.split);
         let mid = |i: usize| Ptr::At(i, len as isize / 2);
-        let (exec, args, why) = if x < 0.7 {
-            let e = pick(rng, &wrong);
-            (
-                e,
-                (0..e.arity()).map(mid).collect::<Vec<_>>(),
-                "arrays of another kind",
-            )
-        } else if x < 0.85 {
-            (right, vec![Ptr::Null; right.arity()], "NULL arrays")
-        } else if g.in_place {
-            (
-                right,
-                (0..right.arity()).map(mid).collect(),
-                "separate arrays for an in-place plan",
-            )
-        } else {
-            // In place as FFTW sees it: in == out; ri == ro and ii == io; in == ro; ri == out.
-            let mut a: Vec<Ptr> = (0..right.arity()).map(mid).collect();
-            match (c.fam, c.split) {
-                (Fam::Dft, true) => (a[2], a[3]) = (a[0], a[1]),
-                (Fam::C2r, true) => a[2] = a[0],
-                _ => a[1] = a[0],
+        let x: f64 = rng.gen();
+        if x < 0.85 {
+            let jb = junk.copy();
+            let wrong: Vec<Exec> = EXECS
+                .iter()
+                .copied()
+                .filter(|&e| wrong_exec(e, c.fam, c.split))
+                .collect();
+            let (exec, args, why) = if x < 0.7 {
+                let e = pick(rng, &wrong);
+                (
+                    e,
+                    (0..e.arity()).map(mid).collect::<Vec<_>>(),
+                    "arrays of another kind",
+                )
+            } else {
+                (right, vec![Ptr::Null; right.arity()], "NULL arrays")
+            };
+            let a = junk.ptrs(&args);
+            if cx.verbose {
+                eprintln!("wrong-array execute: {} ({why}) on {:?}", exec.name(), args);
             }
-            (right, a, "in-place arrays for an out-of-place plan")
-        };
-        let a = junk.ptrs(&args);
-        if cx.verbose {
-            eprintln!("wrong-array execute: {} ({why}) on {:?}", exec.name(), args);
-        }
-        cx.ours(exec.name(), || unsafe { exec.call(&libs.ours, p, &a) });
-        if let Some(d) = any_changes(&junk, &jb).or_else(|| any_changes(mem, &mb)) {
-            let what = format!("wrong-array execute: {} wrote ({why})", exec.name());
-            cx.mismatch(&what, d);
+            cx.ours(exec.name(), || unsafe { exec.call(&libs.ours, p, &a) });
+            if let Some(d) = any_changes(&junk, &jb).or_else(|| any_changes(mem, &mb)) {
+                let what = format!("wrong-array execute: {} wrote ({why})", exec.name());
+                cx.mismatch(&what, d);
+            }
+        } else {
+            let mut args: Vec<Ptr> = (0..right.arity()).map(mid).collect();
+            // A complex side whose parts were one scalar apart at plan time stays so (split
+            // arrays on a plan made for interleaved ones are refused, and are not this check).
+            for &(re, im) in complex_sides(c.fam, c.split) {
+                if let (Ptr::At(b0, o0), Ptr::At(b1, o1), Ptr::At(b, o)) =
+                    (c.args[re], c.args[im], args[re])
+                {
+                    if b0 == b1 && (o1 - o0).abs() == 1 {
+                        args[im] = Ptr::At(b, o + o1 - o0);
+                    }
+                }
+            }
+            let why = if g.in_place {
+                "separate arrays for an in-place plan"
+            } else {
+                // In place as FFTW sees it: in == out; ri == ro and ii == io; in == ro; ri == out.
+                match (c.fam, c.split) {
+                    (Fam::Dft, true) => (args[2], args[3]) = (args[0], args[1]),
+                    (Fam::C2r, true) => args[2] = args[0],
+                    _ => args[1] = args[0],
+                }
+                "in-place arrays for an out-of-place plan"
+            };
+            fill_input(rng, g, &args, &mut junk);
+            let jb = junk.copy();
+            let a = junk.ptrs(&args);
+            if cx.verbose {
+                eprintln!("new-array execute: {} ({why}) on {:?}", right.name(), args);
+            }
+            cx.ours(right.name(), || unsafe { right.call(&libs.ours, p, &a) });
+            let what = format!("new-array {} ({why})", right.name());
+            if let Some(d) = any_changes(mem, &mb) {
+                cx.mismatch(&format!("{what}: wrote into the plan's own arrays"), d);
+            }
+            if k.nop {
+                if let Some(d) = any_changes(&junk, &jb) {
+                    cx.mismatch(
+                        &format!("{what}: wrote although the plan transforms nothing"),
+                        d,
+                    );
+                }
+            } else {
+                check_run(cx, &libs.fftw, g, &args, &[len; 4], &junk, &jb, &what, true);
+            }
         }
     }
     // The plan through the other precision's API: refused.
@@ -3342,6 +3590,7 @@ fn fuzz_api() {
         calls: 0,
         calls_by: BTreeMap::new(),
         families: BTreeMap::new(),
+        labels: BTreeMap::new(),
         classes: BTreeMap::new(),
         outcomes: BTreeMap::new(),
         mismatches: BTreeMap::new(),
@@ -3402,6 +3651,10 @@ fn fuzz_api() {
     }
     out += "\n  cases per mutation class:";
     for (k, v) in &cx.classes {
+        out += &format!(" {k} {v};");
+    }
+    out += "\n  well-formed cases per label:";
+    for (k, v) in &cx.labels {
         out += &format!(" {k} {v};");
     }
     out += "\n  cases per family:\n";
