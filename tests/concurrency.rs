@@ -845,8 +845,9 @@ fn threaded_plans_executed_by_all_threads() {
         .map(|s| {
             let p = dispatch!(s, plan_only(s)).unwrap();
             let text = dispatch!(s, describe_plan(p));
+            // (A plan the planner gave to a GPU has no host threads to check.)
             assert!(
-                threads_of(&text) > 1,
+                threads_of(&text) > 1 || !text.contains("(cpu "),
                 "{}: ESTIMATE with 4 threads allowed planned one thread: {text}",
                 s.name
             );
