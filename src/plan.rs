@@ -212,12 +212,14 @@ impl Plan {
             return Err("NULL array".into());
         }
         // A plan made for interleaved complex arrays has its strides doubled: on split arrays it
-        // would step past their ends.
+        // would step past their ends. (FFTW's execute_dft hands a split plan (in, in+1) or
+        // (in+1, in): adjacent parts in either order are interleaved arrays.)
         let unit = self.problem.precision.bytes();
-        let interleaved =
-            |a: &ArrayPtr| matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit);
+        let adjacent = |a: &ArrayPtr, either_order: bool| {
+            matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit || (either_order && re == im + unit))
+        };
         for (new, old) in [(&input, &self.input), (&output, &self.output)] {
-            if matches!(old, ArrayPtr::Complex { .. }) && interleaved(old) && !interleaved(new) {
+            if adjacent(old, false) && matches!(new, ArrayPtr::Complex { .. }) && !adjacent(new, true) {
                 return Err(
                     "split arrays given to a plan made for interleaved complex arrays".into(),
                 );

@@ -859,10 +859,9 @@ fn threads_and_the_threads_callback() {
             FFTW_FORWARD,
             FFTW_ESTIMATE,
         );
-        let text = CStr::from_ptr(fftw_sprint_plan(p))
-            .to_str()
-            .unwrap()
-            .to_owned();
+        let printed = fftw_sprint_plan(p);
+        let text = CStr::from_ptr(printed).to_str().unwrap().to_owned();
+        libc::free(printed as *mut c_void);
         assert!(text.contains("threads=3"), "{text}");
         fftw_threads_set_callback(Some(my_loop), null_mut());
         fftw_execute(p);
@@ -920,10 +919,9 @@ fn threads_and_the_threads_callback() {
                 back.as_mut_ptr(),
                 FFTW_ESTIMATE | FFTW_PRESERVE_INPUT,
             );
-            let text = CStr::from_ptr(fftw_sprint_plan(p))
-                .to_str()
-                .unwrap()
-                .to_owned();
+            let printed = fftw_sprint_plan(p);
+            let text = CStr::from_ptr(printed).to_str().unwrap().to_owned();
+            libc::free(printed as *mut c_void);
             assert!(text.contains(&format!("threads={threads}")), "{text}");
             fftw_execute(p);
             fftw_execute(q);

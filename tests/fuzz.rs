@@ -68,6 +68,12 @@ use std::time::{Duration, Instant};
 /// fails the test.
 const ALLOWED: &[(&str, &str)] = &[
     (
+        "plan: planning allocated over 1 GiB (FFTW plans these in a few MiB)",
+        "Known limitation, kept visible: rustfft precomputes O(n) twiddle tables at plan time \
+         (fftwf_plan_dft_1d(1<<28) takes 2 GiB and ~13 s; FFTW's twiddle generator needs a few \
+         MiB). Listed in the README's differences; the huge class still checks these plans run.",
+    ),
+    (
         "plan: FFTW returns NULL, fftx plans (multi-dimensional c2r with PRESERVE_INPUT) [*]",
         "FFTW 3.3.10 has no input-preserving multi-dimensional c2r algorithm and returns NULL; \
          fftx has one (tests/api.rs plans one), and its results are checked here like any other.",

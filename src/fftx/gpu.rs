@@ -721,6 +721,7 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
 pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCompiled> {
     cuda::fault::at_plan()?;
     let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    g.check_alive()?;
     g.bind()?;
     let mut stream = std::ptr::null_mut();
     // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
@@ -894,8 +895,9 @@ impl GpuCompiled {
 
     /// The copies in and the steps (everything before the copies out).
     unsafe fn run_steps(&self, g: &cuda::Gpu) -> GpuResult<()> {
-        g.bind()?;
         cuda::fault::at_execute(g.ordinal)?;
+        g.check_alive()?;
+        g.bind()?;
         let s = self.stream;
         for m in self.mirrors.iter().filter(|m| m.copy_in) {
             check(

@@ -121,27 +121,31 @@ impl<T: Real> CpuTransform<T> {
                 .map(|&n| fft.plan_fft(n, direction))
                 .collect()
         };
-        match &p.kind {
-            Kind::Dft { sign } => {
+        // No transforms (a loop of length 0): no algorithms either (a REDFT00 of n = 1, which
+        // has none, is a valid empty plan then, as in FFTW).
+        let kind = if p.howmany() == 0 { None } else { Some(&p.kind) };
+        match kind {
+            None => {}
+            Some(Kind::Dft { sign }) => {
                 c2c = c2c_dims(if *sign < 0 {
                     FftDirection::Forward
                 } else {
                     FftDirection::Inverse
                 })
             }
-            Kind::R2c => {
+            Some(Kind::R2c) => {
                 c2c = c2c_dims(FftDirection::Forward);
                 r2c = shape
                     .last()
                     .map(|&n| planners.real.lock().plan_fft_forward(n));
             }
-            Kind::C2r => {
+            Some(Kind::C2r) => {
                 c2c = c2c_dims(FftDirection::Inverse);
                 c2r = shape
                     .last()
                     .map(|&n| planners.real.lock().plan_fft_inverse(n));
             }
-            Kind::R2r(kinds) => {
+            Some(Kind::R2r(kinds)) => {
                 r2r = kinds
                     .iter()
                     .zip(&shape)

@@ -83,6 +83,11 @@ pub struct Gpu {
     /// Compute capability (major, minor): NVRTC compiles our kernels for it.
     pub capability: (i32, i32),
     pub pool: cu::CUmemoryPool,
+    /// A small allocation made when the GPU was opened: it stays valid until the device is
+    /// reset (by `cudaDeviceReset` in the program, say), which is how a reset is noticed.
+    sentinel: cu::CUdeviceptr,
+    /// The device was reset: every handle fftx holds on it is gone.
+    lost: std::sync::atomic::AtomicBool,
 }
 
 // SAFETY: a CUDA context handle may be used from any thread once made current there.
@@ -94,6 +99,26 @@ impl Gpu {
     pub fn bind(&self) -> GpuResult<()> {
         // SAFETY: the context is retained for the life of the process.
         check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
+    }
+
+    /// Fails once the device has been reset. Every use of fftx's device resources (cuFFT
+    /// plans, streams, modules, buffers) after a reset would be undefined (cuFFT crashes), so
+    /// from then on the GPU counts as gone: [`gpu`] is None, plans compute on the CPU, and
+    /// stale handles are never touched again (not even freed).
+    pub fn check_alive(&self) -> GpuResult<()> {
+        use std::sync::atomic::Ordering;
+        if !self.lost.load(Ordering::Acquire) {
+            let (mut base, mut size) = (0, 0);
+            // SAFETY: a query about an address; it only fails, never faults, on a stale one.
+            let r = unsafe { cu::cuMemGetAddressRange_v2(&mut base, &mut size, self.sentinel) };
+            if r == cu::CUresult::CUDA_SUCCESS && base == self.sentinel {
+                return Ok(());
+            }
+            if !self.lost.swap(true, Ordering::AcqRel) {
+                crate::log_warn!("gpu: device {} was reset; its resources are gone and everything runs on the CPU from now on", self.ordinal);
+            }
+        }
+        Err(GpuError("the device was reset".into()))
     }
 }
 
@@ -118,14 +143,20 @@ static GPU: Lazy<Result<Gpu, String>> = Lazy::new(|| match catch_unwind(AssertUn
     }
 });
 
-/// The GPU, when one is usable.
+/// The GPU, when one is usable (not after a device reset: [`Gpu::check_alive`]).
 pub fn gpu() -> Option<&'static Gpu> {
-    GPU.as_ref().ok()
+    GPU.as_ref()
+        .ok()
+        .filter(|g| !g.lost.load(std::sync::atomic::Ordering::Acquire))
 }
 
 /// Why there is no GPU (for logs), or None when there is one.
 pub fn why_no_gpu() -> Option<String> {
-    GPU.as_ref().err().cloned()
+    match GPU.as_ref() {
+        Err(e) => Some(e.clone()),
+        Ok(_) if gpu().is_none() => Some("the device was reset".into()),
+        Ok(_) => None,
+    }
 }
 
 fn open() -> Result<Gpu, String> {
@@ -219,6 +250,8 @@ fn open() -> Result<Gpu, String> {
         if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
             return Err(format!("cufftGetVersion: {r:?}"));
         }
+        let mut sentinel = 0;
+        check(cu::cuMemAlloc_v2(&mut sentinel, 256), "cuMemAlloc").map_err(e)?;
         Ok(Gpu {
             ordinal,
             name: CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned(),
@@ -227,6 +260,8 @@ fn open() -> Result<Gpu, String> {
             multiprocessors: sms,
             capability,
             pool,
+            sentinel,
+            lost: std::sync::atomic::AtomicBool::new(false),
         })
     }
 }

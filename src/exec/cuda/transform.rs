@@ -156,6 +156,7 @@ impl<T: Real> GpuTransform<T> {
     pub fn new(p: &Problem, threads: usize) -> GpuResult<Self> {
         super::fault::at_plan()?;
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        g.check_alive()?;
         g.bind()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
@@ -597,6 +598,8 @@ impl<T: Real> GpuTransform<T> {
     /// was already partly overwritten.
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        super::fault::at_execute(g.ordinal)?;
+        g.check_alive()?;
         g.bind()?;
         let mut st = self.state.lock();
         let key = (input, output);
@@ -780,7 +783,6 @@ impl<'a, T: Real> Run<'a, T> {
     /// out whole, and nothing of a later one is, so that the result says exactly which
     /// transforms are in the caller's output ([`Written`]) and the rest can be recomputed.
     unsafe fn go(&self, st: &mut State) -> Result<(), Failure> {
-        super::fault::at_execute(self.g.ordinal)?;
         let t = self.t;
         let device_side = !self.in_side.host() || !self.out_side.host();
         // Device arrays are transformed in one go; host arrays chunk by chunk.
