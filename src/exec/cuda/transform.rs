@@ -1089,8 +1089,14 @@ impl<'a, T: Real> Run<'a, T> {
                         if self.out_side == Side::DeviceStrided {
                             t.device_copy(self.output, dout[c % slots], false, compute)?;
                         }
-                        comp_sig[c].record(compute)?;
+                        // The flag is set before the signal, which workers wait on before
+                        // reading it (and cleared again, before the failure path releases
+                        // them, if recording fails).
                         computed[c].store(true, Ordering::Release);
+                        if let Err(e) = comp_sig[c].record(compute) {
+                            computed[c].store(false, Ordering::Release);
+                            return Err(e);
+                        }
                     }
                     Ok(())
                 })();
