@@ -215,11 +215,12 @@ impl Plan {
         // would step past their ends. (FFTW's execute_dft hands a split plan (in, in+1) or
         // (in+1, in): adjacent parts in either order are interleaved arrays.)
         let unit = self.problem.precision.bytes();
-        let adjacent = |a: &ArrayPtr, either_order: bool| {
-            matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit || (either_order && re == im + unit))
-        };
+        let adjacent = |a: &ArrayPtr, either_order: bool| matches!(*a, ArrayPtr::Complex { re, im } if im == re + unit || (either_order && re == im + unit));
         for (new, old) in [(&input, &self.input), (&output, &self.output)] {
-            if adjacent(old, false) && matches!(new, ArrayPtr::Complex { .. }) && !adjacent(new, true) {
+            if adjacent(old, false)
+                && matches!(new, ArrayPtr::Complex { .. })
+                && !adjacent(new, true)
+            {
                 return Err(
                     "split arrays given to a plan made for interleaved complex arrays".into(),
                 );

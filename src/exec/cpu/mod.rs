@@ -123,7 +123,11 @@ impl<T: Real> CpuTransform<T> {
         };
         // No transforms (a loop of length 0): no algorithms either (a REDFT00 of n = 1, which
         // has none, is a valid empty plan then, as in FFTW).
-        let kind = if p.howmany() == 0 { None } else { Some(&p.kind) };
+        let kind = if p.howmany() == 0 {
+            None
+        } else {
+            Some(&p.kind)
+        };
         match kind {
             None => {}
             Some(Kind::Dft { sign }) => {
