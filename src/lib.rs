@@ -8,6 +8,7 @@
 
 pub mod abi;
 pub mod api;
+pub mod backend;
 pub mod exec;
 mod fftx;
 pub mod log;

@@ -10,10 +10,35 @@ use crate::real::Real;
 use crate::wisdom::Choice;
 use once_cell::sync::OnceCell;
 
-/// The program's steps, ready to run, in the plan's precision.
-pub enum Executable {
-    F32(Vec<StepExec<f32>>),
-    F64(Vec<StepExec<f64>>),
+/// The program's steps, ready to run, in the plan's precision (whichever it is).
+pub type Executable = Box<dyn Steps>;
+
+/// Steps of either precision, as a plan runs and prints them.
+pub trait Steps: Send + Sync {
+    /// # Safety
+    /// The arrays must hold every element the plan's problem addresses.
+    unsafe fn run(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        device_arrays: bool,
+    ) -> Result<(), String>;
+    fn details(&self) -> Vec<String>;
+}
+
+impl<T: Real> Steps for Vec<StepExec<T>> {
+    unsafe fn run(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        device_arrays: bool,
+    ) -> Result<(), String> {
+        self.iter()
+            .try_for_each(|s| s.execute(input, output, device_arrays))
+    }
+    fn details(&self) -> Vec<String> {
+        self.iter().filter_map(|s| s.describe()).collect()
+    }
 }
 
 /// One step, ready to run. A GPU step keeps its CPU twin: if the GPU fails at execute time
@@ -59,7 +84,8 @@ impl<T: Real> StepExec<T> {
         // The GPU streams chunks in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
         let tangled = || overlap(&self.problem, input, output) == Overlap::Tangled;
-        if (self.backend == Backend::Cpu && !device_arrays) || (!device_arrays && tangled()) {
+        let host_arrays = !device_arrays;
+        if host_arrays && (self.backend == Backend::Cpu || tangled()) {
             return self.cpu.execute(input, output);
         }
         if tangled() {
@@ -155,7 +181,7 @@ pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
 /// Are these arrays in GPU memory? (Never, without a GPU; not asked with FFTX_BACKEND=cpu, which
 /// keeps CUDA untouched.)
 pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
-    if crate::planner::backend_setting() == crate::planner::BackendSetting::Cpu {
+    if crate::backend::backend_setting() == crate::backend::BackendSetting::Cpu {
         return false;
     }
     let Some(g) = cuda::gpu() else { return false };
@@ -190,14 +216,7 @@ impl Plan {
     }
 
     unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
-        match &self.exec {
-            Executable::F32(steps) => steps
-                .iter()
-                .try_for_each(|s| s.execute(input, output, device)),
-            Executable::F64(steps) => steps
-                .iter()
-                .try_for_each(|s| s.execute(input, output, device)),
-        }
+        self.exec.run(input, output, device)
     }
 
     /// Checks new arrays against the plan, as FFTW's new-array execute requires: same kind of
@@ -256,10 +275,7 @@ impl Plan {
     }
 
     pub fn describe(&self) -> String {
-        let details: Vec<String> = match &self.exec {
-            Executable::F32(steps) => steps.iter().filter_map(|s| s.describe()).collect(),
-            Executable::F64(steps) => steps.iter().filter_map(|s| s.describe()).collect(),
-        };
+        let details = self.exec.details();
         let mut s = self.program.describe();
         for d in details {
             s.pop();

@@ -2,6 +2,7 @@
 //! cost model under ESTIMATE, by timing under MEASURE/PATIENT/EXHAUSTIVE) and lowers to a program.
 
 use crate::abi::*;
+use crate::backend::{backend_setting, BackendSetting};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, transform::GpuTransform, Memory};
@@ -74,43 +75,6 @@ fn rigor_of(flags: u32) -> Rigor {
         Rigor::Patient
     } else {
         Rigor::Measure
-    }
-}
-
-/// `FFTX_BACKEND`: where plans may run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackendSetting {
-    Cpu,
-    Gpu,
-    Auto,
-}
-
-/// Tests set the backend here instead of the environment (0: follow FFTX_BACKEND).
-static FORCED_BACKEND: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
-
-/// Overrides `FFTX_BACKEND` for this process (None: follow the environment again).
-pub fn force_backend(b: Option<BackendSetting>) {
-    let v = match b {
-        None => 0,
-        Some(BackendSetting::Cpu) => 1,
-        Some(BackendSetting::Gpu) => 2,
-        Some(BackendSetting::Auto) => 3,
-    };
-    FORCED_BACKEND.store(v, Ordering::Relaxed);
-}
-
-/// Reads `FFTX_BACKEND` (cpu, gpu or auto; unset or anything else: auto).
-pub fn backend_setting() -> BackendSetting {
-    match FORCED_BACKEND.load(Ordering::Relaxed) {
-        1 => return BackendSetting::Cpu,
-        2 => return BackendSetting::Gpu,
-        3 => return BackendSetting::Auto,
-        _ => {}
-    }
-    match std::env::var("FFTX_BACKEND").as_deref().map(str::trim) {
-        Ok("cpu") => BackendSetting::Cpu,
-        Ok("gpu") => BackendSetting::Gpu,
-        _ => BackendSetting::Auto,
     }
 }
 
@@ -256,7 +220,7 @@ pub fn plan<T: Real>(
             crate::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
             let program = lower(&problem, Backend::Cpu, choice.threads);
             let steps = prepare::<T>(&program)?;
-            let exec = T::executable(steps);
+            let exec: crate::plan::Executable = Box::new(steps);
             return Ok(Plan {
                 problem,
                 input,
@@ -272,7 +236,7 @@ pub fn plan<T: Real>(
         }
         Err(e) => return Err(e),
     };
-    let exec = T::executable(steps);
+    let exec: crate::plan::Executable = Box::new(steps);
     Ok(Plan {
         problem,
         input,
@@ -683,14 +647,5 @@ mod tests {
         let s = scratch::<f64>(&p).unwrap();
         let base = s._memory.0.as_ptr() as usize;
         assert!(s.in_at.base() >= base + 8 * 8 && s._memory.0.len() >= 18);
-    }
-
-    #[test]
-    fn backend_setting_follows_the_override() {
-        force_backend(Some(BackendSetting::Gpu));
-        assert_eq!(backend_setting(), BackendSetting::Gpu);
-        force_backend(Some(BackendSetting::Cpu));
-        assert_eq!(backend_setting(), BackendSetting::Cpu);
-        force_backend(None);
     }
 }

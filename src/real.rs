@@ -36,8 +36,6 @@ pub trait Real: rustdct::DctNum + rustfft::FftNum + Default + Send + Sync + 'sta
     const PRECISION: Precision;
     fn planners() -> &'static Planners<Self>;
     fn cast(x: f64) -> Self;
-    /// Wraps executable steps built in this precision.
-    fn executable(steps: Vec<crate::plan::StepExec<Self>>) -> crate::plan::Executable;
 }
 
 static PLANNERS_F32: Lazy<Planners<f32>> = Lazy::new(Planners::new);
@@ -51,9 +49,6 @@ impl Real for f32 {
     fn cast(x: f64) -> Self {
         x as f32
     }
-    fn executable(steps: Vec<crate::plan::StepExec<f32>>) -> crate::plan::Executable {
-        crate::plan::Executable::F32(steps)
-    }
 }
 
 impl Real for f64 {
@@ -63,9 +58,6 @@ impl Real for f64 {
     }
     fn cast(x: f64) -> Self {
         x
-    }
-    fn executable(steps: Vec<crate::plan::StepExec<f64>>) -> crate::plan::Executable {
-        crate::plan::Executable::F64(steps)
     }
 }
 

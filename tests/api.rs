@@ -16,7 +16,7 @@ static STATE: Mutex<()> = Mutex::new(());
 struct Restore;
 impl Drop for Restore {
     fn drop(&mut self) {
-        fftx::planner::force_backend(None);
+        fftx::backend::force_backend(None);
     }
 }
 
@@ -831,7 +831,7 @@ fn threads_and_the_threads_callback() {
     let _s = state();
     // The callback runs the CPU executor's parallel loops (GPU plans' transfer threads wait on
     // one another and never go through it).
-    fftx::planner::force_backend(Some(fftx::planner::BackendSetting::Cpu));
+    fftx::backend::force_backend(Some(fftx::backend::BackendSetting::Cpu));
     let _cpu = Restore;
     assert_eq!(fftw_init_threads(), 1);
     fftw_plan_with_nthreads(3);

@@ -6,8 +6,8 @@
 //! device script sets it), which makes a missing GPU a failure. The full differential suite
 //! also runs on the GPU there, with FFTX_BACKEND=gpu.
 
+use fftx::backend::{force_backend, BackendSetting};
 use fftx::exec::cuda;
-use fftx::planner::{force_backend, BackendSetting};
 use fftx::*;
 use rand::{Rng, SeedableRng};
 use std::sync::Mutex;

@@ -690,7 +690,7 @@ fn dense(a: &Access, shape: &[usize]) -> bool {
 /// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is on
 /// the device), `Some(false)` when it should, None when the CPU runs it.
 pub fn wanted(steps: &[Step]) -> Option<bool> {
-    use crate::planner::{backend_setting, BackendSetting};
+    use crate::backend::{backend_setting, BackendSetting};
     if backend_setting() == BackendSetting::Cpu {
         return None;
     }
@@ -772,10 +772,10 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     let mut temps: HashMap<u64, u64> = HashMap::new();
     for (a, _, _) in accesses(steps) {
         if let Buf::Temp(t) = &a.buf {
-            if !temps.contains_key(&t.id) {
+            if let std::collections::hash_map::Entry::Vacant(e) = temps.entry(t.id) {
                 let bytes = t.len * if t.complex { 16 } else { 8 };
                 let d = DevBuf::new(bytes)?;
-                temps.insert(t.id, d.ptr);
+                e.insert(d.ptr);
                 if t.zero {
                     out.zero_temps.push((d.ptr, bytes));
                 }

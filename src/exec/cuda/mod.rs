@@ -428,7 +428,7 @@ pub const PINNED_MALLOC_MIN: usize = 1 << 20;
 /// Pinned host memory for `fftw_malloc`, when the GPU path may be used; None otherwise.
 pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
     if bytes < PINNED_MALLOC_MIN
-        || crate::planner::backend_setting() == crate::planner::BackendSetting::Cpu
+        || crate::backend::backend_setting() == crate::backend::BackendSetting::Cpu
     {
         return None;
     }
