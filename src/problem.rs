@@ -302,7 +302,7 @@ impl Problem {
             if stride < span {
                 return false;
             }
-            span = stride * (n - 1) + span;
+            span += stride * (n - 1);
         }
         true
     }

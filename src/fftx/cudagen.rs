@@ -199,7 +199,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
     if p.kind == Fft1::C2r {
-        let nyq = if p.n % 2 == 0 {
+        let nyq = if p.n.is_multiple_of(2) {
             format!(" || j == {}", p.n / 2)
         } else {
             String::new()
@@ -279,7 +279,7 @@ fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
     if m.kind == Fft1::C2r {
-        let nyq = if p.n % 2 == 0 {
+        let nyq = if p.n.is_multiple_of(2) {
             format!(" || j == {}", p.n / 2)
         } else {
             String::new()

@@ -33,7 +33,7 @@ pub struct Codelet {
 /// exp(sign * 2 pi i * k / n), with exact values on the axes.
 pub fn root(sign: i32, k: usize, n: usize) -> (f64, f64) {
     let k = k % n;
-    if 4 * k % n == 0 {
+    if (4 * k).is_multiple_of(n) {
         return match 4 * k / n {
             0 => (1.0, 0.0),
             1 => (0.0, sign as f64),
@@ -182,7 +182,7 @@ pub fn radices(n: usize) -> Option<Vec<usize>> {
         }
         // Prefer the radix closest to an even share of the remaining stages.
         let ideal = (n as f64).powf(1.0 / stages as f64);
-        let mut cands: Vec<usize> = (2..=16.min(n)).filter(|r| n % r == 0).collect();
+        let mut cands: Vec<usize> = (2..=16.min(n)).filter(|r| n.is_multiple_of(*r)).collect();
         cands.sort_by(|a, b| {
             (*a as f64 - ideal)
                 .abs()

@@ -87,11 +87,11 @@ impl BoxMap {
     }
     pub fn position(&self, i: &[usize]) -> Option<isize> {
         let mut p = 0;
-        for d in 0..i.len() {
-            if i[d] < self.origin[d] || i[d] >= self.origin[d] + self.extent[d] {
+        for (d, &x) in i.iter().enumerate() {
+            if x < self.origin[d] || x >= self.origin[d] + self.extent[d] {
                 return None;
             }
-            p += (i[d] - self.origin[d]) as isize * self.strides[d];
+            p += (x - self.origin[d]) as isize * self.strides[d];
         }
         Some(p)
     }
@@ -112,11 +112,11 @@ pub struct SegMap {
 impl SegMap {
     pub fn position(&self, i: &[usize]) -> Option<isize> {
         let mut p = self.base;
-        for d in 0..i.len() {
-            if !self.clip[d].contains(&i[d]) {
+        for (d, &x) in i.iter().enumerate() {
+            if !self.clip[d].contains(&x) {
                 return None;
             }
-            p += (i[d] - self.origin[d]) as isize * self.strides[d];
+            p += (x - self.origin[d]) as isize * self.strides[d];
         }
         Some(p)
     }
@@ -470,7 +470,7 @@ pub unsafe fn mid_element(
         Some(f) => apply(f, v, &p.index(b, k), addr, regs),
         None => v,
     };
-    if m.kind == Fft1::C2r && (k == 0 || (p.n % 2 == 0 && k == p.n / 2)) {
+    if m.kind == Fft1::C2r && (k == 0 || (p.n.is_multiple_of(2) && k == p.n / 2)) {
         v.im = 0.0;
     }
     v
@@ -538,7 +538,7 @@ pub unsafe fn load_element(
     if let Some(f) = &p.head {
         v = apply(f, v, &i, addr, regs);
     }
-    if p.kind == Fft1::C2r && (j == 0 || (p.n % 2 == 0 && j == p.n / 2)) {
+    if p.kind == Fft1::C2r && (j == 0 || (p.n.is_multiple_of(2) && j == p.n / 2)) {
         v.im = 0.0; // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
     }
     if p.kind.real_in() {

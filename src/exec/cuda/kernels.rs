@@ -130,8 +130,10 @@ pub fn loaded_modules() -> usize {
 
 /// Generated sources (FFTX pencil passes and elementwise nodes), compiled once per process and
 /// source text: loaded modules (PTX) and LTO-IR images (cuFFT callbacks).
-static GENERATED: Lazy<Mutex<HashMap<(String, bool), Result<Generated, String>>>> =
-    Lazy::new(Default::default);
+static GENERATED: Lazy<Mutex<GeneratedCache>> = Lazy::new(Default::default);
+
+/// Compiled generated sources by (source text, LTO-IR or not).
+type GeneratedCache = HashMap<(String, bool), Result<Generated, String>>;
 
 #[derive(Clone)]
 pub enum Generated {
