@@ -178,10 +178,12 @@ pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
         .collect()
 }
 
-/// Are these arrays in GPU memory? (Never, without a GPU; not asked with FFTX_BACKEND=cpu, which
-/// keeps CUDA untouched.)
+/// Are these arrays in GPU memory? (Never, without a GPU; not asked with FFTX_BACKEND=cpu, nor
+/// when the program has not loaded CUDA itself: CUDA stays untouched.)
 pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
-    if crate::backend::backend_setting() == crate::backend::BackendSetting::Cpu {
+    if crate::backend::backend_setting() == crate::backend::BackendSetting::Cpu
+        || !cuda::device_pointers_possible()
+    {
         return false;
     }
     let Some(g) = cuda::gpu() else { return false };

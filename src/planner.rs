@@ -118,10 +118,18 @@ pub fn plan<T: Real>(
     let rigor = rigor_of(flags);
     let setting = backend_setting();
     let device_arrays = on_device(input, output);
-    let memory = if setting == BackendSetting::Cpu && !device_arrays {
-        None
-    } else {
+    // The GPU is a candidate when imposed, or when even its best case (arrays already on the
+    // device) could beat the CPU; otherwise CUDA is never started for this plan.
+    let gpu_candidate = device_arrays
+        || match setting {
+            BackendSetting::Cpu => false,
+            BackendSetting::Gpu => true,
+            BackendSetting::Auto => gpu_might_win(&problem, max_threads, rigor),
+        };
+    let memory = if gpu_candidate {
         gpu_memory(&problem, input, output)
+    } else {
+        None
     };
     if device_arrays && memory.is_none() {
         return Err(format!(
@@ -335,6 +343,16 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
     };
     let gpu = fixed + transfers + work * model::GPU_NS_PER_POINT_LOG;
     (cpu, gpu)
+}
+
+/// Could the GPU beat the CPU on this problem at all? Its best case (device arrays: no
+/// transfers) against the CPU's cost, by the model; MEASURE and above keep a margin for the
+/// model's error, since they time the candidates anyway.
+fn gpu_might_win(p: &Problem, max_threads: usize, rigor: Rigor) -> bool {
+    let threads = estimate(p, max_threads).threads;
+    let (cpu, gpu_best) = model_costs(p, threads, (Memory::Device, Memory::Device));
+    let margin = if rigor == Rigor::Estimate { 1.0 } else { 4.0 };
+    gpu_best < cpu * margin
 }
 
 /// ESTIMATE with a GPU: the CPU's thread choice against the GPU, by the cost model.
@@ -601,6 +619,21 @@ mod tests {
             (Memory::Device, Memory::Device),
         );
         assert!(cpu < gpu);
+    }
+
+    #[test]
+    fn small_problems_never_consider_the_gpu() {
+        for n in [16, 64, 256] {
+            assert!(
+                !gpu_might_win(&c2c(n, 1, Precision::F64), 16, Rigor::Estimate),
+                "n={n}"
+            );
+        }
+        assert!(gpu_might_win(
+            &c2c(1 << 20, 16, Precision::F32),
+            16,
+            Rigor::Estimate
+        ));
     }
 
     #[test]

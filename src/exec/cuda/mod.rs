@@ -150,6 +150,31 @@ pub fn gpu() -> Option<&'static Gpu> {
         .filter(|g| !g.lost.load(std::sync::atomic::Ordering::Acquire))
 }
 
+/// Could a caller's array be device memory? Only if the program itself loaded the CUDA driver
+/// (its device pointers come from it) or fftx has opened the GPU already. Otherwise nothing
+/// needs CUDA started just to ask, which costs 200-300 ms.
+pub fn device_pointers_possible() -> bool {
+    Lazy::get(&GPU).is_some() || driver_loaded_by_program()
+}
+
+/// Has fftx opened (or tried to open) the GPU in this process?
+pub fn gpu_opened() -> bool {
+    Lazy::get(&GPU).is_some()
+}
+
+fn driver_loaded_by_program() -> bool {
+    // SAFETY: RTLD_NOLOAD only looks the library up among those already loaded; the handle
+    // it returns (a reference) is released at once.
+    unsafe {
+        let h = libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+        if h.is_null() {
+            return false;
+        }
+        libc::dlclose(h);
+        true
+    }
+}
+
 /// Why there is no GPU (for logs), or None when there is one.
 pub fn why_no_gpu() -> Option<String> {
     match GPU.as_ref() {
