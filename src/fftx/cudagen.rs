@@ -11,7 +11,9 @@
 //! so the source depends on the shapes, not on the arrays: plans of the same geometry share one
 //! compiled module. Only double precision (FFTX's `fftx_real`).
 
-use super::pencil::{Fft1, Fused, Mid, Pass, PencilProgram, SegMap, Side};
+use super::pencil::{
+    fused_shape, shared_stride, Fft1, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
+};
 use super::recorder::{Inst, Program, Reg};
 use std::fmt::Write;
 use std::ops::Range;
@@ -291,37 +293,6 @@ fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
 }
 
 const GRID_STRIDE: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
-
-/// How a fused pass kernel covers its pencils: the radices of its stages, `pencils` per block
-/// of `threads` (= pencils * the most items a stage has).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FusedShape {
-    pub radices: Vec<usize>,
-    pub pencils: usize,
-    pub threads: usize,
-}
-
-/// Shared-memory elements per pencil of the fused kernel: one padding slot every 8 elements
-/// (128 bytes, a full turn of the banks) and one per pencil.
-fn shared_stride(n: usize) -> usize {
-    n + n / 8 + 1
-}
-
-/// The fused kernel's shape for pencils of `n` points, None when `n` has no radices (see
-/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT.
-pub fn fused_shape(n: usize) -> Option<FusedShape> {
-    let radices = super::fftgen::radices(n)?;
-    let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
-    let pencils = (256 / t).min(2048 / n).max(1);
-    if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
-        return None;
-    }
-    Some(FusedShape {
-        radices,
-        pencils,
-        threads: pencils * t,
-    })
-}
 
 fn contiguous_along(side: &Side, axis: usize) -> bool {
     match side {

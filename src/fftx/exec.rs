@@ -7,14 +7,15 @@
 //! pencils that can be non-zero and are read later, apply fused pointwise programs in the work
 //! buffer, store the boxes that are read.
 
-use super::graph::{linear, Access, Buf, Node, Op, Temp};
+use super::decompose::{passes, pencil_count, unpruned_count};
+use super::graph::{array, linear, problem_of, Access, Buf, Op, Temp};
 use super::passes::{shape_of, Chain, Segment, Stage, Step};
 use super::pencil::{read as load, write as store, PencilProgram};
 use super::recorder::Program;
-use crate::exec::cpu::layout::{ArrayPtr, SharedMut};
+use crate::exec::cpu::layout::SharedMut;
 use crate::exec::parallel::parallel_for;
 use crate::plan::Plan;
-use crate::problem::{IoDim, Kind, Precision, Problem};
+use crate::problem::Precision;
 use crate::real::Real;
 use num_complex::Complex;
 use realfft::{ComplexToReal, RealToComplex};
@@ -46,89 +47,6 @@ pub fn walk_box(ranges: &[Range<usize>], mut f: impl FnMut(&[usize])) {
             idx[d] = ranges[d].start;
         }
     }
-}
-
-/// Axis order of a transform's passes: r2c transforms the (real) last axis first, c2r last.
-pub fn pass_order(op: &Op, rank: usize) -> Vec<usize> {
-    match op {
-        Op::R2c if rank > 0 => std::iter::once(rank - 1).chain(0..rank - 1).collect(),
-        _ => (0..rank).collect(),
-    }
-}
-
-/// For each pass (axis, pencil ranges over all axes, with the pass axis at its full input range):
-/// an axis already transformed only needs the pencils read later (`out_live`), one not yet
-/// transformed only those that can be non-zero (`in_live`).
-pub fn passes(
-    op: &Op,
-    n: &[usize],
-    in_live: &[Range<usize>],
-    out_live: &[Range<usize>],
-) -> Vec<(usize, Vec<Range<usize>>)> {
-    passes_in_order(&pass_order(op, n.len()), n, in_live, out_live)
-}
-
-/// [`passes`] in a given axis order.
-pub fn passes_in_order(
-    order: &[usize],
-    n: &[usize],
-    in_live: &[Range<usize>],
-    out_live: &[Range<usize>],
-) -> Vec<(usize, Vec<Range<usize>>)> {
-    let rank = n.len();
-    let mut done = vec![false; rank];
-    let mut v = Vec::new();
-    for &a in order {
-        let ranges = (0..rank)
-            .map(|b| {
-                if b == a {
-                    0..1
-                } else if done[b] {
-                    out_live[b].clone()
-                } else {
-                    in_live[b].clone()
-                }
-            })
-            .collect();
-        v.push((a, ranges));
-        done[a] = true;
-    }
-    v
-}
-
-/// 1-D transforms of a pass list.
-pub fn pencil_count(p: &[(usize, Vec<Range<usize>>)]) -> u64 {
-    p.iter()
-        .map(|(_, r)| r.iter().map(|x| x.len() as u64).product::<u64>())
-        .sum()
-}
-
-/// 1-D transforms of the plain (unpruned) transform of a node, all its howmany loops included.
-pub fn unpruned_count(node: &Node) -> u64 {
-    let howmany: u64 = node.in_shape[..node.loops]
-        .iter()
-        .map(|&x| x as u64)
-        .product();
-    let rank = node.n.len();
-    let per = match &node.op {
-        Op::R2c | Op::C2r | Op::Dft { .. } => {
-            let cs = shape_of(&node.n, !matches!(node.op, Op::Dft { .. }));
-            let full: Vec<Range<usize>> = cs.iter().map(|&x| 0..x).collect();
-            pencil_count(&passes(&node.op, &node.n, &full, &full))
-        }
-        Op::R2r(_) => (0..rank)
-            .map(|a| {
-                node.n
-                    .iter()
-                    .enumerate()
-                    .filter(|(b, _)| *b != a)
-                    .map(|(_, &x)| x as u64)
-                    .product::<u64>()
-            })
-            .sum(),
-        _ => 0,
-    };
-    per * howmany
 }
 
 /// Where each buffer's element 0 is, in bytes.
@@ -665,58 +583,6 @@ fn fftw_flags(flags: u32) -> u32 {
         crate::abi::FFTW_ESTIMATE
     } else {
         crate::abi::FFTW_MEASURE
-    }
-}
-
-pub(super) fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
-    if complex {
-        let re = (addr as isize + base * 16) as usize;
-        ArrayPtr::Complex { re, im: re + 8 }
-    } else {
-        ArrayPtr::Real((addr as isize + base * 8) as usize)
-    }
-}
-
-/// The FFTW problem of a transform node (strides in real scalars).
-pub fn problem_of(node: &Node) -> Problem {
-    let (si, so) = (
-        if node.input.buf.complex() { 2 } else { 1 },
-        if node.output.buf.complex() { 2 } else { 1 },
-    );
-    let kind = match &node.op {
-        Op::Dft { sign } => Kind::Dft { sign: *sign },
-        Op::R2c => Kind::R2c,
-        Op::C2r => Kind::C2r,
-        Op::R2r(k) => Kind::R2r(k.clone()),
-        _ => unreachable!("not a transform"),
-    };
-    let l = node.loops;
-    let dims = (0..node.n.len())
-        .map(|d| {
-            IoDim::new(
-                node.n[d] as isize,
-                node.input.strides[l + d] * si,
-                node.output.strides[l + d] * so,
-            )
-        })
-        .collect();
-    let loops = (0..l)
-        .map(|k| {
-            IoDim::new(
-                node.in_shape[k] as isize,
-                node.input.strides[k] * si,
-                node.output.strides[k] * so,
-            )
-        })
-        .collect();
-    let in_place =
-        node.input.buf.same(&node.output.buf) && node.input.base * si == node.output.base * so;
-    Problem {
-        kind,
-        dims,
-        loops,
-        precision: Precision::F64,
-        in_place,
     }
 }
 

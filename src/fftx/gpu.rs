@@ -12,7 +12,8 @@
 //!   plans over the device addresses (the FFTW path's GPU executor).
 
 use super::cudagen;
-use super::exec::{array, problem_of, unpruned_count};
+use super::decompose::unpruned_count;
+use super::graph::{array, problem_of};
 use super::graph::{Access, Buf, Op, Temp};
 use super::passes::{Chain, Stage, Step};
 use super::pencil::{Fft1, PencilProgram};
@@ -234,7 +235,7 @@ impl Variant {
                     (plan, None)
                 }
                 Generated::Module(m) => {
-                    if let (Fusion::Fused, Some(shape)) = (f, cudagen::fused_shape(p.n)) {
+                    if let (Fusion::Fused, Some(shape)) = (f, super::pencil::fused_shape(p.n)) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
                         let grid = p
                             .batch()

@@ -10,7 +10,8 @@
 //! Green's function octant).
 
 use super::recorder::Program;
-use crate::problem::R2rKind;
+use crate::exec::cpu::layout::ArrayPtr;
+use crate::problem::{IoDim, Kind, Precision, Problem, R2rKind};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -303,5 +304,59 @@ mod tests {
         for l in 0..60 {
             assert_eq!(linear(&s, &unravel(&s, l)), l);
         }
+    }
+}
+
+/// A buffer address as an executor array: complex buffers are interleaved f64 pairs, `base` in
+/// elements.
+pub fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
+    if complex {
+        let re = (addr as isize + base * 16) as usize;
+        ArrayPtr::Complex { re, im: re + 8 }
+    } else {
+        ArrayPtr::Real((addr as isize + base * 8) as usize)
+    }
+}
+
+/// The FFTW problem of a transform node (strides in real scalars).
+pub fn problem_of(node: &Node) -> Problem {
+    let (si, so) = (
+        if node.input.buf.complex() { 2 } else { 1 },
+        if node.output.buf.complex() { 2 } else { 1 },
+    );
+    let kind = match &node.op {
+        Op::Dft { sign } => Kind::Dft { sign: *sign },
+        Op::R2c => Kind::R2c,
+        Op::C2r => Kind::C2r,
+        Op::R2r(k) => Kind::R2r(k.clone()),
+        _ => unreachable!("not a transform"),
+    };
+    let l = node.loops;
+    let dims = (0..node.n.len())
+        .map(|d| {
+            IoDim::new(
+                node.n[d] as isize,
+                node.input.strides[l + d] * si,
+                node.output.strides[l + d] * so,
+            )
+        })
+        .collect();
+    let loops = (0..l)
+        .map(|k| {
+            IoDim::new(
+                node.in_shape[k] as isize,
+                node.input.strides[k] * si,
+                node.output.strides[k] * so,
+            )
+        })
+        .collect();
+    let in_place =
+        node.input.buf.same(&node.output.buf) && node.input.base * si == node.output.base * so;
+    Problem {
+        kind,
+        dims,
+        loops,
+        precision: Precision::F64,
+        in_place,
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! Flow: `capi` (the C interface of `include/fftx.h`) -> `plan` (nodes, per-node checks) ->
 //! `graph` -> `passes` (zeros, needed, prune, fuse) -> `exec` (lowering; plain transforms go
-//! through the FFTW planner and executor, fused chains through the pencil engine). Pointwise
+//! through the FFTW planner and executor, fused chains through the pencil engine) or `gpu` (the
+//! GPU lowering, with `cudagen`/`fftgen` for its kernels). `decompose` (a transform as 1-D passes
+//! over pencils) and `pencil` (a chain as such passes) are shared by both lowerings. Pointwise
 //! functions are recorded by `recorder` into instruction lists.
 //!
 //! Semantics are those of the FFTX paper's appendix (`y ≐ A x`: a copy assigns only the entries
@@ -13,6 +15,7 @@
 
 pub mod capi;
 pub mod cudagen;
+pub mod decompose;
 pub mod exec;
 pub mod fftgen;
 pub mod gpu;

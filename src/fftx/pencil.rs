@@ -266,7 +266,7 @@ fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
 
 /// The pencil program of a chain: one pass per axis of each transform stage, pointwise stages
 /// fused into the neighbouring pass. The first stage's passes are in the pencil engine's order
-/// (`exec::passes`); a later stage starts along the axis the previous one ended with (the
+/// (`decompose::passes`); a later stage starts along the axis the previous one ended with (the
 /// pencil counts are the same), so that with `merge` the two passes around the middle become
 /// one (the fused kernels' form: the spectrum between the stages never leaves the pencil).
 pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
@@ -306,7 +306,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                 out_live,
             } => {
                 let rank = chain.n.len();
-                let mut order = super::exec::pass_order(op, rank);
+                let mut order = super::decompose::pass_order(op, rank);
                 if let Some(prev) = passes.last().map(|p| p.axis) {
                     let real_last = matches!(op, Op::C2r);
                     if !(real_last && prev == rank - 1) {
@@ -315,7 +315,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                     }
                 }
                 for (axis, pencils) in
-                    super::exec::passes_in_order(&order, &chain.n, in_live, out_live)
+                    super::decompose::passes_in_order(&order, &chain.n, in_live, out_live)
                 {
                     let kind = match op {
                         Op::R2c if axis == last => Fft1::R2c,
@@ -423,7 +423,7 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
     for p in passes {
         if let Some(prev) = out.last_mut() {
             // Only lengths the fused kernels take (a merged pass is one of them).
-            let fusable = super::cudagen::fused_shape(p.n).is_some();
+            let fusable = fused_shape(p.n).is_some();
             let same = fusable
                 && prev.mid.is_none()
                 && prev.axis == p.axis
@@ -608,7 +608,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
         Fft1::C2r => 1,
     };
     let nout = kind.len_out(n);
-    if let Some(shape) = super::cudagen::fused_shape(n) {
+    if let Some(shape) = fused_shape(n) {
         let full: Vec<C64> = if kind == Fft1::C2r {
             (0..n)
                 .map(|j| {
@@ -716,6 +716,37 @@ pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize
         }
     }
     drop(inter);
+}
+
+/// How a fused pass kernel covers its pencils: the radices of its stages, `pencils` per block
+/// of `threads` (= pencils * the most items a stage has).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FusedShape {
+    pub radices: Vec<usize>,
+    pub pencils: usize,
+    pub threads: usize,
+}
+
+/// Shared-memory elements per pencil of the fused kernel: one padding slot every 8 elements
+/// (128 bytes, a full turn of the banks) and one per pencil.
+pub fn shared_stride(n: usize) -> usize {
+    n + n / 8 + 1
+}
+
+/// The fused kernel's shape for pencils of `n` points, None when `n` has no radices (see
+/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT.
+pub fn fused_shape(n: usize) -> Option<FusedShape> {
+    let radices = super::fftgen::radices(n)?;
+    let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
+    let pencils = (256 / t).min(2048 / n).max(1);
+    if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
+        return None;
+    }
+    Some(FusedShape {
+        radices,
+        pencils,
+        threads: pencils * t,
+    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! Node construction and the per-node checks (element types, bounds, aliasing) live here, so
 //! the C layer only reads arguments.
 
-use super::exec::{self, passes, pencil_count, Compiled};
+use super::decompose::{passes, pencil_count, unpruned_count};
+use super::exec::{self, Compiled};
+use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
 use super::passes::{fuse, prune, shape_of, zeros, PruneReport, Stage, Step};
 use super::recorder::Program;
@@ -196,7 +198,7 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
             }
         }
         _ => {
-            let p = exec::problem_of(node);
+            let p = problem_of(node);
             if overlap && !p.in_place {
                 return Err(format!("{label}: input and output overlap but are not the same array (in-place needs the same start)"));
             }
@@ -359,7 +361,7 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
             PruneReport::default(),
         )
     };
-    let unoptimized_transforms = g.nodes.iter().map(exec::unpruned_count).sum();
+    let unoptimized_transforms = g.nodes.iter().map(unpruned_count).sum();
     let compiled = exec::lower(steps.clone(), flags)?;
     Ok(Ready {
         compiled,
@@ -584,7 +586,7 @@ fn node_text(n: &Node) -> String {
         let _ = write!(s, " \"{}\"", p.describe());
     }
     if n.op.is_fft() {
-        let _ = write!(s, " 1-D transforms={}", exec::unpruned_count(n));
+        let _ = write!(s, " 1-D transforms={}", unpruned_count(n));
     }
     s.push(')');
     s
