@@ -1016,3 +1016,14 @@ fn record_op(complex: bool, op: c_int, d: usize, s: usize) -> Result<(), String>
 fn stray() -> Result<(), String> {
     recorder::take_stray().map_or(Ok(()), Err)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn flag_bits_are_the_ones_the_library_acts_on() {
+        use super::super::graph::flags;
+        assert_eq!(super::FFTX_ESTIMATE, flags::ESTIMATE);
+        assert_eq!(super::FFTX_SUBPLAN, flags::SUBPLAN);
+        assert_eq!(super::FFTX_NO_OPTIMIZE, flags::NO_OPTIMIZE);
+    }
+}

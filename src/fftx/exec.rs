@@ -579,7 +579,7 @@ impl Compiled {
 /// FFTW flags for the plain transforms of a plan with FFTX flags `flags`.
 fn fftw_flags(flags: u32) -> u32 {
     // FFTX_MEASURE is 0, as FFTW_MEASURE: the absence of FFTX_ESTIMATE.
-    if flags & super::capi::FFTX_ESTIMATE != 0 {
+    if flags & super::graph::flags::ESTIMATE != 0 {
         crate::abi::FFTW_ESTIMATE
     } else {
         crate::abi::FFTW_MEASURE
@@ -592,7 +592,7 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
         match super::gpu::lower(
             &steps,
             fftw_flags(flags),
-            flags & super::capi::FFTX_ESTIMATE == 0,
+            flags & super::graph::flags::ESTIMATE == 0,
         ) {
             Ok(g) => {
                 let mut seen = std::collections::HashSet::new();

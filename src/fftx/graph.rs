@@ -15,6 +15,18 @@ use crate::problem::{IoDim, Kind, Precision, Problem, R2rKind};
 use std::ops::Range;
 use std::sync::Arc;
 
+/// The FFTX flag bits the layers below the C interface act on (`capi` defines them for C, and
+/// its tests check they are these).
+pub mod flags {
+    /// Plan with the cost model only (FFTX_MEASURE is 0, as FFTW_MEASURE).
+    pub const ESTIMATE: u32 = 1 << 6;
+    /// A subplan of a compose: not compiled on its own.
+    pub const SUBPLAN: u32 = 1 << 24;
+    /// Compose keeping the graph as given (no pruning, no fusion): the reference the tests and
+    /// the printout compare the optimized plan with.
+    pub const NO_OPTIMIZE: u32 = 1 << 27;
+}
+
 /// An FFTX temporary: storage the library owns, sized by the dims it was created with.
 #[derive(Debug)]
 pub struct Temp {

@@ -16,10 +16,7 @@ use std::fmt::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Compose flag: keep the graph as given (no pruning, no fusion): the reference the tests and
-/// the printout compare the optimized plan with.
-pub const NO_OPTIMIZE: u32 = 1 << 27;
-pub const SUBPLAN: u32 = 1 << 24;
+use super::graph::flags::{NO_OPTIMIZE, SUBPLAN};
 
 /// One dimension as the C layer read it: FFTW's `{n, is, os}` with FFTX's offsets (zero for
 /// `fftx_iodim`).
