@@ -285,40 +285,6 @@ pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
     idx
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn walk_visits_row_major_with_negative_strides() {
-        let mut seen = vec![];
-        walk(&[2, 3], 10, &[-5, 1], |i, p| seen.push((i.to_vec(), p)));
-        assert_eq!(seen.len(), 6);
-        assert_eq!(seen[0], (vec![0, 0], 10));
-        assert_eq!(seen[2], (vec![0, 2], 12));
-        assert_eq!(seen[3], (vec![1, 0], 5));
-        assert_eq!(seen[5], (vec![1, 2], 7));
-        let a = Access {
-            buf: Buf::User {
-                addr: 800,
-                complex: false,
-            },
-            base: 10,
-            strides: vec![-5, 1],
-        };
-        assert_eq!(a.span(&[2, 3]), (5, 12));
-        assert_eq!(a.user_bytes(&[2, 3]), Some((840, 904)));
-    }
-
-    #[test]
-    fn linear_and_unravel_agree() {
-        let s = [3, 4, 5];
-        for l in 0..60 {
-            assert_eq!(linear(&s, &unravel(&s, l)), l);
-        }
-    }
-}
-
 /// A buffer address as an executor array: complex buffers are interleaved f64 pairs, `base` in
 /// elements.
 pub fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
@@ -370,5 +336,39 @@ pub fn problem_of(node: &Node) -> Problem {
         loops,
         precision: Precision::F64,
         in_place,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_visits_row_major_with_negative_strides() {
+        let mut seen = vec![];
+        walk(&[2, 3], 10, &[-5, 1], |i, p| seen.push((i.to_vec(), p)));
+        assert_eq!(seen.len(), 6);
+        assert_eq!(seen[0], (vec![0, 0], 10));
+        assert_eq!(seen[2], (vec![0, 2], 12));
+        assert_eq!(seen[3], (vec![1, 0], 5));
+        assert_eq!(seen[5], (vec![1, 2], 7));
+        let a = Access {
+            buf: Buf::User {
+                addr: 800,
+                complex: false,
+            },
+            base: 10,
+            strides: vec![-5, 1],
+        };
+        assert_eq!(a.span(&[2, 3]), (5, 12));
+        assert_eq!(a.user_bytes(&[2, 3]), Some((840, 904)));
+    }
+
+    #[test]
+    fn linear_and_unravel_agree() {
+        let s = [3, 4, 5];
+        for l in 0..60 {
+            assert_eq!(linear(&s, &unravel(&s, l)), l);
+        }
     }
 }
