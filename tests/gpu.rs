@@ -426,6 +426,52 @@ fn out_of_device_memory_falls_back_to_the_cpu() {
     }
 }
 
+/// A plan executed from a thread that never used CUDA runs on the GPU there: the execute makes
+/// the context current before it asks whether the device is alive. It once read the missing
+/// context as a device reset and turned the GPU off for the whole process.
+#[test]
+fn executes_from_a_new_thread_stay_on_the_gpu() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let n = 1 << 12;
+        let x = random(2 * n, 12);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_1d(
+                n as i32,
+                a as *mut _,
+                b as *mut _,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, false, &make);
+        force_backend(Some(BackendSetting::Gpu));
+        let a = fftw_malloc(2 * n * 8) as *mut f64;
+        let b = fftw_malloc(2 * n * 8) as *mut f64;
+        let p = make(a, b);
+        force_backend(None);
+        assert!(plan_text(p).contains("(gpu"), "{}", plan_text(p));
+        std::ptr::copy_nonoverlapping(x.as_ptr(), a, 2 * n);
+        let plan = p as usize;
+        std::thread::spawn(move || fftw_execute(plan as fftw_plan))
+            .join()
+            .unwrap();
+        assert!(
+            cuda::gpu().is_some(),
+            "an execute on a new thread turned the GPU off: {:?}",
+            cuda::why_no_gpu()
+        );
+        let gpu = std::slice::from_raw_parts(b, 2 * n).to_vec();
+        assert!(rel_l2(&gpu, &cpu) < 1e-12 * 12.0);
+        fftw_destroy_plan(p);
+        fftw_free(a as *mut _);
+        fftw_free(b as *mut _);
+    }
+}
+
 #[test]
 fn no_growth_over_ten_thousand_cycles() {
     let _s = state();

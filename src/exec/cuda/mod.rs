@@ -101,13 +101,17 @@ impl Gpu {
         check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
     }
 
-    /// Fails once the device has been reset. Every use of fftx's device resources (cuFFT
+    /// Makes the context current on this thread (as [`Gpu::bind`]) and fails once the device
+    /// has been reset. The sentinel query needs the context current: on a thread that never
+    /// bound it (a caller's new thread executing a plan) it fails, and read as a reset it
+    /// turned the GPU off for the whole process. Every use of fftx's device resources (cuFFT
     /// plans, streams, modules, buffers) after a reset would be undefined (cuFFT crashes), so
     /// from then on the GPU counts as gone: [`gpu`] is None, plans compute on the CPU, and
     /// stale handles are never touched again (not even freed).
     pub fn check_alive(&self) -> GpuResult<()> {
         use std::sync::atomic::Ordering;
         if !self.lost.load(Ordering::Acquire) {
+            self.bind()?;
             let (mut base, mut size) = (0, 0);
             // SAFETY: a query about an address; it only fails, never faults, on a stale one.
             let r = unsafe { cu::cuMemGetAddressRange_v2(&mut base, &mut size, self.sentinel) };

@@ -157,7 +157,6 @@ impl<T: Real> GpuTransform<T> {
         super::fault::at_plan()?;
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         g.check_alive()?;
-        g.bind()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
             shape
@@ -600,7 +599,6 @@ impl<T: Real> GpuTransform<T> {
         let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
         super::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
-        g.bind()?;
         let mut st = self.state.lock();
         let key = (input, output);
         let (in_side, out_side) = match st.last_sides {
