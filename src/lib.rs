@@ -11,6 +11,8 @@ pub mod api;
 pub mod backend;
 pub mod exec;
 mod fftx;
+/// Whether cuFFT takes the LTO callbacks FFTX chains fuse into its plans (`fftx info` asks).
+pub use crate::fftx::gpu::callbacks_usable as cufft_lto_callbacks_usable;
 pub mod log;
 pub mod passes;
 pub mod plan;

@@ -35,8 +35,13 @@ run fftw-contract-gpu FFTX_BACKEND=gpu .device/tests/fftw_contract --test-thread
 run fault-reset FFTX_LOG=warn .device/tests/gpu --ignored --test-threads=1 device_reset_between_executes
 OUT=/tmp run fault-no-cuda FFTX_FAULT=no-cuda FFTX_BACKEND=gpu FFTX_REQUIRE_GPU=0 .device/tests/api --test-threads=1
 OUT=/tmp run fault-no-cuda-differential FFTX_FAULT=no-cuda FFTX_BACKEND=gpu FFTX_REQUIRE_GPU=0 .device/tests/differential --test-threads=8
-for f in fused kernel; do
-  OUT=/tmp run fftx-tests-$f FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f .device/tests/fftx --test-threads=1
+# Each way of fusing on every FFTX test chain: none may fall back to the CPU (a chain that cannot
+# be built that way, or a GPU failure, logs at info level and would pass on the CPU unseen).
+for f in fused kernel callback; do
+  OUT=/tmp run fftx-tests-$f FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f FFTX_LOG=info .device/tests/fftx --test-threads=1 --nocapture
+  fallbacks=$(grep -c "fusion unavailable\|GPU failed\|was reset" /tmp/fftx-tests-$f.log)
+  echo "fftx-tests-$f: $(grep -c "runs with $f fusion" /tmp/fftx-tests-$f.log) chains with $f fusion, $fallbacks fell back"
+  [ "$fallbacks" = 0 ] || { echo "!!! fftx-tests-$f FAILED (fallbacks)"; status=1; }
 done
 # The FFTX C/C++ programs on the GPU (each checks its results against a direct reference).
 for p in .device/ctest/*; do

@@ -3,7 +3,9 @@
 //!
 //! For each pass `k` of a chain: `fftx_ld{k}` (element `off` of the pass's virtual input) and
 //! `fftx_st{k}` (stores element `off` of its virtual output), with cuFFT's LTO callback
-//! signatures, so the same functions serve as callbacks (compiled to LTO-IR) or inside the
+//! signatures and C++ linkage (cuFFT declares the callback it is given by name as a C++
+//! function of that signature: an `extern "C"` one is not found and planning fails with
+//! CUFFT_INTERNAL_ERROR), so the same functions serve as callbacks (compiled to LTO-IR) or inside the
 //! gather/scatter kernels `fftx_gather{k}` / `fftx_scatter{k}` (compiled to PTX). Their meaning
 //! is `pencil::load_element` / `pencil::store_element`, the CPU twins.
 //!
@@ -162,7 +164,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
     } else {
         "double2"
     };
-    let mut s = format!("extern \"C\" __device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
+    let mut s = format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_in());
     let zero = if p.kind.real_in() {
         "0.0"
@@ -222,7 +224,7 @@ fn store_fn(k: usize, p: &Pass) -> String {
     } else {
         "double2"
     };
-    let mut s = format!("extern \"C\" __device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
+    let mut s = format!("__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_out());
     let _ = writeln!(
         s,
@@ -620,7 +622,9 @@ mod tests {
         };
         let s = chain_source(&prog, true);
         assert!(
-            s.contains("extern \"C\" __device__ double fftx_ld0("),
+            s.contains(
+                "\n__device__ double fftx_ld0(void* dataIn, u64 off, void* info, void* smem)"
+            ),
             "{s}"
         );
         assert!(s.contains("i64 b = (i64)(off / 16ULL)"), "{s}");

@@ -107,29 +107,36 @@ fn fusion_setting() -> Option<Fusion> {
     }
 }
 
-/// Whether this cuFFT makes plans with LTO callbacks: tried once on a small plan (a cuFFT
-/// newer than the nvJitLink beside it cannot link them, for one).
-fn callbacks_usable() -> Result<(), String> {
+/// Whether this cuFFT makes plans with LTO callbacks (cuFFT of CUDA 12.8 or later, an
+/// nvJitLink at least as new as the NVRTC that compiles them): tried once on a small r2c plan
+/// with a load and a store callback compiled by NVRTC. `fftx info` reports it too.
+pub fn callbacks_usable() -> Result<(), String> {
     static PROBE: Lazy<Result<(), String>> = Lazy::new(|| {
         if !jit_callbacks_available() {
-            return Err("this cuFFT has no cufftXtSetJITCallback".into());
+            return Err(
+                "this cuFFT has no cufftXtSetJITCallback (LTO callbacks need the cuFFT of CUDA 12.8 or later)"
+                    .into(),
+            );
         }
-        let src = "extern \"C\" __device__ double2 fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double2*)d)[off]; }\nextern \"C\" __device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
+        if let Some(g) = crate::exec::cuda::gpu() {
+            g.bind().map_err(|e| e.0)?;
+        }
+        let src = "__device__ double fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double*)d)[off]; }\n__device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
         let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.0)? else {
             return Err("no LTO-IR".into());
         };
         let cb = JitCallbacks {
             image,
-            load: "fftx_probe_ld".into(),
-            store: "fftx_probe_st".into(),
-            real_in: false,
+            load: Some("fftx_probe_ld".into()),
+            store: Some("fftx_probe_st".into()),
+            real_in: true,
             real_out: false,
             precision: Precision::F64,
             info: 0,
         };
-        CufftPlan::batched_1d(64, 2, FftType::C2c, Precision::F64, Some(&cb))
+        CufftPlan::batched_1d(64, 2, FftType::R2c, Precision::F64, Some(&cb))
             .map(drop)
-            .map_err(|e| format!("a plan with LTO callbacks fails: {e}"))
+            .map_err(|e| format!("a cuFFT plan with LTO callbacks fails: {e}"))
     });
     PROBE.clone()
 }
@@ -140,8 +147,11 @@ struct GpuPass {
     batch: u64,
     len_in: u64,
     len_out: u64,
-    /// Gather and scatter kernels (kernel fusion).
-    kernels: Option<(usize, usize)>,
+    /// The gather kernel that writes the pass's virtual input, and the scatter kernel that
+    /// reads its virtual output: kernel fusion has both; callback fusion none, or the scatter
+    /// alone where cuFFT takes the load callback but not both (see `callback_plan`).
+    gather: Option<usize>,
+    scatter: Option<usize>,
     /// Our pass kernel, its grid and block (fused).
     fused: Option<(usize, u32, u32)>,
 }
@@ -207,32 +217,10 @@ impl Variant {
                 Fft1::R2c => (FftType::R2c, -1),
                 Fft1::C2r => (FftType::C2r, 1),
             };
-            let (plan, kernels) = match &compiled {
+            let (plan, gather, scatter) = match &compiled {
                 Generated::Lto(image) => {
-                    let cb = JitCallbacks {
-                        image: image.clone(),
-                        load: format!("fftx_ld{k}"),
-                        store: format!("fftx_st{k}"),
-                        real_in: p.kind == Fft1::R2c,
-                        real_out: p.kind == Fft1::C2r,
-                        precision: Precision::F64,
-                        info: self.table.ptr,
-                    };
-                    let plan = CufftPlan::batched_1d(
-                        p.n as i64,
-                        p.batch() as i64,
-                        ty,
-                        Precision::F64,
-                        Some(&cb),
-                    )
-                    .map_err(|e| {
-                        GpuError(format!(
-                            "pass {k} ({ty:?} n={} batch={}): {e}",
-                            p.n,
-                            p.batch()
-                        ))
-                    })?;
-                    (plan, None)
+                    let (plan, scatter) = self.callback_plan(k, p, ty, image)?;
+                    (plan, None, scatter)
                 }
                 Generated::Module(m) => {
                     if let (Fusion::Fused, Some(shape)) = (f, super::pencil::fused_shape(p.n)) {
@@ -249,7 +237,8 @@ impl Variant {
                             batch: p.batch() as u64,
                             len_in: 0,
                             len_out: 0,
-                            kernels: None,
+                            gather: None,
+                            scatter: None,
                             fused: Some((kernel, grid as u32, shape.threads as u32)),
                         });
                         continue;
@@ -264,7 +253,8 @@ impl Variant {
                             Precision::F64,
                             None,
                         )?,
-                        Some((g, s)),
+                        Some(g),
+                        Some(s),
                     )
                 }
             };
@@ -275,11 +265,59 @@ impl Variant {
                 batch: p.batch() as u64,
                 len_in: p.len_in() as u64,
                 len_out: p.len_out() as u64,
-                kernels,
+                gather,
+                scatter,
                 fused: None,
             });
         }
         Ok(out)
+    }
+
+    /// The cuFFT plan of pass `k` with its load and store as LTO callbacks. cuFFT 12.0 (CUDA
+    /// 13.0) refuses a load and a store callback together on power-of-two c2c sizes
+    /// (CUFFT_INTERNAL_ERROR; either alone, any other size, r2c and c2r plan): such a pass
+    /// keeps the load callback and stores through the scatter kernel (the pass's source
+    /// compiled to PTX), which is returned with the plan.
+    fn callback_plan(
+        &self,
+        k: usize,
+        p: &super::pencil::Pass,
+        ty: FftType,
+        image: &std::sync::Arc<Vec<u8>>,
+    ) -> GpuResult<(CufftPlan, Option<usize>)> {
+        let plan = |store: bool| {
+            let cb = JitCallbacks {
+                image: image.clone(),
+                load: Some(format!("fftx_ld{k}")),
+                store: store.then(|| format!("fftx_st{k}")),
+                real_in: p.kind == Fft1::R2c,
+                real_out: p.kind == Fft1::C2r,
+                precision: Precision::F64,
+                info: self.table.ptr,
+            };
+            CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb))
+                .map_err(|e| {
+                    GpuError(format!(
+                        "pass {k} ({ty:?} n={} batch={}): {e}",
+                        p.n,
+                        p.batch()
+                    ))
+                })
+        };
+        let both = match plan(true) {
+            Ok(plan) => return Ok((plan, None)),
+            Err(e) => e,
+        };
+        let load_only =
+            plan(false).map_err(|e| GpuError(format!("{}; load alone: {}", both.0, e.0)))?;
+        crate::log_info!("fftx gpu: {}; the store runs as a scatter kernel", both.0);
+        let Generated::Module(m) =
+            compile_generated(&cudagen::chain_source(&self.prog, true), false)?
+        else {
+            unreachable!("PTX compilation gives a module")
+        };
+        let scatter = generated_function(m, &format!("fftx_scatter{k}"))? as usize;
+        Ok((load_only, Some(scatter)))
     }
 
     /// Logs each pass's time and the bandwidth it reaches (FFTX_LOG=info).
@@ -380,33 +418,32 @@ impl Variant {
                 continue;
             }
             let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");
-            match p.kernels {
-                None => plan.exec(vin, vout, p.sign)?,
-                Some((gather, scatter)) => {
-                    let mut n = p.batch * p.len_in;
-                    kernels::launch(
-                        gather as cu::CUfunction,
-                        n,
-                        stream,
-                        &mut [
-                            &mut n as *mut u64 as *mut c_void,
-                            &mut table as *mut u64 as *mut c_void,
-                            &mut vin as *mut u64 as *mut c_void,
-                        ],
-                    )?;
-                    plan.exec(vin, vout, p.sign)?;
-                    let mut n = p.batch * p.len_out;
-                    kernels::launch(
-                        scatter as cu::CUfunction,
-                        n,
-                        stream,
-                        &mut [
-                            &mut n as *mut u64 as *mut c_void,
-                            &mut table as *mut u64 as *mut c_void,
-                            &mut vout as *mut u64 as *mut c_void,
-                        ],
-                    )?;
-                }
+            if let Some(gather) = p.gather {
+                let mut n = p.batch * p.len_in;
+                kernels::launch(
+                    gather as cu::CUfunction,
+                    n,
+                    stream,
+                    &mut [
+                        &mut n as *mut u64 as *mut c_void,
+                        &mut table as *mut u64 as *mut c_void,
+                        &mut vin as *mut u64 as *mut c_void,
+                    ],
+                )?;
+            }
+            plan.exec(vin, vout, p.sign)?;
+            if let Some(scatter) = p.scatter {
+                let mut n = p.batch * p.len_out;
+                kernels::launch(
+                    scatter as cu::CUfunction,
+                    n,
+                    stream,
+                    &mut [
+                        &mut n as *mut u64 as *mut c_void,
+                        &mut table as *mut u64 as *mut c_void,
+                        &mut vout as *mut u64 as *mut c_void,
+                    ],
+                )?;
             }
         }
         Ok(())
@@ -723,7 +760,6 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     cuda::fault::at_plan()?;
     let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
     g.check_alive()?;
-    g.bind()?;
     let mut stream = std::ptr::null_mut();
     // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
     // error path goes through a GpuCompiled).
@@ -898,7 +934,6 @@ impl GpuCompiled {
     unsafe fn run_steps(&self, g: &cuda::Gpu) -> GpuResult<()> {
         cuda::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
-        g.bind()?;
         let s = self.stream;
         for m in self.mirrors.iter().filter(|m| m.copy_in) {
             check(

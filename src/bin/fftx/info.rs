@@ -151,40 +151,6 @@ fn nvjitlink_version() -> Result<String, String> {
     })
 }
 
-/// Whether cuFFT takes our LTO callbacks: the probe src/fftx/gpu.rs runs before it offers
-/// the callback way of fusing (a small plan with LTO-IR callbacks compiled by NVRTC).
-fn lto_callbacks() -> Result<(), String> {
-    use cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
-    use cuda::kernels::{compile_generated, Generated};
-    use fftx::problem::Precision;
-    if !jit_callbacks_available() {
-        return Err("this cuFFT has no cufftXtSetJITCallback (LTO callbacks need cuFFT of CUDA 12.8 or later)".into());
-    }
-    if let Some(g) = cuda::gpu() {
-        g.bind().map_err(|e| e.0)?;
-    }
-    let src = "extern \"C\" __device__ double2 fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double2*)d)[off]; }\nextern \"C\" __device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
-    let Generated::Lto(image) =
-        compile_generated(src, true).map_err(|e| format!("NVRTC cannot make LTO-IR: {e}"))?
-    else {
-        return Err("NVRTC made no LTO-IR".into());
-    };
-    let cb = JitCallbacks {
-        image,
-        load: "fftx_probe_ld".into(),
-        store: "fftx_probe_st".into(),
-        real_in: false,
-        real_out: false,
-        precision: Precision::F64,
-        info: 0,
-    };
-    CufftPlan::batched_1d(64, 2, FftType::C2c, Precision::F64, Some(&cb))
-        .map(drop)
-        .map_err(|e| {
-            format!("a cuFFT plan with LTO callbacks fails ({e}): the nvJitLink beside cuFFT cannot link them")
-        })
-}
-
 /// A GPU the driver sees: ordinal, name, bytes, multiprocessors, compute capability.
 type Device = (i32, String, usize, i32, (i32, i32));
 
@@ -451,7 +417,7 @@ pub fn run(args: &[String]) -> i32 {
                         }
                     );
                 }
-                match lto_callbacks() {
+                match fftx::cufft_lto_callbacks_usable() {
                     Ok(()) => println!(
                         "  cuFFT LTO callbacks: usable (FFTX chains can fuse pointwise steps into cuFFT plans)"
                     ),

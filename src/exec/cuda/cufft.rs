@@ -112,9 +112,11 @@ impl CufftPlan {
             work_bytes: 0,
         };
         LIVE.fetch_add(1, Ordering::Relaxed);
-        if let Some(cb) = cb {
-            cb.attach(handle)?;
-        }
+        // cuFFT keeps pointers to the callbacks' names and callerInfo until the plan is made.
+        let _attached = match cb {
+            Some(cb) => Some(cb.attach(handle)?),
+            None => None,
+        };
         let mut n = n.to_vec();
         let (mut ie, mut oe, (is, id, os, od)) = match layouts {
             Some((i, o)) => (
@@ -201,8 +203,9 @@ impl Drop for CufftPlan {
 /// device address handed to them as `callerInfo`.
 pub struct JitCallbacks {
     pub image: std::sync::Arc<Vec<u8>>,
-    pub load: String,
-    pub store: String,
+    /// The C++ names of the load and store functions in `image` (either may be absent).
+    pub load: Option<String>,
+    pub store: Option<String>,
     pub real_in: bool,
     pub real_out: bool,
     pub precision: Precision,
@@ -243,19 +246,36 @@ pub fn jit_callbacks_available() -> bool {
     set_jit_callback().is_some()
 }
 
+/// What `cufftXtSetJITCallback` was handed and cuFFT reads again when the plan is made: the
+/// callbacks' symbol names and their callerInfo slots (one per GPU). Dropped after planning.
+struct Attached {
+    _names: Vec<std::ffi::CString>,
+    /// One slot per callback, at an address that does not move (boxed).
+    info: Box<[*mut std::ffi::c_void; 2]>,
+}
+
 impl JitCallbacks {
-    fn attach(&self, handle: cf::cufftHandle) -> GpuResult<()> {
+    fn attach(&self, handle: cf::cufftHandle) -> GpuResult<Attached> {
         let f = set_jit_callback()
             .ok_or_else(|| GpuError("this cuFFT has no cufftXtSetJITCallback".into()))?;
         let d = self.precision == Precision::F64;
         // cufftXtCallbackType: LD_COMPLEX 0, LD_COMPLEX_DOUBLE 1, LD_REAL 2, LD_REAL_DOUBLE 3, ST_ from 4.
         let ld = (if self.real_in { 2 } else { 0 }) + d as i32;
         let st = 4 + (if self.real_out { 2 } else { 0 }) + d as i32;
-        for (sym, ty) in [(&self.load, ld), (&self.store, st)] {
+        let mut kept = Attached {
+            _names: Vec::new(),
+            info: Box::new([self.info as *mut std::ffi::c_void; 2]),
+        };
+        let wanted = [(&self.load, ld), (&self.store, st)];
+        for (slot, (sym, ty)) in wanted
+            .iter()
+            .filter_map(|(s, t)| s.as_ref().map(|s| (s, *t)))
+            .enumerate()
+        {
             let name = std::ffi::CString::new(sym.as_str()).map_err(|e| GpuError(e.to_string()))?;
-            let mut info = self.info as *mut std::ffi::c_void;
-            // SAFETY: a handle before planning, a NUL-terminated name, an image of the given
-            // size and one callerInfo pointer (one GPU).
+            // SAFETY: a handle before planning, a NUL-terminated name and one callerInfo slot
+            // (one GPU), both kept alive in `kept` until the plan is made; an image of the
+            // given size that the caller keeps alive as long.
             check(
                 unsafe {
                     f(
@@ -264,12 +284,13 @@ impl JitCallbacks {
                         self.image.as_ptr() as *const _,
                         self.image.len(),
                         ty,
-                        &mut info,
+                        &mut kept.info[slot],
                     )
                 },
                 "cufftXtSetJITCallback",
             )?;
+            kept._names.push(name);
         }
-        Ok(())
+        Ok(kept)
     }
 }
