@@ -39,6 +39,13 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/fftx/capi.rs");
     println!("cargo:rerun-if-env-changed=FFTX_BLESS_HEADER");
+    // The cdylib's soname, when the build asks for one (CMake's build sets
+    // FFTX_SONAME=libfftx.so.0). Given here rather than by `cargo rustc -- -C link-arg`, the
+    // library and the fftx tool come from one `cargo build` that shares every artifact.
+    println!("cargo:rerun-if-env-changed=FFTX_SONAME");
+    if let Some(soname) = std::env::var("FFTX_SONAME").ok().filter(|s| !s.is_empty()) {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
+    }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("fftx.h");
     let config = cbindgen::Config {
         language: cbindgen::Language::C,

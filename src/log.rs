@@ -57,6 +57,31 @@ pub fn emit(l: Level, msg: std::fmt::Arguments<'_>) {
     }
 }
 
+/// A function shown the progress lines of long planning (see [`progress`]); the fftx tool
+/// installs one to draw them in its progress bar.
+static PROGRESS_HOOK: std::sync::RwLock<Option<fn(&str)>> = std::sync::RwLock::new(None);
+
+/// Installs (or, with None, removes) the function [`progress`] calls.
+pub fn set_progress_hook(hook: Option<fn(&str)>) {
+    *PROGRESS_HOOK.write().unwrap_or_else(|e| e.into_inner()) = hook;
+}
+
+/// One step of long planning done (a candidate timed: what, and how long it took): an info line,
+/// and the progress hook's text whatever `FFTX_LOG` says. Formats nothing when neither wants it.
+pub fn progress(msg: std::fmt::Arguments<'_>) {
+    let hook = *PROGRESS_HOOK.read().unwrap_or_else(|e| e.into_inner());
+    if hook.is_none() && !enabled(Level::Info) {
+        return;
+    }
+    let text = msg.to_string();
+    emit(Level::Info, format_args!("{text}"));
+    if let Some(hook) = hook {
+        hook(&text);
+    }
+}
+
+#[macro_export]
+macro_rules! log_progress { ($($t:tt)*) => { $crate::log::progress(format_args!($($t)*)) } }
 #[macro_export]
 macro_rules! log_warn { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Warn, format_args!($($t)*)) } }
 #[macro_export]

@@ -526,7 +526,24 @@ fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Opt
         fastest = fastest.min(t.elapsed().as_nanos() as f64);
         reps += 1;
     }
+    crate::log_progress!(
+        "measure: gpu ({:?} -> {:?}) {} (best of {reps} runs) for {}",
+        mem.0,
+        mem.1,
+        show_ns(fastest),
+        p.describe()
+    );
     Some(fastest)
+}
+
+/// A time in ns as a person reads it.
+fn show_ns(ns: f64) -> String {
+    match ns {
+        _ if ns >= 1e9 => format!("{:.2} s", ns / 1e9),
+        _ if ns >= 1e6 => format!("{:.2} ms", ns / 1e6),
+        _ if ns >= 1e3 => format!("{:.1} us", ns / 1e3),
+        _ => format!("{ns:.0} ns"),
+    }
 }
 
 /// Times each candidate thread count on scratch arrays and keeps the fastest.
@@ -574,6 +591,11 @@ fn measure<T: Real>(
                 break;
             }
         }
+        crate::log_progress!(
+            "measure: cpu with {threads} thread(s) {} (best of {reps} runs) for {}",
+            show_ns(fastest),
+            p.describe()
+        );
         if best.is_none_or(|b| fastest < b.cost_ns) {
             best = Some(Choice {
                 rigor,

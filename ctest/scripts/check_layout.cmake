@@ -1,5 +1,5 @@
 # The install tree (PREFIX) is laid out as documented: the library and FFTW's names for it,
-# headers (identical to the repository's include/), CMake packages and pkg-config files whose
+# the fftx tool and its fftw-wisdom/fftwf-wisdom links, headers (identical to the repository's include/), CMake packages and pkg-config files whose
 # paths are computed from their own location (none of FORBIDDEN_PATHS, "|"-separated, appears
 # in them), and which pkg-config resolves to this prefix.
 foreach(v PREFIX LIBDIR INCDIR REPO_INCLUDE FORBIDDEN_PATHS FFTX_VERSION)
@@ -68,6 +68,28 @@ foreach(f IN LISTS pkgfiles)
       fail("${lib}/${f} contains the absolute path ${path}: not relocatable")
     endif()
   endforeach()
+endforeach()
+
+# The fftx tool (CMAKE_INSTALL_BINDIR, bin by default), and FFTW's tool names linking to it.
+set(bin "${PREFIX}/bin")
+if(NOT EXISTS "${bin}/fftx" OR IS_SYMLINK "${bin}/fftx")
+  fail("${bin}/fftx is not a regular file")
+else()
+  execute_process(COMMAND "${bin}/fftx" version OUTPUT_VARIABLE v RESULT_VARIABLE rc
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0 OR NOT v STREQUAL "fftx ${FFTX_VERSION}")
+    fail("${bin}/fftx version: '${v}' (exit ${rc}), expected 'fftx ${FFTX_VERSION}'")
+  endif()
+endif()
+foreach(a fftw-wisdom fftwf-wisdom)
+  if(NOT IS_SYMLINK "${bin}/${a}")
+    fail("${bin}/${a} is not a symbolic link")
+  else()
+    file(READ_SYMLINK "${bin}/${a}" target)
+    if(NOT target STREQUAL "fftx")
+      fail("${bin}/${a} -> ${target}, expected fftx")
+    endif()
+  endif()
 endforeach()
 
 if(PKG_CONFIG)

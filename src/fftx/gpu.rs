@@ -479,6 +479,7 @@ impl GpuChain {
         let mut best: Option<(f64, Variant)> = None;
         let mut errors = Vec::new();
         for f in candidates.iter().copied() {
+            let built = Instant::now();
             let v = match Variant::new(chain, f, addr, stream) {
                 Ok(v) => v,
                 Err(e) => {
@@ -492,6 +493,12 @@ impl GpuChain {
                 break;
             }
             let ms = v.time(stream)?;
+            crate::log_progress!(
+                "fftx gpu: {} fusion {ms:.3} ms for a chain of {} passes (built and timed in {:.0} ms)",
+                f.name(),
+                v.prog.passes.len(),
+                built.elapsed().as_secs_f64() * 1e3
+            );
             timings.push((f, ms));
             if best.as_ref().is_none_or(|b| ms < b.0) {
                 best = Some((ms, v));
