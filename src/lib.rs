@@ -9,6 +9,7 @@
 pub mod abi;
 pub mod api;
 pub mod backend;
+pub mod error;
 pub mod exec;
 mod fftx;
 /// Whether cuFFT takes the LTO callbacks FFTX chains fuse into its plans (`fftx info` asks).

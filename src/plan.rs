@@ -55,7 +55,7 @@ impl<T: Real> StepExec<T> {
     pub fn new(problem: &Problem, backend: Backend, threads: usize) -> Result<Self, String> {
         let gpu = OnceCell::new();
         if backend == Backend::Gpu {
-            let g = GpuTransform::new(problem, threads).map_err(|e| e.0)?;
+            let g = GpuTransform::new(problem, threads).map_err(|e| e.message)?;
             let _ = gpu.set(Some(g));
         }
         Ok(StepExec {
@@ -115,7 +115,10 @@ impl<T: Real> StepExec<T> {
                 let in_place = overlap(&self.problem, input, output) != Overlap::Disjoint;
                 match recovery(written, in_place) {
                     Recovery::All => {
-                        crate::log_warn!("execute on the GPU failed: {error}; computing on the CPU");
+                        crate::log::emit(
+                            error.log_level(),
+                            format_args!("execute on the GPU failed: {error}; computing on the CPU"),
+                        );
                         self.cpu.execute(input, output)
                     }
                     Recovery::From(first) => {

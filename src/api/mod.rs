@@ -23,33 +23,24 @@ use crate::real::Real;
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashSet;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The opaque type behind `fftw_plan` and `fftwf_plan`.
 pub type fftw_plan = *mut Plan;
 pub type fftwf_plan = *mut Plan;
 
-/// Runs an entry point's body: `Err` and panics become `fail`, with a message.
+/// Runs an entry point's body (`crate::error::guard`): an error becomes `fail` and a warning,
+/// a panic `fail` and an error-level message.
 pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(r)) => r,
-        Ok(Err(msg)) => {
-            crate::log_warn!("{what}: {msg}");
-            fail
-        }
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            crate::log::emit(
-                crate::log::Level::Error,
-                format_args!("{what}: internal error: {msg}"),
-            );
-            fail
-        }
-    }
+    crate::error::guard(
+        fail,
+        |e| {
+            // The caller's errors are warnings even where the kind alone says info: FFTW
+            // answers NULL, and the message is all the caller learns.
+            let level = e.log_level().min(crate::log::Level::Warn); // the more severe
+            crate::log::emit(level, format_args!("{what}: {e}"));
+        },
+        f,
+    )
 }
 
 /// Addresses of the plans alive now, so that execute/destroy can refuse pointers that are not

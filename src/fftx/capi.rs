@@ -14,7 +14,6 @@ use super::recorder::{self, OpCode};
 use std::cell::RefCell;
 use std::ffi::{c_void, CString};
 use std::os::raw::{c_char, c_int, c_uint};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::null_mut;
 
 /// `fftx_real`: double precision.
@@ -130,24 +129,10 @@ fn set_error(msg: String) {
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }
 
-/// Runs an entry point: `Err` and panics become `fail` and the thread's last error.
+/// Runs an entry point (`crate::error::guard`): `Err` and panics become `fail` and the
+/// thread's last error.
 fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(r)) => r,
-        Ok(Err(msg)) => {
-            set_error(format!("{what}: {msg}"));
-            fail
-        }
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            set_error(format!("{what}: internal error: {msg}"));
-            fail
-        }
-    }
+    crate::error::guard(fail, |e| set_error(format!("{what}: {e}")), f)
 }
 
 static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> =

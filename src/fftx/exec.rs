@@ -526,7 +526,10 @@ impl Compiled {
             match g.execute() {
                 Ok(count) => self.executed_transforms += count,
                 Err(f) if f.recomputable => {
-                    crate::log_warn!("fftx_execute: the GPU failed ({}); computing on the CPU", f.error);
+                    crate::log::emit(
+                        f.error.log_level(),
+                        format_args!("fftx_execute: the GPU failed ({}); computing on the CPU", f.error),
+                    );
                     if self.cpu.is_none() {
                         let (steps, flags) = self.fallback.clone().expect("kept with every GPU lowering");
                         self.cpu = Some(Box::new(lower_cpu(steps, flags)?));

@@ -19,7 +19,7 @@ use super::passes::{Chain, Stage, Step};
 use super::pencil::{Fft1, PencilProgram};
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
-use crate::exec::cuda::{self, check, gpu, GpuError, GpuResult, Memory};
+use crate::exec::cuda::{self, check, gpu, Error, Memory, Result};
 use crate::plan::Plan;
 use crate::problem::Precision;
 use cudarc::driver::sys as cu;
@@ -36,11 +36,12 @@ struct DevBuf {
 }
 
 impl DevBuf {
-    fn new(bytes: usize) -> GpuResult<DevBuf> {
+    fn new(bytes: usize) -> Result<DevBuf> {
         if bytes > cuda::device_budget() {
-            return Err(GpuError(format!(
-                "out of memory: {bytes} bytes over the FFTX_GPU_MEMORY budget"
-            )));
+            return Err(Error::new(
+                crate::error::ErrorKind::OutOfDeviceMemory,
+                format!("out of memory: {bytes} bytes over the FFTX_GPU_MEMORY budget"),
+            ));
         }
         let mut d = 0;
         // SAFETY: cuMemAlloc writes the address of a new block.
@@ -50,7 +51,7 @@ impl DevBuf {
         )?;
         Ok(DevBuf { ptr: d, bytes })
     }
-    fn with(words: &[u64]) -> GpuResult<DevBuf> {
+    fn with(words: &[u64]) -> Result<DevBuf> {
         let b = DevBuf::new(words.len() * 8)?;
         // SAFETY: a block of that many bytes.
         check(
@@ -119,10 +120,10 @@ pub fn callbacks_usable() -> Result<(), String> {
             );
         }
         if let Some(g) = crate::exec::cuda::gpu() {
-            g.bind().map_err(|e| e.0)?;
+            g.bind().map_err(|e| e.message)?;
         }
         let src = "__device__ double fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double*)d)[off]; }\n__device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
-        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.0)? else {
+        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.message)? else {
             return Err("no LTO-IR".into());
         };
         let cb = JitCallbacks {
@@ -174,8 +175,8 @@ impl Variant {
         f: Fusion,
         addr: &dyn Fn(&Buf) -> u64,
         stream: cu::CUstream,
-    ) -> GpuResult<Variant> {
-        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(GpuError)?;
+    ) -> Result<Variant> {
+        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(Error::unsupported)?;
         let inter = [
             DevBuf::new(prog.inter_len * 16)?,
             DevBuf::new(prog.inter_len * 16)?,
@@ -206,7 +207,7 @@ impl Variant {
         Ok(v)
     }
 
-    fn make_passes(&self, stream: cu::CUstream) -> GpuResult<Vec<GpuPass>> {
+    fn make_passes(&self, stream: cu::CUstream) -> Result<Vec<GpuPass>> {
         let f = self.fusion;
         let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
         let compiled = compile_generated(&src, f == Fusion::Callback)?;
@@ -229,7 +230,7 @@ impl Variant {
                             .batch()
                             .div_ceil(cudagen::pencils_per_block(p).unwrap_or(shape.pencils));
                         if grid > i32::MAX as usize {
-                            return Err(GpuError(format!("pass {k}: {grid} blocks")));
+                            return Err(Error::unsupported(format!("pass {k}: {grid} blocks")));
                         }
                         out.push(GpuPass {
                             plan: None,
@@ -284,7 +285,7 @@ impl Variant {
         p: &super::pencil::Pass,
         ty: FftType,
         image: &std::sync::Arc<Vec<u8>>,
-    ) -> GpuResult<(CufftPlan, Option<usize>)> {
+    ) -> Result<(CufftPlan, Option<usize>)> {
         let plan = |store: bool| {
             let cb = JitCallbacks {
                 image: image.clone(),
@@ -296,21 +297,14 @@ impl Variant {
                 info: self.table.ptr,
             };
             CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb))
-                .map_err(|e| {
-                    GpuError(format!(
-                        "pass {k} ({ty:?} n={} batch={}): {e}",
-                        p.n,
-                        p.batch()
-                    ))
-                })
+                .map_err(|e| e.context(format!("pass {k} ({ty:?} n={} batch={})", p.n, p.batch())))
         };
         let both = match plan(true) {
             Ok(plan) => return Ok((plan, None)),
             Err(e) => e,
         };
-        let load_only =
-            plan(false).map_err(|e| GpuError(format!("{}; load alone: {}", both.0, e.0)))?;
-        crate::log_info!("fftx gpu: {}; the store runs as a scatter kernel", both.0);
+        let load_only = plan(false).map_err(|e| e.context(format!("{both}; load alone")))?;
+        crate::log_info!("fftx gpu: {both}; the store runs as a scatter kernel");
         let Generated::Module(m) =
             compile_generated(&cudagen::chain_source(&self.prog, true), false)?
         else {
@@ -321,7 +315,7 @@ impl Variant {
     }
 
     /// Logs each pass's time and the bandwidth it reaches (FFTX_LOG=info).
-    fn profile(&self, stream: cu::CUstream) -> GpuResult<()> {
+    fn profile(&self, stream: cu::CUstream) -> Result<()> {
         // SAFETY: as `time`.
         unsafe { self.run(stream)? };
         for (k, (p, g)) in self.prog.passes.iter().zip(&self.passes).enumerate() {
@@ -377,7 +371,7 @@ impl Variant {
     }
 
     /// Best of three runs after one warm-up, in ms.
-    fn time(&self, stream: cu::CUstream) -> GpuResult<f64> {
+    fn time(&self, stream: cu::CUstream) -> Result<f64> {
         let mut best = f64::INFINITY;
         for i in 0..4 {
             let t = Instant::now();
@@ -395,11 +389,11 @@ impl Variant {
         Ok(best)
     }
 
-    unsafe fn run(&self, stream: cu::CUstream) -> GpuResult<()> {
+    unsafe fn run(&self, stream: cu::CUstream) -> Result<()> {
         self.run_passes(&self.passes, stream)
     }
 
-    unsafe fn run_passes(&self, passes: &[GpuPass], stream: cu::CUstream) -> GpuResult<()> {
+    unsafe fn run_passes(&self, passes: &[GpuPass], stream: cu::CUstream) -> Result<()> {
         let (mut vin, mut vout) = self.virt.as_ref().map_or((0, 0), |(i, o)| (i.ptr, o.ptr));
         let mut table = self.table.ptr;
         for p in passes {
@@ -462,7 +456,7 @@ impl GpuChain {
         addr: &dyn Fn(&Buf) -> u64,
         stream: cu::CUstream,
         measure: bool,
-    ) -> GpuResult<GpuChain> {
+    ) -> Result<GpuChain> {
         let candidates: Vec<Fusion> = match fusion_setting() {
             Some(f) => vec![f],
             None => {
@@ -504,8 +498,9 @@ impl GpuChain {
                 best = Some((ms, v));
             }
         }
-        let (_, variant) = best
-            .ok_or_else(|| GpuError(format!("no way to run the chain: {}", errors.join("; "))))?;
+        let (_, variant) = best.ok_or_else(|| {
+            Error::unsupported(format!("no way to run the chain: {}", errors.join("; ")))
+        })?;
         if crate::log::enabled(crate::log::Level::Info) {
             variant.profile(stream)?;
         }
@@ -602,7 +597,7 @@ pub struct GpuCompiled {
 /// A failed GPU execute. `recomputable`: every caller array is host memory and none that the
 /// plan reads has been written, so the CPU can compute the plan from the start.
 pub struct ChainFailure {
-    pub error: GpuError,
+    pub error: Error,
     pub recomputable: bool,
 }
 
@@ -763,9 +758,9 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
 }
 
 /// Lowers the optimized steps to the GPU.
-pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCompiled> {
+pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> Result<GpuCompiled> {
     cuda::fault::at_plan()?;
-    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.check_alive()?;
     let mut stream = std::ptr::null_mut();
     // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
@@ -794,7 +789,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
     spans.sort_by_key(|s| s.1.lo);
     for w in spans.windows(2) {
         if w[0].1.hi > w[1].1.lo {
-            return Err(GpuError("two of the caller's arrays overlap".into()));
+            return Err(Error::bad_input("two of the caller's arrays overlap"));
         }
     }
     for (addr, span) in spans {
@@ -853,7 +848,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
                     n.output.base,
                 );
                 let plan = crate::planner::plan::<f64>(p, i, o, fftw_flags)
-                    .map_err(|e| GpuError(format!("{}: {e}", n.label)))?;
+                    .map_err(|e| Error::unsupported(format!("{}: {e}", n.label)))?;
                 (GpuStep::Fftw(Box::new(plan)), unpruned_count(n))
             }
             Step::Node(n) => {
@@ -863,7 +858,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> GpuResult<GpuCom
                     .zip(&n.out_shape)
                     .any(|(&s, &len)| s == 0 && len > 1)
                 {
-                    return Err(GpuError(format!(
+                    return Err(Error::unsupported(format!(
                         "{}: an output stride of 0 (the last write wins on the CPU only)",
                         n.label
                     )));
@@ -916,7 +911,7 @@ impl GpuCompiled {
             error,
             recomputable: !self.device_arrays,
         };
-        let g = gpu().ok_or_else(|| before_outputs(GpuError("no GPU".into())))?;
+        let g = gpu().ok_or_else(|| before_outputs(Error::unsupported("no GPU")))?;
         self.run_steps(g).map_err(before_outputs)?;
         let s = self.stream;
         let copied_out = (|| {
@@ -938,7 +933,7 @@ impl GpuCompiled {
     }
 
     /// The copies in and the steps (everything before the copies out).
-    unsafe fn run_steps(&self, g: &cuda::Gpu) -> GpuResult<()> {
+    unsafe fn run_steps(&self, g: &cuda::Gpu) -> Result<()> {
         cuda::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
         let s = self.stream;
@@ -968,7 +963,7 @@ impl GpuCompiled {
                 }
                 GpuStep::Fftw(p) => {
                     check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
-                    p.execute().map_err(GpuError)?;
+                    p.execute().map_err(Error::unsupported)?;
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! cuFFT plans: one batched transform over an advanced layout (64-bit sizes), bound to a stream.
 
-use super::{GpuError, GpuResult};
+use super::{Error, ErrorKind, Result};
 use crate::problem::Precision;
 use cudarc::cufft::sys as cf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,11 +11,16 @@ pub fn live_plans() -> usize {
     LIVE.load(Ordering::Relaxed)
 }
 
-fn check(r: cf::cufftResult, what: &str) -> GpuResult<()> {
+fn check(r: cf::cufftResult, what: &str) -> Result<()> {
     if r == cf::cufftResult::CUFFT_SUCCESS {
         Ok(())
     } else {
-        Err(GpuError(format!("{what}: {r:?}")))
+        let kind = if r == cf::cufftResult::CUFFT_ALLOC_FAILED {
+            ErrorKind::OutOfDeviceMemory
+        } else {
+            ErrorKind::Cuda
+        };
+        Err(Error::new(kind, format!("{what}: {r:?}")))
     }
 }
 
@@ -67,7 +72,7 @@ impl CufftPlan {
         batch: i64,
         ty: FftType,
         precision: Precision,
-    ) -> GpuResult<Self> {
+    ) -> Result<Self> {
         Self::make(n, Some((input, output)), batch, ty, precision, None)
     }
 
@@ -79,7 +84,7 @@ impl CufftPlan {
         ty: FftType,
         precision: Precision,
         cb: Option<&JitCallbacks>,
-    ) -> GpuResult<Self> {
+    ) -> Result<Self> {
         Self::make(&[n], None, batch, ty, precision, cb)
     }
 
@@ -90,7 +95,7 @@ impl CufftPlan {
         ty: FftType,
         precision: Precision,
         cb: Option<&JitCallbacks>,
-    ) -> GpuResult<Self> {
+    ) -> Result<Self> {
         assert!((1..=3).contains(&n.len()), "cuFFT plans have rank 1 to 3");
         let cty = match (ty, precision) {
             (FftType::C2c, Precision::F32) => cf::cufftType::CUFFT_C2C,
@@ -158,7 +163,7 @@ impl CufftPlan {
         Ok(plan)
     }
 
-    pub fn set_stream(&self, stream: cudarc::driver::sys::CUstream) -> GpuResult<()> {
+    pub fn set_stream(&self, stream: cudarc::driver::sys::CUstream) -> Result<()> {
         // SAFETY: a valid handle and stream of the current context.
         check(
             unsafe { cf::cufftSetStream(self.handle, stream as cf::cudaStream_t) },
@@ -170,7 +175,7 @@ impl CufftPlan {
     ///
     /// # Safety
     /// `input` and `output` must hold the plan's layouts on the device.
-    pub unsafe fn exec(&self, input: u64, output: u64, sign: i32) -> GpuResult<()> {
+    pub unsafe fn exec(&self, input: u64, output: u64, sign: i32) -> Result<()> {
         super::fault::at_launch()?;
         let (i, o) = (
             input as *mut std::ffi::c_void,
@@ -255,9 +260,9 @@ struct Attached {
 }
 
 impl JitCallbacks {
-    fn attach(&self, handle: cf::cufftHandle) -> GpuResult<Attached> {
+    fn attach(&self, handle: cf::cufftHandle) -> Result<Attached> {
         let f = set_jit_callback()
-            .ok_or_else(|| GpuError("this cuFFT has no cufftXtSetJITCallback".into()))?;
+            .ok_or_else(|| Error::unsupported("this cuFFT has no cufftXtSetJITCallback"))?;
         let d = self.precision == Precision::F64;
         // cufftXtCallbackType: LD_COMPLEX 0, LD_COMPLEX_DOUBLE 1, LD_REAL 2, LD_REAL_DOUBLE 3, ST_ from 4.
         let ld = (if self.real_in { 2 } else { 0 }) + d as i32;
@@ -272,7 +277,8 @@ impl JitCallbacks {
             .filter_map(|(s, t)| s.as_ref().map(|s| (s, *t)))
             .enumerate()
         {
-            let name = std::ffi::CString::new(sym.as_str()).map_err(|e| GpuError(e.to_string()))?;
+            let name = std::ffi::CString::new(sym.as_str())
+                .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
             // SAFETY: a handle before planning, a NUL-terminated name and one callerInfo slot
             // (one GPU), both kept alive in `kept` until the plan is made; an image of the
             // given size that the caller keeps alive as long.
@@ -292,5 +298,22 @@ impl JitCallbacks {
             kept._names.push(name);
         }
         Ok(kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// cuFFT's allocation failure is the device running out of memory (a reason to run on the
+    /// CPU, said at info level); its other failures are CUDA errors.
+    #[test]
+    fn failures_are_typed_by_what_the_fallback_needs() {
+        let e = check(cf::cufftResult::CUFFT_ALLOC_FAILED, "cufftMakePlanMany64").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::OutOfDeviceMemory);
+        assert_eq!(e.message, "cufftMakePlanMany64: CUFFT_ALLOC_FAILED");
+        let e = check(cf::cufftResult::CUFFT_INTERNAL_ERROR, "cufftExec").unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Cuda);
+        assert!(check(cf::cufftResult::CUFFT_SUCCESS, "cufftExec").is_ok());
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! Each fires once. Real failures take the same paths; the injected ones only choose when.
 
-use super::{GpuError, GpuResult};
+use super::{Error, ErrorKind, Result};
 use std::sync::atomic::{AtomicI64, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,12 +75,15 @@ fn fire(cell: &AtomicI64) -> bool {
     .is_ok()
 }
 
-fn oom(when: &str) -> GpuError {
-    GpuError(format!("out of memory (injected at {when}: FFTX_FAULT)"))
+fn oom(when: &str) -> Error {
+    Error::new(
+        ErrorKind::OutOfDeviceMemory,
+        format!("out of memory (injected at {when}: FFTX_FAULT)"),
+    )
 }
 
 /// At the start of making a GPU plan.
-pub fn at_plan() -> GpuResult<()> {
+pub fn at_plan() -> Result<()> {
     if fire(&OOM_PLAN) {
         return Err(oom("plan time"));
     }
@@ -88,7 +91,7 @@ pub fn at_plan() -> GpuResult<()> {
 }
 
 /// At the start of a GPU execute, before anything moves: a reset, or running out of memory.
-pub fn at_execute(device: i32) -> GpuResult<()> {
+pub fn at_execute(device: i32) -> Result<()> {
     if fire(&RESET) {
         crate::log_warn!("FFTX_FAULT: resetting device {device}");
         // SAFETY: a plain driver call on a device ordinal; everything made in its primary
@@ -109,14 +112,14 @@ pub fn at_execute(device: i32) -> GpuResult<()> {
 }
 
 /// Before each kernel or cuFFT launch.
-pub fn at_launch() -> GpuResult<()> {
+pub fn at_launch() -> Result<()> {
     let failing = LAUNCH
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |v| {
             (v >= 0).then_some(v - 1)
         })
         .is_ok_and(|v| v == 0);
     if failing {
-        return Err(GpuError("launch failed (injected: FFTX_FAULT)".into()));
+        return Err(Error::cuda("launch failed (injected: FFTX_FAULT)"));
     }
     Ok(())
 }
@@ -130,11 +133,11 @@ mod tests {
         clear();
         assert!(at_plan().is_ok());
         arm(Fault::OomPlan);
-        assert!(at_plan().is_err());
+        assert_eq!(at_plan().unwrap_err().kind, ErrorKind::OutOfDeviceMemory);
         assert!(at_plan().is_ok());
         arm(Fault::Launch(2));
         assert!(at_launch().is_ok() && at_launch().is_ok());
-        assert!(at_launch().is_err());
+        assert_eq!(at_launch().unwrap_err().kind, ErrorKind::Cuda);
         assert!(at_launch().is_ok());
         clear();
     }

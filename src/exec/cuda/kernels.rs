@@ -2,7 +2,7 @@
 //! architecture (no nvcc at build time), each module once per process, and launched with a
 //! grid-stride layout. Every kernel has a Rust twin in `exec::twins` that tests compare it with.
 
-use super::{check, gpu, GpuError, GpuResult};
+use super::{check, gpu, Error, ErrorKind, Result};
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -29,24 +29,24 @@ impl Source {
 
 /// Loaded modules and their functions, as addresses (valid for the process's life: modules
 /// are never unloaded while the primary context lives).
-static MODULES: Lazy<Mutex<HashMap<Source, Result<usize, String>>>> = Lazy::new(Default::default);
+static MODULES: Lazy<Mutex<HashMap<Source, Result<usize>>>> = Lazy::new(Default::default);
 static FUNCTIONS: Lazy<Mutex<HashMap<(Source, String), usize>>> = Lazy::new(Default::default);
 
-fn module(src: Source) -> GpuResult<cu::CUmodule> {
+fn module(src: Source) -> Result<cu::CUmodule> {
     let mut m = MODULES.lock();
     let entry = m
         .entry(src)
-        .or_insert_with(|| compile(src).map(|m| m as usize).map_err(|e| e.0));
-    entry.clone().map(|a| a as cu::CUmodule).map_err(GpuError)
+        .or_insert_with(|| compile(src).map(|m| m as usize));
+    entry.clone().map(|a| a as cu::CUmodule)
 }
 
-fn compile(src: Source) -> GpuResult<cu::CUmodule> {
-    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+fn compile(src: Source) -> Result<cu::CUmodule> {
+    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.bind()?;
     // SAFETY: a presence check only tries to dlopen the library.
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-        return Err(GpuError(
-            "no NVRTC library (libnvrtc.so): our kernels cannot be compiled".into(),
+        return Err(Error::unsupported(
+            "no NVRTC library (libnvrtc.so): our kernels cannot be compiled",
         ));
     }
     let arch: &'static str =
@@ -57,9 +57,10 @@ fn compile(src: Source) -> GpuResult<cu::CUmodule> {
     };
     let t = std::time::Instant::now();
     let ptx = std::panic::catch_unwind(|| cudarc::nvrtc::compile_ptx_with_opts(src.text(), opts))
-        .map_err(|_| GpuError("NVRTC failed to load".into()))?
-        .map_err(|e| GpuError(format!("NVRTC: {e:?}")))?;
-    let text = CString::new(ptx.to_src()).map_err(|e| GpuError(e.to_string()))?;
+        .map_err(|_| Error::unsupported("NVRTC failed to load"))?
+        .map_err(|e| Error::cuda(format!("NVRTC: {e:?}")))?;
+    let text =
+        CString::new(ptx.to_src()).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     let mut module = std::ptr::null_mut();
     // SAFETY: a NUL-terminated PTX image.
     check(
@@ -74,12 +75,12 @@ fn compile(src: Source) -> GpuResult<cu::CUmodule> {
 }
 
 /// A kernel of a source, loaded on first use.
-pub fn function(src: Source, name: &str) -> GpuResult<cu::CUfunction> {
+pub fn function(src: Source, name: &str) -> Result<cu::CUfunction> {
     if let Some(&f) = FUNCTIONS.lock().get(&(src, name.to_string())) {
         return Ok(f as cu::CUfunction);
     }
     let m = module(src)?;
-    let c = CString::new(name).map_err(|e| GpuError(e.to_string()))?;
+    let c = CString::new(name).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     let mut f = std::ptr::null_mut();
     // SAFETY: a loaded module and a NUL-terminated name.
     check(
@@ -99,9 +100,9 @@ pub unsafe fn launch(
     total: u64,
     stream: cu::CUstream,
     params: &mut [*mut c_void],
-) -> GpuResult<()> {
+) -> Result<()> {
     super::fault::at_launch()?;
-    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     let block = 256u32;
     let max_grid = (g.multiprocessors.max(1) as u64) * 16;
     let grid = total.div_ceil(block as u64).clamp(1, max_grid) as u32;
@@ -133,7 +134,7 @@ pub fn loaded_modules() -> usize {
 static GENERATED: Lazy<Mutex<GeneratedCache>> = Lazy::new(Default::default);
 
 /// Compiled generated sources by (source text, LTO-IR or not).
-type GeneratedCache = HashMap<(String, bool), Result<Generated, String>>;
+type GeneratedCache = HashMap<(String, bool), Result<Generated>>;
 
 #[derive(Clone)]
 pub enum Generated {
@@ -145,26 +146,26 @@ pub enum Generated {
 
 /// Compiles generated CUDA source with NVRTC: to PTX and a loaded module, or (`lto`) to LTO-IR.
 /// Cached by source; an error is cached too (it would fail the same way again).
-pub fn compile_generated(source: &str, lto: bool) -> GpuResult<Generated> {
+pub fn compile_generated(source: &str, lto: bool) -> Result<Generated> {
     let key = (source.to_string(), lto);
     if let Some(r) = GENERATED.lock().get(&key) {
-        return r.clone().map_err(GpuError);
+        return r.clone();
     }
-    let r = nvrtc(source, lto).map_err(|e| e.0);
+    let r = nvrtc(source, lto);
     GENERATED.lock().insert(key, r.clone());
-    r.map_err(GpuError)
+    r
 }
 
-fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
+fn nvrtc(source: &str, lto: bool) -> Result<Generated> {
     use cudarc::nvrtc::sys as nv;
-    let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.bind()?;
     // SAFETY: a presence check only tries to dlopen the library.
     if !unsafe { nv::is_culib_present() } {
-        return Err(GpuError("no NVRTC library (libnvrtc.so)".into()));
+        return Err(Error::unsupported("no NVRTC library (libnvrtc.so)"));
     }
     let t = std::time::Instant::now();
-    let src = CString::new(source).map_err(|e| GpuError(e.to_string()))?;
+    let src = CString::new(source).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     let name = CString::new("fftx_generated.cu").unwrap();
     let arch = CString::new(format!(
         "--gpu-architecture=compute_{}{}",
@@ -181,7 +182,7 @@ fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
         if r == nv::nvrtcResult::NVRTC_SUCCESS {
             Ok(())
         } else {
-            Err(GpuError(format!("{what}: {r:?}")))
+            Err(Error::cuda(format!("{what}: {r:?}")))
         }
     };
     // SAFETY: NVRTC calls on a program made here and destroyed before returning; buffers sized
@@ -206,7 +207,7 @@ fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
                 nv::nvrtcGetProgramLogSize(prog, &mut n);
                 let mut log = vec![0u8; n.max(1)];
                 nv::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut _);
-                return Err(GpuError(format!(
+                return Err(Error::cuda(format!(
                     "NVRTC: {r:?}: {}",
                     String::from_utf8_lossy(&log).trim_end_matches('\0')
                 )));
@@ -248,8 +249,8 @@ fn nvrtc(source: &str, lto: bool) -> GpuResult<Generated> {
 }
 
 /// A kernel of a generated module.
-pub fn generated_function(module: usize, name: &str) -> GpuResult<cu::CUfunction> {
-    let c = CString::new(name).map_err(|e| GpuError(e.to_string()))?;
+pub fn generated_function(module: usize, name: &str) -> Result<cu::CUfunction> {
+    let c = CString::new(name).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     let mut f = std::ptr::null_mut();
     // SAFETY: a loaded module and a NUL-terminated name.
     check(
@@ -290,7 +291,7 @@ pub unsafe fn launch_grid(
     block: u32,
     stream: cu::CUstream,
     params: &mut [*mut c_void],
-) -> GpuResult<()> {
+) -> Result<()> {
     super::fault::at_launch()?;
     check(
         cu::cuLaunchKernel(

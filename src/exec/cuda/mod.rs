@@ -22,20 +22,10 @@ use std::collections::HashMap;
 use std::ffi::CStr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// A failed CUDA, cuFFT or NVRTC call.
-#[derive(Debug, Clone)]
-pub struct GpuError(pub String);
-
-impl std::fmt::Display for GpuError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-pub type GpuResult<T> = Result<T, GpuError>;
+pub use crate::error::{Error, ErrorKind, Result};
 
 /// Checks a driver call's result.
-pub fn check(r: cu::CUresult, what: &str) -> GpuResult<()> {
+pub fn check(r: cu::CUresult, what: &str) -> Result<()> {
     if r == cu::CUresult::CUDA_SUCCESS {
         return Ok(());
     }
@@ -49,7 +39,12 @@ pub fn check(r: cu::CUresult, what: &str) -> GpuResult<()> {
             CStr::from_ptr(s).to_string_lossy().into_owned()
         }
     };
-    Err(GpuError(format!("{what}: {text}")))
+    let kind = if r == cu::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+        ErrorKind::OutOfDeviceMemory
+    } else {
+        ErrorKind::Cuda
+    };
+    Err(Error::new(kind, format!("{what}: {text}")))
 }
 
 /// Device bytes one execute may take (`FFTX_GPU_MEMORY`, or set by tests): beyond it a step
@@ -96,7 +91,7 @@ unsafe impl Sync for Gpu {}
 
 impl Gpu {
     /// Makes the context current on the calling thread (every thread that calls CUDA must).
-    pub fn bind(&self) -> GpuResult<()> {
+    pub fn bind(&self) -> Result<()> {
         // SAFETY: the context is retained for the life of the process.
         check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
     }
@@ -108,7 +103,7 @@ impl Gpu {
     /// plans, streams, modules, buffers) after a reset would be undefined (cuFFT crashes), so
     /// from then on the GPU counts as gone: [`gpu`] is None, plans compute on the CPU, and
     /// stale handles are never touched again (not even freed).
-    pub fn check_alive(&self) -> GpuResult<()> {
+    pub fn check_alive(&self) -> Result<()> {
         use std::sync::atomic::Ordering;
         if !self.lost.load(Ordering::Acquire) {
             self.bind()?;
@@ -122,30 +117,31 @@ impl Gpu {
                 crate::log_warn!("gpu: device {} was reset; its resources are gone and everything runs on the CPU from now on", self.ordinal);
             }
         }
-        Err(GpuError("the device was reset".into()))
+        Err(Error::new(ErrorKind::DeviceLost, "the device was reset"))
     }
 }
 
-static GPU: Lazy<Result<Gpu, String>> = Lazy::new(|| match catch_unwind(AssertUnwindSafe(open)) {
-    Ok(Ok(g)) => {
-        crate::log_info!(
-            "gpu: device {} ({}), {} MiB, {} SMs",
-            g.ordinal,
-            g.name,
-            g.total_memory >> 20,
-            g.multiprocessors
-        );
-        Ok(g)
-    }
-    Ok(Err(e)) => {
-        crate::log_info!("gpu: none usable ({e}); everything runs on the CPU");
-        Err(e)
-    }
-    Err(_) => {
-        crate::log_info!("gpu: loading CUDA failed; everything runs on the CPU");
-        Err("loading CUDA failed".into())
-    }
-});
+static GPU: Lazy<std::result::Result<Gpu, String>> =
+    Lazy::new(|| match catch_unwind(AssertUnwindSafe(open)) {
+        Ok(Ok(g)) => {
+            crate::log_info!(
+                "gpu: device {} ({}), {} MiB, {} SMs",
+                g.ordinal,
+                g.name,
+                g.total_memory >> 20,
+                g.multiprocessors
+            );
+            Ok(g)
+        }
+        Ok(Err(e)) => {
+            crate::log_info!("gpu: none usable ({e}); everything runs on the CPU");
+            Err(e)
+        }
+        Err(_) => {
+            crate::log_info!("gpu: loading CUDA failed; everything runs on the CPU");
+            Err("loading CUDA failed".into())
+        }
+    });
 
 /// The GPU, when one is usable (not after a device reset: [`Gpu::check_alive`]).
 pub fn gpu() -> Option<&'static Gpu> {
@@ -188,7 +184,7 @@ pub fn why_no_gpu() -> Option<String> {
     }
 }
 
-fn open() -> Result<Gpu, String> {
+fn open() -> std::result::Result<Gpu, String> {
     if fault::arm_from_env() {
         return Err("CUDA missing (injected: FFTX_FAULT=no-cuda)".into());
     }
@@ -201,7 +197,7 @@ fn open() -> Result<Gpu, String> {
             return Err("no cuFFT library (libcufft.so)".into());
         }
     }
-    let e = |e: GpuError| e.0;
+    let e = |e: Error| e.message;
     // SAFETY: plain driver API calls with valid out-pointers.
     unsafe {
         check(cu::cuInit(0), "cuInit").map_err(e)?;

@@ -2,7 +2,7 @@
 //! blocked-buffer scheme of the out-of-card paper, §3). Blocks are pooled across plans and
 //! executes, and given back by `fftw_cleanup`.
 
-use super::{check, gpu, GpuResult};
+use super::{check, gpu, Error, Result};
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,7 +28,7 @@ pub fn live_blocks() -> usize {
 }
 
 /// A block of at least `bytes` from the pool, or a new one.
-pub fn take(bytes: usize) -> GpuResult<PinnedBlock> {
+pub fn take(bytes: usize) -> Result<PinnedBlock> {
     let bytes = bytes.max(BLOCK_BYTES);
     {
         let mut pool = POOL.lock();
@@ -36,7 +36,7 @@ pub fn take(bytes: usize) -> GpuResult<PinnedBlock> {
             return Ok(pool.swap_remove(i));
         }
     }
-    let g = gpu().ok_or_else(|| super::GpuError("no GPU".into()))?;
+    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.bind()?;
     let mut p = std::ptr::null_mut();
     // SAFETY: cuMemHostAlloc writes the new block's address.

@@ -17,7 +17,7 @@
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{self, Source};
 use super::staging::{self, PinnedBlock, BLOCK_BYTES};
-use super::{check, gpu, memory_of, Gpu, GpuError, GpuResult, Memory};
+use super::{check, gpu, memory_of, Error, Gpu, Memory, Result};
 use crate::exec::cpu::layout::{
     gather_complex, gather_real, instance_offsets, scatter_complex, scatter_real, ArrayPtr, Strided,
 };
@@ -153,9 +153,9 @@ pub fn supports(p: &Problem) -> bool {
 impl<T: Real> GpuTransform<T> {
     /// Prepares the step; cuFFT plans for the full chunk are made here, so that planning
     /// errors (out of device memory) show at plan time.
-    pub fn new(p: &Problem, threads: usize) -> GpuResult<Self> {
+    pub fn new(p: &Problem, threads: usize) -> Result<Self> {
         super::fault::at_plan()?;
-        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
         g.check_alive()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
@@ -187,10 +187,13 @@ impl<T: Real> GpuTransform<T> {
             * chunk
             * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
         if need > super::device_budget() {
-            return Err(GpuError(format!(
-                "out of memory: {need} device bytes exceed the budget of {}",
-                super::device_budget()
-            )));
+            return Err(Error::new(
+                super::ErrorKind::OutOfDeviceMemory,
+                format!(
+                    "out of memory: {need} device bytes exceed the budget of {}",
+                    super::device_budget()
+                ),
+            ));
         }
         let t = GpuTransform {
             kind: p.kind.clone(),
@@ -221,14 +224,14 @@ impl<T: Real> GpuTransform<T> {
     }
 
     /// The cuFFT stages for `batch` packed transforms (made once per batch size).
-    fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> GpuResult<&'a Stages> {
+    fn stages_for<'a>(&self, st: &'a mut State, batch: usize) -> Result<&'a Stages> {
         match st.stages.entry(batch) {
             std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
             std::collections::hash_map::Entry::Vacant(e) => Ok(e.insert(self.make_stages(batch)?)),
         }
     }
 
-    fn make_stages(&self, batch: usize) -> GpuResult<Stages> {
+    fn make_stages(&self, batch: usize) -> Result<Stages> {
         let p = T::PRECISION;
         let rank = self.shape.len();
         let sh: Vec<i64> = self.shape.iter().map(|&n| n as i64).collect();
@@ -245,7 +248,7 @@ impl<T: Real> GpuTransform<T> {
         let lead: i64 = sh[..split].iter().product();
         let tail_batch = batch as i64 * lead;
         let trailing =
-            |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> GpuResult<Stage> {
+            |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> Result<Stage> {
                 let plan = CufftPlan::new(
                     &sh[split..],
                     &Layout::packed(&ish[split..]),
@@ -267,7 +270,7 @@ impl<T: Real> GpuTransform<T> {
                 })
             };
         // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
-        let leading = |k: usize, buf: Buf| -> GpuResult<Stage> {
+        let leading = |k: usize, buf: Buf| -> Result<Stage> {
             let inner: i64 = csh[k + 1..].iter().product();
             let outer = batch as i64 * csh[..k].iter().product::<i64>();
             let lay = Layout {
@@ -361,7 +364,7 @@ impl<T: Real> GpuTransform<T> {
         dout: u64,
         work: u64,
         stream: cu::CUstream,
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
         for s in &stages.list {
             if s.bound.get() != stream as usize {
@@ -394,7 +397,7 @@ impl<T: Real> GpuTransform<T> {
         batch: usize,
         dout: u64,
         stream: cu::CUstream,
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         let cb = elem_bytes::<T>(true);
         let per_transform: usize = self.out_dims.iter().map(|d| d.n).product::<usize>() * cb;
         let words = std::mem::size_of::<T>() / 4;
@@ -417,7 +420,7 @@ impl<T: Real> GpuTransform<T> {
         to: u64,
         work: u64,
         stream: cu::CUstream,
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         let suffix = if T::PRECISION == crate::problem::Precision::F32 {
             "f32"
         } else {
@@ -482,7 +485,7 @@ impl<T: Real> GpuTransform<T> {
         packed: u64,
         gather: bool,
         stream: cu::CUstream,
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         let (dims, input) = if gather {
             (&self.in_dims, true)
         } else {
@@ -508,7 +511,7 @@ impl<T: Real> GpuTransform<T> {
             caller.push(c);
         }
         if n.len() > twins::MAX_RANK {
-            return Err(GpuError(format!(
+            return Err(Error::unsupported(format!(
                 "device arrays with {} strided dimensions (at most {} are supported on the device)",
                 n.len(),
                 twins::MAX_RANK
@@ -596,7 +599,7 @@ impl<T: Real> GpuTransform<T> {
     /// On failure, says whether the caller may recompute elsewhere: not when an in-place array
     /// was already partly overwritten.
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
-        let g = gpu().ok_or_else(|| GpuError("no GPU".into()))?;
+        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
         super::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
         let mut st = self.state.lock();
@@ -636,7 +639,7 @@ impl<T: Real> GpuTransform<T> {
 /// A failed GPU execute, and how much of the caller's output it had written.
 #[derive(Debug)]
 pub struct Failure {
-    pub error: GpuError,
+    pub error: Error,
     pub written: Written,
 }
 
@@ -651,8 +654,8 @@ pub enum Written {
     Unknown,
 }
 
-impl From<GpuError> for Failure {
-    fn from(error: GpuError) -> Self {
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
         Failure {
             error,
             written: Written::Nothing,
@@ -720,7 +723,7 @@ impl Signal {
             std::thread::yield_now();
         }
     }
-    unsafe fn record(&self, s: cu::CUstream) -> GpuResult<()> {
+    unsafe fn record(&self, s: cu::CUstream) -> Result<()> {
         check(cu::cuEventRecord(self.event, s), "cuEventRecord")?;
         self.recorded.store(true, Ordering::Release);
         Ok(())
@@ -746,7 +749,7 @@ struct Pools {
 }
 
 impl Pools {
-    fn stream(&mut self, st: &mut State) -> GpuResult<cu::CUstream> {
+    fn stream(&mut self, st: &mut State) -> Result<cu::CUstream> {
         if let Some(s) = self.streams.pop() {
             return Ok(s);
         }
@@ -761,7 +764,7 @@ impl Pools {
         st.streams.push(s);
         Ok(s)
     }
-    fn event(&mut self, st: &mut State) -> GpuResult<cu::CUevent> {
+    fn event(&mut self, st: &mut State) -> Result<cu::CUevent> {
         if let Some(e) = self.events.pop() {
             return Ok(e);
         }
@@ -808,12 +811,15 @@ impl<'a, T: Real> Run<'a, T> {
         // destroys its input on the device, so a caller's device input is copied first.
         let mut owned: Vec<u64> = Vec::new();
         let budget = std::cell::Cell::new(super::device_budget());
-        let alloc = |bytes: usize, owned: &mut Vec<u64>| -> GpuResult<u64> {
+        let alloc = |bytes: usize, owned: &mut Vec<u64>| -> Result<u64> {
             if bytes > budget.get() {
-                return Err(GpuError(format!(
+                return Err(Error::new(
+                    super::ErrorKind::OutOfDeviceMemory,
+                    format!(
                     "out of memory: {bytes} device bytes exceed what is left of the budget ({})",
                     budget.get()
-                )));
+                ),
+                ));
             }
             budget.set(budget.get() - bytes);
             let mut d: cu::CUdeviceptr = 0;
@@ -928,7 +934,7 @@ impl<'a, T: Real> Run<'a, T> {
             }
             order.extend(&out_blocks[chunks - 1]);
 
-            let signal = |pools: &mut Pools, st: &mut State| -> GpuResult<Signal> {
+            let signal = |pools: &mut Pools, st: &mut State| -> Result<Signal> {
                 Ok(Signal {
                     event: pools.event(st)?,
                     recorded: AtomicBool::new(false),
@@ -936,13 +942,13 @@ impl<'a, T: Real> Run<'a, T> {
             };
             let in_sig: Vec<Signal> = (0..in_id)
                 .map(|_| signal(&mut pools, st))
-                .collect::<GpuResult<_>>()?;
+                .collect::<Result<_>>()?;
             let out_sig: Vec<Signal> = (0..out_id)
                 .map(|_| signal(&mut pools, st))
-                .collect::<GpuResult<_>>()?;
+                .collect::<Result<_>>()?;
             let comp_sig: Vec<Signal> = (0..chunks)
                 .map(|_| signal(&mut pools, st))
-                .collect::<GpuResult<_>>()?;
+                .collect::<Result<_>>()?;
 
             let staged = self.in_side == Side::HostCopy
                 || self.in_side == Side::HostStrided
@@ -968,9 +974,9 @@ impl<'a, T: Real> Run<'a, T> {
                 .map(|_| std::sync::atomic::AtomicU8::new(BLOCK_IDLE))
                 .collect();
             let next = AtomicUsize::new(0);
-            let failed: Mutex<Option<GpuError>> = Mutex::new(None);
+            let failed: Mutex<Option<Error>> = Mutex::new(None);
             let stop = AtomicBool::new(false);
-            let fail = |e: GpuError| {
+            let fail = |e: Error| {
                 stop.store(true, Ordering::Release);
                 failed.lock().get_or_insert(e);
             };
@@ -1048,7 +1054,7 @@ impl<'a, T: Real> Run<'a, T> {
                     });
                 }
                 // The calling thread issues the transforms as their inputs arrive.
-                let r = (|| -> GpuResult<()> {
+                let r = (|| -> Result<()> {
                     for c in 0..chunks {
                         for b in &in_blocks[c] {
                             while !in_sig[b.id].recorded.load(Ordering::Acquire) {
@@ -1197,7 +1203,7 @@ impl<'a, T: Real> Run<'a, T> {
         in_sig: &[Signal],
         comp_sig: &[Signal],
         slots: usize,
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         if b.chunk >= slots {
             // The device slot is free once the transform of chunk c-SLOTS has read it.
             let prev = &comp_sig[b.chunk - slots];
@@ -1267,7 +1273,7 @@ impl<'a, T: Real> Run<'a, T> {
         ob: usize,
         out_sig: &[Signal],
         comp_sig: &[Signal],
-    ) -> GpuResult<()> {
+    ) -> Result<()> {
         let done = &comp_sig[b.chunk];
         done.wait_recorded();
         check(cu::cuStreamWaitEvent(s, done.event, 0), "cuStreamWaitEvent")?;
@@ -1337,7 +1343,7 @@ struct Mover {
 
 impl Mover {
     /// The next slot, at least `bytes` long, once its previous transfer is done.
-    unsafe fn slot(&mut self, bytes: usize) -> GpuResult<*mut u8> {
+    unsafe fn slot(&mut self, bytes: usize) -> Result<*mut u8> {
         // Rotate: the slot used longest ago goes first.
         if self.slots.len() < 2 {
             self.slots.push(staging::take(bytes)?);
