@@ -1,0 +1,244 @@
+//! Real-input (r2c) and real-output (c2r) 1-D transforms on contiguous rows.
+//!
+//! Even lengths go through a complex FFT of half the length (the real row read as n/2 complex
+//! numbers) with the split-radix twiddle step fused in: after the FFT for r2c, before it for c2r
+//! (realfft's algorithm, with twiddles from the vendored rustfft's correctly rounded table). The
+//! r2c reads its input through `process_immutable`, so a caller's row is never copied or
+//! modified. Odd lengths use realfft.
+
+use crate::real::Real;
+use num_complex::Complex;
+use realfft::{ComplexToReal, RealToComplex};
+use rustfft::{Fft, FftDirection};
+use std::sync::Arc;
+
+pub enum Rfft<T: Real> {
+    Even {
+        n: usize,
+        half: Arc<dyn Fft<T>>,
+        /// exp(-+2 pi i k / n) for k in 1..n/4 (times 0.5 for r2c, conjugated for c2r).
+        tw: Vec<Complex<T>>,
+    },
+    OddForward(Arc<dyn RealToComplex<T>>),
+    OddInverse(Arc<dyn ComplexToReal<T>>),
+}
+
+fn twiddle<T: Real>(k: usize, n: usize) -> Complex<T> {
+    let (c, s) = rustfft::accurate_twiddle(k, n);
+    Complex::new(T::cast(c), T::cast(s))
+}
+
+impl<T: Real> Rfft<T> {
+    /// The r2c (`forward`) or c2r transform of real length `n`.
+    pub fn new(n: usize, forward: bool) -> Self {
+        let p = T::planners();
+        if n % 2 == 1 || n < 2 {
+            return if forward {
+                Rfft::OddForward(p.real.lock().plan_fft_forward(n))
+            } else {
+                Rfft::OddInverse(p.real.lock().plan_fft_inverse(n))
+            };
+        }
+        let dir = if forward {
+            FftDirection::Forward
+        } else {
+            FftDirection::Inverse
+        };
+        let half = p.fft.lock().plan_fft(n / 2, dir);
+        let count = if n.is_multiple_of(4) {
+            n / 4
+        } else {
+            n / 4 + 1
+        };
+        let tw = (1..count)
+            .map(|k| {
+                let w = twiddle::<T>(k, n);
+                if forward {
+                    w * T::cast(0.5)
+                } else {
+                    w.conj()
+                }
+            })
+            .collect();
+        Rfft::Even { n, half, tw }
+    }
+
+    #[allow(clippy::len_without_is_empty)] // a transform is never empty
+    pub fn len(&self) -> usize {
+        match self {
+            Rfft::Even { n, .. } => *n,
+            Rfft::OddForward(f) => f.len(),
+            Rfft::OddInverse(f) => f.len(),
+        }
+    }
+
+    /// Complex scratch elements one call needs.
+    pub fn scratch_len(&self) -> usize {
+        match self {
+            Rfft::Even { half, .. } => half
+                .get_immutable_scratch_len()
+                .max(half.get_outofplace_scratch_len()),
+            // realfft's scratch, and a copy of the (destroyed) input
+            Rfft::OddForward(f) => f.get_scratch_len() + f.len().div_ceil(2),
+            Rfft::OddInverse(f) => f.get_scratch_len() + f.len() / 2 + 1,
+        }
+    }
+
+    /// r2c of one row: `x` (n reals) to `out` (n/2+1 complex). `x` is only read.
+    pub fn forward(&self, x: &[T], out: &mut [Complex<T>], scratch: &mut [Complex<T>]) {
+        match self {
+            Rfft::Even { n, half, tw } => {
+                let m = n / 2;
+                // SAFETY: a row of 2m reals is m complex numbers (same alignment as T).
+                let z = unsafe { std::slice::from_raw_parts(x.as_ptr() as *const Complex<T>, m) };
+                half.process_immutable_with_scratch(z, &mut out[..m], scratch);
+                post_r2c(out, tw);
+            }
+            Rfft::OddForward(f) => {
+                let n = f.len();
+                let (copy, rest) = scratch.split_at_mut(n.div_ceil(2));
+                // SAFETY: ceil(n/2) complex numbers hold n reals.
+                let copy =
+                    unsafe { std::slice::from_raw_parts_mut(copy.as_mut_ptr() as *mut T, n) };
+                copy.copy_from_slice(x);
+                f.process_with_scratch(copy, out, rest)
+                    .expect("lengths set by plan");
+                // realfft leaves tiny nonzero imaginary parts at DC (and FFTW's are +0: the
+                // caller sets the self-conjugate bins).
+            }
+            Rfft::OddInverse(_) => unreachable!("r2c through a c2r transform"),
+        }
+    }
+
+    /// c2r of one row: `spec` (n/2+1 complex, overwritten: pass a copy) to `x` (n reals). The
+    /// imaginary parts of DC and (even n) Nyquist are ignored, as FFTW does.
+    pub fn inverse(&self, spec: &mut [Complex<T>], x: &mut [T], scratch: &mut [Complex<T>]) {
+        match self {
+            Rfft::Even { n, half, tw } => {
+                let m = n / 2;
+                pre_c2r(spec, tw);
+                // SAFETY: a row of 2m reals is m complex numbers.
+                let z =
+                    unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut Complex<T>, m) };
+                half.process_outofplace_with_scratch(&mut spec[..m], z, scratch);
+            }
+            Rfft::OddInverse(f) => {
+                spec[0].im = T::zero();
+                // realfft refuses nonzero imaginary parts where a real signal has none, after
+                // computing the transform: zeroed above, so it never does.
+                f.process_with_scratch(spec, x, scratch)
+                    .expect("imaginary parts zeroed");
+            }
+            Rfft::OddForward(_) => unreachable!("c2r through an r2c transform"),
+        }
+    }
+}
+
+/// The r2c step after the half-length FFT (realfft's `RealToComplexEven`), in place on `out`
+/// (n/2 + 1 elements, the FFT's n/2 results in the first n/2).
+#[inline]
+fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>]) {
+    let h = out.len();
+    let half = T::cast(0.5);
+    let first = out[0];
+    out[0] = Complex::new(first.re + first.im, T::zero());
+    out[h - 1] = Complex::new(first.re - first.im, T::zero());
+    let m = h - 1; // n/2
+    let (left, right) = out[1..m].split_at_mut((m - 1) / 2);
+    let right_len = right.len();
+    // pairs (k, m - k) for k in 1..=(m-1)/2; for even m the centre (m/2) is alone
+    let pairs = left.len();
+    for k in 0..pairs {
+        let a = left[k];
+        let b = right[right_len - 1 - k];
+        let sum = a + b;
+        let diff = a - b;
+        let t = tw[k];
+        let twr = sum.im * t.re + diff.re * t.im;
+        let twi = sum.im * t.im - diff.re * t.re;
+        let hs = half * sum.re;
+        let hd = half * diff.im;
+        left[k] = Complex::new(hs + twr, hd + twi);
+        right[right_len - 1 - k] = Complex::new(hs - twr, twi - hd);
+    }
+    if m.is_multiple_of(2) && m >= 2 {
+        // the centre bin m/2 = n/4: conjugate
+        let c = &mut out[m / 2];
+        c.im = -c.im;
+    }
+}
+
+/// The c2r step before the half-length FFT (realfft's `ComplexToRealEven`), in place on `spec`
+/// (n/2 + 1 elements; the FFT then reads the first n/2).
+#[inline]
+fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>]) {
+    let h = spec.len();
+    let m = h - 1;
+    let (a, b) = (spec[0].re, spec[m].re); // DC and Nyquist, imaginary parts ignored
+    spec[0] = Complex::new(a + b, a - b);
+    let (left, right) = spec[1..m].split_at_mut((m - 1) / 2);
+    let right_len = right.len();
+    for k in 0..left.len() {
+        let x = left[k];
+        let y = right[right_len - 1 - k];
+        let sum = x + y;
+        let diff = x - y;
+        let t = tw[k];
+        let twr = sum.im * t.re + diff.re * t.im;
+        let twi = sum.im * t.im - diff.re * t.re;
+        left[k] = Complex::new(sum.re - twr, diff.im - twi);
+        right[right_len - 1 - k] = Complex::new(sum.re + twr, -twi - diff.im);
+    }
+    if m.is_multiple_of(2) && m >= 2 {
+        let c = spec[m / 2];
+        spec[m / 2] = (c + c).conj();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dft_r2c(x: &[f64]) -> Vec<Complex<f64>> {
+        let n = x.len();
+        (0..n / 2 + 1)
+            .map(|k| {
+                x.iter()
+                    .enumerate()
+                    .fold(Complex::new(0.0, 0.0), |acc, (j, &v)| {
+                        let a = -2.0 * std::f64::consts::PI * (j * k) as f64 / n as f64;
+                        acc + Complex::new(a.cos(), a.sin()) * v
+                    })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn r2c_and_c2r_match_the_dft() {
+        for n in [
+            1usize, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 30, 64, 100, 127, 256,
+        ] {
+            let x: Vec<f64> = (0..n).map(|i| ((i * 7 + 3) % 11) as f64 - 4.5).collect();
+            let want = dft_r2c(&x);
+            let f = Rfft::<f64>::new(n, true);
+            let mut out = vec![Complex::new(0.0, 0.0); n / 2 + 1];
+            let mut s = vec![Complex::new(0.0, 0.0); f.scratch_len()];
+            f.forward(&x, &mut out, &mut s);
+            for (a, b) in out.iter().zip(&want) {
+                assert!((a - b).norm() < 1e-9 * n as f64, "r2c n={n}: {a} vs {b}");
+            }
+            let g = Rfft::<f64>::new(n, false);
+            let mut spec = want.clone();
+            spec[0].im = 7.0; // ignored
+            if n % 2 == 0 {
+                spec[n / 2].im = -3.0; // ignored
+            }
+            let mut back = vec![0.0; n];
+            let mut s = vec![Complex::new(0.0, 0.0); g.scratch_len()];
+            g.inverse(&mut spec, &mut back, &mut s);
+            for (a, b) in back.iter().zip(&x) {
+                assert!((a - b * n as f64).abs() < 1e-9 * n as f64, "c2r n={n}");
+            }
+        }
+    }
+}
