@@ -943,3 +943,340 @@ fn disjoint(dims: &[(usize, isize)], lo: isize, hi: isize) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    //! The executor's passes (pencil blocks, fused slabs, half-length real FFTs, threads, in
+    //! place, strided and split arrays) against a direct DFT of random inputs.
+    use super::*;
+    use crate::problem::{IoDim, Precision};
+
+    type C = Complex<f64>;
+
+    /// Deterministic uniform numbers in [-1, 1).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+    }
+
+    /// The unnormalized multi-dimensional DFT of a row-major array of `shape`, computed
+    /// directly along each axis in turn (O(N sum n), exact twiddles from f64 sin/cos).
+    fn direct_dft(x: &[C], shape: &[usize], sign: f64) -> Vec<C> {
+        let mut a = x.to_vec();
+        let mut inner = 1;
+        for &n in shape.iter().rev() {
+            let outer = a.len() / (n * inner);
+            let mut b = vec![C::new(0.0, 0.0); a.len()];
+            for o in 0..outer {
+                for i in 0..inner {
+                    let at = |k: usize| o * n * inner + k * inner + i;
+                    for k in 0..n {
+                        let mut acc = C::new(0.0, 0.0);
+                        for j in 0..n {
+                            let ang =
+                                sign * 2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64;
+                            acc += a[at(j)] * C::new(ang.cos(), ang.sin());
+                        }
+                        b[at(k)] = acc;
+                    }
+                }
+            }
+            a = b;
+            inner *= n;
+        }
+        a
+    }
+
+    /// The tolerance on max |error| / max |reference|: a few ulps times log2 N.
+    fn tolerance<T: Real>(total: usize) -> f64 {
+        let eps = if T::PRECISION == Precision::F32 {
+            f32::EPSILON as f64
+        } else {
+            f64::EPSILON
+        };
+        8.0 * eps * (total.max(2) as f64).log2()
+    }
+
+    fn rel_err(got: &[C], want: &[C]) -> f64 {
+        let scale = want
+            .iter()
+            .map(|v| v.norm())
+            .fold(0.0, f64::max)
+            .max(1e-300);
+        let err = got
+            .iter()
+            .zip(want)
+            .map(|(a, b)| (a - b).norm())
+            .fold(0.0, f64::max);
+        err / scale
+    }
+
+    fn row_major(shape: &[usize], unit: isize) -> Vec<isize> {
+        contiguous(shape).iter().map(|s| s * unit).collect()
+    }
+
+    /// c2c of `shape` (batched `howmany` times, batches outermost), input row-major, output in
+    /// the axis order `out_order` (a permutation: the output's dims in memory, outermost
+    /// first), interleaved or split, in place or not.
+    fn check_c2c<T: Real>(
+        shape: &[usize],
+        howmany: usize,
+        sign: i32,
+        out_order: &[usize],
+        split: bool,
+        in_place: bool,
+        threads: usize,
+    ) {
+        let total: usize = shape.iter().product();
+        let mut rng = Lcg(total as u64 * 31 + howmany as u64);
+        let x: Vec<C> = (0..total * howmany)
+            .map(|_| C::new(rng.next(), rng.next()))
+            .collect();
+        // Scalar strides: interleaved complex counts 2 scalars per element; split arrays 1.
+        let unit = if split { 1 } else { 2 };
+        let in_s = row_major(shape, unit);
+        let permuted: Vec<usize> = out_order.iter().map(|&d| shape[d]).collect();
+        let perm_s = row_major(&permuted, unit);
+        let mut out_s = vec![0isize; shape.len()];
+        for (k, &d) in out_order.iter().enumerate() {
+            out_s[d] = perm_s[k];
+        }
+        let batch = (total as isize) * unit;
+        let p = Problem {
+            kind: Kind::Dft { sign },
+            dims: (0..shape.len())
+                .map(|d| IoDim::new(shape[d] as isize, in_s[d], out_s[d]))
+                .collect(),
+            loops: if howmany > 1 {
+                vec![IoDim::new(howmany as isize, batch, batch)]
+            } else {
+                vec![]
+            },
+            precision: T::PRECISION,
+            in_place,
+        };
+        let t = CpuTransform::<T>::new(&p, threads);
+        let n_all = total * howmany;
+        // Two scalars per element in either layout: interleaved pairs, or re then im halves.
+        let mut input: Vec<T> = vec![T::zero(); 2 * n_all];
+        for (i, v) in x.iter().enumerate() {
+            let (r, im) = if split {
+                (i, n_all + i)
+            } else {
+                (2 * i, 2 * i + 1)
+            };
+            input[r] = T::cast(v.re);
+            input[im] = T::cast(v.im);
+        }
+        let mut separate: Vec<T> = vec![T::zero(); 2 * n_all];
+        let ptr = |v: &mut Vec<T>| {
+            let base = v.as_mut_ptr() as usize;
+            let u = std::mem::size_of::<T>();
+            if split {
+                ArrayPtr::Complex {
+                    re: base,
+                    im: base + n_all * u,
+                }
+            } else {
+                ArrayPtr::Complex {
+                    re: base,
+                    im: base + u,
+                }
+            }
+        };
+        let inp = ptr(&mut input);
+        let out = if in_place { inp } else { ptr(&mut separate) };
+        unsafe { t.execute(inp, out).unwrap() };
+        let result = if in_place { &input } else { &separate };
+        // Read the output back in logical order.
+        let mut got = vec![C::new(0.0, 0.0); n_all];
+        for bi in 0..howmany {
+            for (i, g) in got[bi * total..(bi + 1) * total].iter_mut().enumerate() {
+                let mut rest = i;
+                let mut off = bi as isize * batch;
+                for d in (0..shape.len()).rev() {
+                    off += (rest % shape[d]) as isize * out_s[d];
+                    rest /= shape[d];
+                }
+                let off = off as usize;
+                let (r, im) = if split {
+                    (off, n_all + off)
+                } else {
+                    (off, off + 1)
+                };
+                *g = C::new(result[r].to_f64().unwrap(), result[im].to_f64().unwrap());
+            }
+        }
+        let mut want = Vec::with_capacity(n_all);
+        for bi in 0..howmany {
+            want.extend(direct_dft(
+                &x[bi * total..(bi + 1) * total],
+                shape,
+                sign as f64,
+            ));
+        }
+        let e = rel_err(&got, &want);
+        assert!(
+            e < tolerance::<T>(total),
+            "c2c {shape:?} x{howmany} sign {sign} order {out_order:?} split {split} in place \
+             {in_place} threads {threads}: error {e:e}"
+        );
+    }
+
+    #[test]
+    fn c2c_passes_match_the_direct_dft() {
+        for threads in [1, 3] {
+            check_c2c::<f64>(&[12, 10], 1, -1, &[0, 1], false, false, threads);
+            check_c2c::<f64>(&[8, 6, 10], 1, 1, &[0, 1, 2], false, true, threads);
+            check_c2c::<f32>(&[16, 16, 16], 1, -1, &[0, 1, 2], false, false, threads);
+            // the output transposed, split arrays, batches
+            check_c2c::<f64>(&[9, 16], 3, -1, &[1, 0], false, false, threads);
+            check_c2c::<f64>(&[5, 7, 8], 2, 1, &[2, 0, 1], true, false, threads);
+            check_c2c::<f32>(&[32, 17], 1, -1, &[0, 1], true, true, threads);
+            check_c2c::<f64>(&[64, 64], 1, -1, &[0, 1], false, true, threads);
+            // large enough for several threads, fused slabs and gathered blocks
+            check_c2c::<f32>(&[64, 48, 32], 1, -1, &[0, 1, 2], false, false, threads);
+            check_c2c::<f64>(&[40, 36, 30], 1, 1, &[2, 1, 0], false, false, threads);
+            check_c2c::<f64>(&[256, 200], 1, -1, &[0, 1], false, true, threads);
+        }
+    }
+
+    /// r2c and its inverse c2r of `shape`, row-major, out of place (FFTW's layouts) or in place
+    /// (real rows padded to 2 (n/2 + 1) scalars): r2c against the direct DFT, c2r of that
+    /// spectrum against N times the input.
+    fn check_real<T: Real>(shape: &[usize], in_place: bool, threads: usize) {
+        let rank = shape.len();
+        let total: usize = shape.iter().product();
+        let last = shape[rank - 1];
+        let h = last / 2 + 1;
+        let mut cshape = shape.to_vec();
+        cshape[rank - 1] = h;
+        let ctotal: usize = cshape.iter().product();
+        let mut rng = Lcg(total as u64 * 7 + in_place as u64);
+        let x: Vec<f64> = (0..total).map(|_| rng.next()).collect();
+        // Real strides: row-major over `shape`, or over the padded rows in place.
+        let mut rshape = shape.to_vec();
+        if in_place {
+            rshape[rank - 1] = 2 * h;
+        }
+        let rs = row_major(&rshape, 1);
+        let cs = row_major(&cshape, 2);
+        let dims = |real_in: bool| -> Vec<IoDim> {
+            (0..rank)
+                .map(|d| {
+                    let (i, o) = if real_in {
+                        (rs[d], cs[d])
+                    } else {
+                        (cs[d], rs[d])
+                    };
+                    IoDim::new(shape[d] as isize, i, o)
+                })
+                .collect()
+        };
+        let problem = |kind, real_in| Problem {
+            kind,
+            dims: dims(real_in),
+            loops: vec![],
+            precision: T::PRECISION,
+            in_place,
+        };
+        let r2c = CpuTransform::<T>::new(&problem(Kind::R2c, true), threads);
+        let c2r = CpuTransform::<T>::new(&problem(Kind::C2r, false), threads);
+        let real_len: usize = rshape.iter().product();
+        let real_at = |i: usize| -> usize {
+            let mut rest = i;
+            let mut off = 0isize;
+            for d in (0..rank).rev() {
+                off += (rest % shape[d]) as isize * rs[d];
+                rest /= shape[d];
+            }
+            off as usize
+        };
+        let mut real: Vec<T> = vec![T::zero(); real_len.max(2 * ctotal)];
+        for (i, &v) in x.iter().enumerate() {
+            real[real_at(i)] = T::cast(v);
+        }
+        let mut spec: Vec<T> = vec![T::zero(); 2 * ctotal];
+        let u = std::mem::size_of::<T>();
+        let rp = ArrayPtr::Real(real.as_mut_ptr() as usize);
+        let cbase = if in_place {
+            real.as_mut_ptr() as usize
+        } else {
+            spec.as_mut_ptr() as usize
+        };
+        let cp = ArrayPtr::Complex {
+            re: cbase,
+            im: cbase + u,
+        };
+        unsafe { r2c.execute(rp, cp).unwrap() };
+        let cview: &[T] = if in_place { &real } else { &spec };
+        let got: Vec<C> = (0..ctotal)
+            .map(|i| {
+                C::new(
+                    cview[2 * i].to_f64().unwrap(),
+                    cview[2 * i + 1].to_f64().unwrap(),
+                )
+            })
+            .collect();
+        let full = direct_dft(
+            &x.iter().map(|&v| C::new(v, 0.0)).collect::<Vec<_>>(),
+            shape,
+            -1.0,
+        );
+        let want: Vec<C> = (0..ctotal).map(|i| full[(i / h) * last + i % h]).collect();
+        let e = rel_err(&got, &want);
+        let tol = tolerance::<T>(total);
+        assert!(
+            e < tol,
+            "r2c {shape:?} in place {in_place} threads {threads}: error {e:e}"
+        );
+        // FFTW's exact +0 imaginary parts at the self-conjugate bins.
+        for bin in crate::problem::self_conjugate_bins(shape) {
+            assert_eq!(got[bin].im, 0.0, "r2c {shape:?}: bin {bin} not real");
+        }
+
+        // c2r of the computed spectrum: N x, the spectrum (in place: the same array) is input.
+        let mut back: Vec<T> = vec![T::zero(); real_len];
+        let out = if in_place {
+            rp
+        } else {
+            ArrayPtr::Real(back.as_mut_ptr() as usize)
+        };
+        unsafe { c2r.execute(cp, out).unwrap() };
+        let rview: &[T] = if in_place { &real } else { &back };
+        let got: Vec<C> = (0..total)
+            .map(|i| C::new(rview[real_at(i)].to_f64().unwrap(), 0.0))
+            .collect();
+        let want: Vec<C> = x.iter().map(|&v| C::new(v * total as f64, 0.0)).collect();
+        let e = rel_err(&got, &want);
+        assert!(
+            e < tol,
+            "c2r {shape:?} in place {in_place} threads {threads}: error {e:e}"
+        );
+    }
+
+    #[test]
+    fn r2c_and_c2r_passes_match_the_direct_dft() {
+        for threads in [1, 2] {
+            for in_place in [false, true] {
+                check_real::<f64>(&[64], in_place, threads);
+                check_real::<f64>(&[45], in_place, threads);
+                check_real::<f64>(&[6, 10], in_place, threads);
+                check_real::<f64>(&[7, 9], in_place, threads);
+                check_real::<f32>(&[32, 32], in_place, threads);
+                check_real::<f64>(&[4, 6, 8], in_place, threads);
+                check_real::<f64>(&[5, 3, 7], in_place, threads);
+                check_real::<f32>(&[16, 12, 18], in_place, threads);
+                check_real::<f64>(&[2, 2, 2], in_place, threads);
+                check_real::<f32>(&[32, 40, 64], in_place, threads);
+                check_real::<f64>(&[30, 36, 45], in_place, threads);
+            }
+        }
+    }
+}
