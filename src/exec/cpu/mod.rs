@@ -171,7 +171,14 @@ pub struct CpuTransform<T: Real> {
     scratch_size: ScratchSize,
     /// Workers the passes use at most (one scratch each).
     workers: usize,
+    /// The work buffers of an execute: the first in use is `primary`; concurrent executes of
+    /// the plan take others from `pool` (kept apart: a small transform's execute takes a few
+    /// tens of nanoseconds, and moving the buffers in and out of a pool took a tenth of it).
+    primary: Mutex<Option<Work<T>>>,
     pool: Mutex<Vec<Work<T>>>,
+    /// A single contiguous interleaved 1-D c2c (no loops): executes call the FFT directly,
+    /// skipping the pass machinery (for n = 16 that was two thirds of an execute).
+    single_c2c: Option<Arc<dyn rustfft::Fft<T>>>,
 }
 
 impl<T: Real> CpuTransform<T> {
@@ -372,6 +379,12 @@ impl<T: Real> CpuTransform<T> {
         let out_dims: Vec<(usize, isize)> =
             lens.iter().copied().zip(outs.s.iter().copied()).collect();
         let out_injective = [disjoint(&out_dims, 0, 0), disjoint(&out_dims, 0, 1)];
+        let single_c2c = match passes.as_slice() {
+            [Pass {
+                op: Op::C2c(fft), ..
+            }] if nloops == 0 && ins.s == [2] && outs.s == [2] => Some(fft.clone()),
+            _ => None,
+        };
 
         CpuTransform {
             problem: p.clone(),
@@ -395,7 +408,9 @@ impl<T: Real> CpuTransform<T> {
             out_injective,
             scratch_size,
             workers,
+            primary: Mutex::new(None),
             pool: Mutex::new(Vec::new()),
+            single_c2c,
         }
     }
 
@@ -425,6 +440,11 @@ impl<T: Real> CpuTransform<T> {
         if self.passes.is_empty() {
             return self.copy_rank0(input, output, first);
         }
+        if let Some(fft) = &self.single_c2c {
+            if self.run_single_c2c(&**fft, input, output)? {
+                return Ok(());
+            }
+        }
         let overlap = layout::overlap_extents(
             self.extents,
             self.batches_independent,
@@ -432,26 +452,92 @@ impl<T: Real> CpuTransform<T> {
             input,
             output,
         );
-        let mut work = self.take_work()?;
-        let result = if first == 0 {
-            self.run(input, output, overlap, &self.lens, (0, 0), &mut work)
+        if let Some(mut primary) = self.primary.try_lock() {
+            if primary.is_none() {
+                *primary = Some(self.new_work()?);
+            }
+            let work = primary.as_mut().expect("set above");
+            return self.run_from(input, output, overlap, first, work);
+        }
+        let mut work = match self.pool.lock().pop() {
+            Some(w) => w,
+            None => self.new_work()?,
+        };
+        let result = self.run_from(input, output, overlap, first, &mut work);
+        self.pool.lock().push(work);
+        result
+    }
+
+    /// The single contiguous c2c on interleaved arrays that are the same or apart; false (and
+    /// nothing done) for other arrays.
+    unsafe fn run_single_c2c(
+        &self,
+        fft: &dyn rustfft::Fft<T>,
+        input: ArrayPtr,
+        output: ArrayPtr,
+    ) -> Result<bool, String> {
+        let u = std::mem::size_of::<T>();
+        let (ArrayPtr::Complex { re: ir, im: ii }, ArrayPtr::Complex { re: or, im: oi }) =
+            (input, output)
+        else {
+            return Ok(false);
+        };
+        let n = fft.len();
+        let bytes = 2 * n * u;
+        let apart = ir + bytes <= or || or + bytes <= ir;
+        if ii != ir + u || oi != or + u || !(apart || ir == or) {
+            return Ok(false);
+        }
+        let dst = std::slice::from_raw_parts_mut(or as *mut Complex<T>, n);
+        let scratch_len = if apart {
+            fft.get_immutable_scratch_len()
+        } else {
+            fft.get_inplace_scratch_len()
+        };
+        let mut run = |scratch: &mut [Complex<T>]| {
+            if apart {
+                let src = std::slice::from_raw_parts(ir as *const Complex<T>, n);
+                fft.process_immutable_with_scratch(src, dst, scratch);
+            } else {
+                fft.process_with_scratch(dst, scratch);
+            }
+        };
+        if scratch_len == 0 {
+            run(&mut []);
+            return Ok(true);
+        }
+        let mut work = self.primary.lock();
+        if work.is_none() {
+            *work = Some(self.new_work()?);
+        }
+        let work = work.as_mut().expect("set above");
+        run(&mut work.scratch[0].fft[..scratch_len]);
+        Ok(true)
+    }
+
+    /// Runs transforms `first..` with the work buffers `work`.
+    unsafe fn run_from(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        overlap: Overlap,
+        first: usize,
+        work: &mut Work<T>,
+    ) -> Result<(), String> {
+        if first == 0 {
+            self.run(input, output, overlap, &self.lens, (0, 0), work)
         } else {
             // One transform at a time: the loops set to length 1 at each one's offsets.
             let mut lens = self.lens.clone();
             lens[..self.nloops].iter_mut().for_each(|l| *l = 1);
             (first..self.howmany).try_for_each(|i| {
                 let base = layout::instance_offsets(&self.problem.loops, i);
-                self.run(input, output, overlap, &lens, base, &mut work)
+                self.run(input, output, overlap, &lens, base, work)
             })
-        };
-        self.pool.lock().push(work);
-        result
+        }
     }
 
-    fn take_work(&self) -> Result<Work<T>, String> {
-        if let Some(w) = self.pool.lock().pop() {
-            return Ok(w);
-        }
+    fn new_work(&self) -> Result<Work<T>, String> {
         let oom = || "out of host memory for the work buffers".to_string();
         let scratch = (0..self.workers)
             .map(|_| self.scratch_size.alloc::<T>())
@@ -750,26 +836,35 @@ impl<T: Real> CpuTransform<T> {
         let njobs = jobs_of(&p.full, ctx.lens);
         let counter = AtomicUsize::new(0);
         let threads = self.pass_threads[k].min(njobs);
-        parallel_for(threads, threads, &|range| {
+        if threads <= 1 {
+            // SAFETY: as below, one worker.
+            let sc = unsafe { &mut *scratch.0 };
+            for j in 0..njobs {
+                self.run_job(
+                    p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, alias, sc,
+                );
+            }
+            return;
+        }
+        let worker = |w: usize| {
             #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its pointer
             let scratch = scratch;
-            for w in range {
-                // SAFETY: worker w alone uses scratch w.
-                let sc = unsafe { &mut *scratch.0.add(w) };
-                loop {
-                    let j = counter.fetch_add(1, Ordering::Relaxed);
-                    if j >= njobs {
-                        break;
-                    }
-                    // SAFETY: jobs are disjoint blocks of pencils.
-                    unsafe {
-                        self.run_job(
-                            p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, alias, sc,
-                        )
-                    };
+            // SAFETY: worker w alone uses scratch w.
+            let sc = unsafe { &mut *scratch.0.add(w) };
+            loop {
+                let j = counter.fetch_add(1, Ordering::Relaxed);
+                if j >= njobs {
+                    break;
                 }
+                // SAFETY: jobs are disjoint blocks of pencils.
+                unsafe {
+                    self.run_job(
+                        p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, alias, sc,
+                    )
+                };
             }
-        });
+        };
+        run_workers(threads, &worker);
     }
 
     /// Passes `k` and `k + 1`, slab by slab.
@@ -779,10 +874,10 @@ impl<T: Real> CpuTransform<T> {
         let counter = AtomicUsize::new(0);
         let threads = self.pass_threads[k].min(nslabs);
         let (alias_p, alias_q) = (ctx.alias(p.src, p.dst), ctx.alias(q.src, q.dst));
-        parallel_for(threads, threads, &|range| {
+        let worker = |w: usize| {
             #[allow(clippy::redundant_locals)]
             let scratch = scratch;
-            for w in range {
+            {
                 // SAFETY: worker w alone uses scratch w.
                 let sc = unsafe { &mut *scratch.0.add(w) };
                 loop {
@@ -816,7 +911,8 @@ impl<T: Real> CpuTransform<T> {
                     }
                 }
             }
-        });
+        };
+        run_workers(threads, &worker);
     }
 
     /// Job `j` of a walk: one block of pencils, from views at offsets `so`/`dof`.
@@ -886,6 +982,16 @@ impl<T: Real> CpuTransform<T> {
                 *im.offset(off + k) = T::zero();
             }
         }
+    }
+}
+
+/// Runs `worker(w)` for `w` in `0..threads`, at once on the pool; one worker runs on the
+/// calling thread directly (small transforms: the pool's entry costs as much as their FFT).
+fn run_workers(threads: usize, worker: &(dyn Fn(usize) + Sync)) {
+    if threads <= 1 {
+        worker(0);
+    } else {
+        parallel_for(threads, threads, &|range| range.for_each(worker));
     }
 }
 
@@ -1132,6 +1238,13 @@ mod tests {
     #[test]
     fn c2c_passes_match_the_direct_dft() {
         for threads in [1, 3] {
+            // single 1-D transforms (the direct path), with and without FFT scratch
+            for n in [16, 64, 1000, 1009] {
+                for in_place in [false, true] {
+                    check_c2c::<f64>(&[n], 1, -1, &[0], false, in_place, threads);
+                    check_c2c::<f32>(&[n], 1, 1, &[0], false, in_place, threads);
+                }
+            }
             check_c2c::<f64>(&[12, 10], 1, -1, &[0, 1], false, false, threads);
             check_c2c::<f64>(&[8, 6, 10], 1, 1, &[0, 1, 2], false, true, threads);
             check_c2c::<f32>(&[16, 16, 16], 1, -1, &[0, 1, 2], false, false, threads);
