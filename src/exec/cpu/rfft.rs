@@ -148,7 +148,8 @@ fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>]) {
     let right_len = right.len();
     // pairs (k, m - k) for k in 1..=(m-1)/2; for even m the centre (m/2) is alone
     let pairs = left.len();
-    for k in 0..pairs {
+    let done = pairs_simd(left, right, tw, half, T::one());
+    for k in done..pairs {
         let a = left[k];
         let b = right[right_len - 1 - k];
         let sum = a + b;
@@ -178,7 +179,8 @@ fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>]) {
     spec[0] = Complex::new(a + b, a - b);
     let (left, right) = spec[1..m].split_at_mut((m - 1) / 2);
     let right_len = right.len();
-    for k in 0..left.len() {
+    let done = pairs_simd(left, right, tw, T::one(), -T::one());
+    for k in done..left.len() {
         let x = left[k];
         let y = right[right_len - 1 - k];
         let sum = x + y;
@@ -193,6 +195,89 @@ fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>]) {
         let c = spec[m / 2];
         spec[m / 2] = (c + c).conj();
     }
+}
+
+/// The pair loop of [`post_r2c`] (`scale` 1/2, `sign` 1) and [`pre_c2r`] (1, -1) with AVX for
+/// f64, as far as it goes two pairs at a time; returns the pairs done (0: none, the caller's
+/// scalar loop does them all). Pair k is `left[k]` and `right[len - 1 - k]`; with A = scale
+/// (re(a + b), im(a - b)) and W = sign (twr, twi), `left[k] = A + W`, `right[..] = A - W` with
+/// its imaginary part negated: the scalar loops' arithmetic, operation for operation. (The
+/// scalar loop was a third of a 4096-point f64 r2c: LLVM vectorized it poorly.)
+#[inline]
+fn pairs_simd<T: Real>(
+    left: &mut [Complex<T>],
+    right: &mut [Complex<T>],
+    tw: &[Complex<T>],
+    scale: T,
+    sign: T,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>()
+        && std::arch::is_x86_feature_detected!("avx")
+    {
+        let f = |x: T| x.to_f64().expect("f64");
+        // SAFETY: T is f64 (same layout), and the CPU has AVX.
+        unsafe {
+            return pairs_f64_avx(
+                &mut *(left as *mut [Complex<T>] as *mut [Complex<f64>]),
+                &mut *(right as *mut [Complex<T>] as *mut [Complex<f64>]),
+                &*(tw as *const [Complex<T>] as *const [Complex<f64>]),
+                f(scale),
+                f(sign),
+            );
+        }
+    }
+    let _ = (left, right, tw, scale, sign);
+    0
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn pairs_f64_avx(
+    left: &mut [Complex<f64>],
+    right: &mut [Complex<f64>],
+    tw: &[Complex<f64>],
+    scale: f64,
+    sign: f64,
+) -> usize {
+    use std::arch::x86_64::*;
+    let (pairs, r) = (left.len(), right.len());
+    assert!(r >= pairs && tw.len() >= pairs);
+    let (lp, rp, tp) = (
+        left.as_mut_ptr() as *mut f64,
+        right.as_mut_ptr() as *mut f64,
+        tw.as_ptr() as *const f64,
+    );
+    let (scale, sign) = (_mm256_set1_pd(scale), _mm256_set1_pd(sign));
+    let neg_im = _mm256_setr_pd(0.0, -0.0, 0.0, -0.0);
+    let mut k = 0;
+    while k + 2 <= pairs {
+        let a = _mm256_loadu_pd(lp.add(2 * k)); // a_k, a_k+1
+        let b = _mm256_loadu_pd(rp.add(2 * (r - 2 - k))); // b_r-2-k, b_r-1-k
+        let b = _mm256_permute2f128_pd(b, b, 0x01); // their partners: b_r-1-k, b_r-2-k
+        let t = _mm256_loadu_pd(tp.add(2 * k));
+        let s = _mm256_add_pd(a, b);
+        let d = _mm256_sub_pd(a, b);
+        // x = (si, dr): twr = si tr + dr ti, twi = si ti - dr tr
+        let x = _mm256_blend_pd(
+            _mm256_permute_pd(s, 0b0101),
+            _mm256_permute_pd(d, 0b0101),
+            0b1010,
+        );
+        let p = _mm256_mul_pd(x, t);
+        let q = _mm256_xor_pd(_mm256_mul_pd(x, _mm256_permute_pd(t, 0b0101)), neg_im);
+        let w = _mm256_mul_pd(_mm256_hadd_pd(p, q), sign);
+        let h = _mm256_mul_pd(_mm256_blend_pd(s, d, 0b1010), scale); // (sr, di) scale
+        let lo = _mm256_add_pd(h, w);
+        let hi = _mm256_xor_pd(_mm256_sub_pd(h, w), neg_im);
+        _mm256_storeu_pd(lp.add(2 * k), lo);
+        _mm256_storeu_pd(
+            rp.add(2 * (r - 2 - k)),
+            _mm256_permute2f128_pd(hi, hi, 0x01),
+        );
+        k += 2;
+    }
+    k
 }
 
 #[cfg(test)]
