@@ -32,7 +32,15 @@ impl<T: rustdct::DctNum> Planners<T> {
 }
 
 /// f32 or f64: everything the executors need of a scalar type.
-pub trait Real: rustdct::DctNum + rustfft::FftNum + Default + Send + Sync + 'static {
+pub trait Real:
+    rustdct::DctNum
+    + rustfft::FftNum
+    + rustfft::num_traits::ToPrimitive
+    + Default
+    + Send
+    + Sync
+    + 'static
+{
     const PRECISION: Precision;
     fn planners() -> &'static Planners<Self>;
     fn cast(x: f64) -> Self;

@@ -1,9 +1,26 @@
-//! Running jobs on several threads: our own scoped threads, or the caller's parallel loop when a
+//! Running jobs on several threads: fftx's persistent pool, or the caller's parallel loop when a
 //! program installed one with `fftw_threads_set_callback` (FFTW's hook for OpenMP/TBB runtimes).
+//!
+//! The pool's threads are started on first use (as many as the largest thread count asked for,
+//! less the caller's own) and live for the process. A call publishes a task of ranges; idle
+//! workers and the calling thread claim ranges from it with an atomic counter, so a call always
+//! finishes even when every worker is busy elsewhere (the caller then runs its ranges alone), and
+//! concurrent calls from several application threads share the workers. After a task, a worker
+//! spins briefly for the next one (an execute runs several parallel stages back to back) and then
+//! sleeps on a condition variable, so an idle pool costs nothing.
+//!
+//! A job that itself calls `parallel_for` runs the nested call inline on its own thread: nesting
+//! never waits on the pool, so it cannot deadlock.
 
 use crate::abi::fftw_parallel_loop;
-use parking_lot::RwLock;
+use parking_lot::{Condvar, Mutex, RwLock};
+use std::any::Any;
+use std::cell::Cell;
+use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread::Thread;
 
 #[derive(Clone, Copy)]
 struct Callback {
@@ -22,36 +39,220 @@ pub fn set_callback(parallel_loop: fftw_parallel_loop, data: *mut libc::c_void) 
     });
 }
 
-/// Runs `f` over `0..njobs`, split into at most `threads` contiguous ranges that run at once.
-/// Returns when every job is done. A panic in a job is re-raised here (the C boundary catches it).
+thread_local! {
+    /// Set while this thread runs a job of `parallel_for` (a pool worker's, a callback loop's or
+    /// the caller's own share): nested calls then run inline.
+    static IN_JOB: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the current thread as running a job until dropped (also on unwinding).
+struct InJob(bool);
+impl InJob {
+    fn enter() -> Self {
+        InJob(IN_JOB.with(|c| c.replace(true)))
+    }
+}
+impl Drop for InJob {
+    fn drop(&mut self) {
+        let was = self.0;
+        IN_JOB.with(|c| c.set(was));
+    }
+}
+
+/// Runs `f` over `0..njobs`, split into at most `threads` contiguous ranges that may run at once
+/// (each range is one call of `f`). Returns when every range is done. A panic in a job is
+/// re-raised here (the C boundary catches it).
 pub fn parallel_for(threads: usize, njobs: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
     let workers = threads.min(njobs);
-    if workers <= 1 {
+    if workers <= 1 || IN_JOB.with(|c| c.get()) {
         if njobs > 0 {
+            let _job = InJob::enter();
             f(0..njobs);
         }
         return;
     }
-    let ranges: Vec<Range<usize>> = (0..workers)
-        .map(|w| (w * njobs / workers)..((w + 1) * njobs / workers))
-        .collect();
     let callback = *CALLBACK.read();
     match callback {
-        Some(cb) => run_with_callback(cb, &ranges, f),
-        None => std::thread::scope(|s| {
-            let (first, rest) = ranges.split_first().expect("workers >= 2");
-            let handles: Vec<_> = rest
-                .iter()
-                .cloned()
-                .map(|r| s.spawn(move || f(r)))
-                .collect();
-            f(first.clone());
-            for h in handles {
-                if let Err(p) = h.join() {
-                    std::panic::resume_unwind(p);
-                }
+        Some(cb) => run_with_callback(cb, njobs, workers, f),
+        None => pool().run(njobs, workers, f),
+    }
+}
+
+/// Range `w` of `workers` near-equal contiguous ranges of `0..njobs`.
+fn range_of(w: usize, workers: usize, njobs: usize) -> Range<usize> {
+    (w * njobs / workers)..((w + 1) * njobs / workers)
+}
+
+/// A `parallel_for` call as the pool sees it.
+struct Task {
+    /// The caller's closure, its lifetime erased: it is called only for ranges claimed below
+    /// `workers`, and the caller returns only after all of those have finished.
+    f: *const (dyn Fn(Range<usize>) + Sync + 'static),
+    njobs: usize,
+    workers: usize,
+    /// Next range to claim.
+    next: AtomicUsize,
+    /// Ranges not finished yet.
+    left: AtomicUsize,
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+    caller: Thread,
+}
+
+// SAFETY: `f` points to a `Sync` closure that outlives every call made through it (see `f`).
+unsafe impl Send for Task {}
+unsafe impl Sync for Task {}
+
+impl Task {
+    /// Claims and runs one range; false when none is left to claim.
+    fn run_one(&self) -> bool {
+        let w = self.next.fetch_add(1, Ordering::Relaxed);
+        if w >= self.workers {
+            return false;
+        }
+        let range = range_of(w, self.workers, self.njobs);
+        // SAFETY: a claimed range below `workers`: the caller is still waiting for it.
+        let f = unsafe { &*self.f };
+        let result = {
+            let _job = InJob::enter();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(range)))
+        };
+        if let Err(p) = result {
+            self.panic.lock().get_or_insert(p);
+        }
+        if self.left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.caller.unpark();
+        }
+        true
+    }
+    fn exhausted(&self) -> bool {
+        self.next.load(Ordering::Relaxed) >= self.workers
+    }
+}
+
+struct Pool {
+    queue: Mutex<VecDeque<Arc<Task>>>,
+    wake: Condvar,
+    /// Tasks pushed so far (lets spinning workers notice new work without the lock).
+    pushed: AtomicUsize,
+    /// Worker threads started.
+    started: Mutex<usize>,
+    sleeping: AtomicUsize,
+    /// A thread could not be started: the pool stays as it is.
+    spawn_failed: AtomicBool,
+}
+
+fn pool() -> &'static Pool {
+    static POOL: once_cell::sync::Lazy<Pool> = once_cell::sync::Lazy::new(|| Pool {
+        queue: Mutex::new(VecDeque::new()),
+        wake: Condvar::new(),
+        pushed: AtomicUsize::new(0),
+        started: Mutex::new(0),
+        sleeping: AtomicUsize::new(0),
+        spawn_failed: AtomicBool::new(false),
+    });
+    &POOL
+}
+
+/// How long an idle worker looks for a next task before it sleeps.
+const SPIN: std::time::Duration = std::time::Duration::from_micros(100);
+
+impl Pool {
+    fn run(&'static self, njobs: usize, workers: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
+        self.grow(workers - 1);
+        // SAFETY: lifetime erasure only; see `Task::f`.
+        let f: &'static (dyn Fn(Range<usize>) + Sync) = unsafe { std::mem::transmute(f) };
+        let task = Arc::new(Task {
+            f,
+            njobs,
+            workers,
+            next: AtomicUsize::new(0),
+            left: AtomicUsize::new(workers),
+            panic: Mutex::new(None),
+            caller: std::thread::current(),
+        });
+        {
+            let mut q = self.queue.lock();
+            q.push_back(task.clone());
+            self.pushed.fetch_add(1, Ordering::Release);
+        }
+        let sleepers = self.sleeping.load(Ordering::Acquire);
+        for _ in 0..sleepers.min(workers - 1) {
+            self.wake.notify_one();
+        }
+        // The caller works too, then waits for the ranges workers took.
+        while task.run_one() {}
+        let t0 = std::time::Instant::now();
+        while task.left.load(Ordering::Acquire) != 0 {
+            if t0.elapsed() < SPIN {
+                std::hint::spin_loop();
+            } else {
+                std::thread::park();
             }
-        }),
+        }
+        {
+            // Drop it from the queue if no worker did (it is exhausted).
+            let mut q = self.queue.lock();
+            if let Some(i) = q.iter().position(|t| Arc::ptr_eq(t, &task)) {
+                q.remove(i);
+            }
+        }
+        let panic = task.panic.lock().take();
+        if let Some(p) = panic {
+            std::panic::resume_unwind(p);
+        }
+    }
+
+    /// Starts workers until there are `n`.
+    fn grow(&'static self, n: usize) {
+        if self.spawn_failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut started = self.started.lock();
+        while *started < n {
+            let spawned = std::thread::Builder::new()
+                .name(format!("fftx-{}", *started))
+                .spawn(move || self.work());
+            if spawned.is_err() {
+                // The calls still complete: their callers run the ranges no worker takes.
+                self.spawn_failed.store(true, Ordering::Relaxed);
+                crate::log_warn!("could not start a worker thread; running with {started}");
+                return;
+            }
+            *started += 1;
+        }
+    }
+
+    fn work(&'static self) {
+        let mut seen = self.pushed.load(Ordering::Acquire);
+        loop {
+            let task = {
+                let mut q = self.queue.lock();
+                loop {
+                    while q.front().is_some_and(|t| t.exhausted()) {
+                        q.pop_front();
+                    }
+                    if let Some(t) = q.front() {
+                        break t.clone();
+                    }
+                    // Nothing to do: spin a little outside the lock, then sleep.
+                    drop(q);
+                    let t0 = std::time::Instant::now();
+                    while self.pushed.load(Ordering::Acquire) == seen && t0.elapsed() < SPIN {
+                        std::hint::spin_loop();
+                    }
+                    q = self.queue.lock();
+                    if q.iter().all(|t| t.exhausted())
+                        && self.pushed.load(Ordering::Acquire) == seen
+                    {
+                        self.sleeping.fetch_add(1, Ordering::AcqRel);
+                        self.wake.wait(&mut q);
+                        self.sleeping.fetch_sub(1, Ordering::AcqRel);
+                    }
+                    seen = self.pushed.load(Ordering::Acquire);
+                }
+            };
+            while task.run_one() {}
+        }
     }
 }
 
@@ -67,16 +268,21 @@ unsafe extern "C" fn run_job(jobdata: *mut std::os::raw::c_char) -> *mut libc::c
     // SAFETY: the caller's loop hands back the pointers of the Job array we built.
     let job = &mut *(jobdata as *mut Job<'_>);
     let (f, range) = (job.f, job.range.clone());
+    let _job = InJob::enter();
     job.panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(range))).is_err();
     std::ptr::null_mut()
 }
 
-fn run_with_callback(cb: Callback, ranges: &[Range<usize>], f: &(dyn Fn(Range<usize>) + Sync)) {
-    let mut jobs: Vec<Job<'_>> = ranges
-        .iter()
-        .map(|r| Job {
+fn run_with_callback(
+    cb: Callback,
+    njobs: usize,
+    workers: usize,
+    f: &(dyn Fn(Range<usize>) + Sync),
+) {
+    let mut jobs: Vec<Job<'_>> = (0..workers)
+        .map(|w| Job {
             f,
-            range: r.clone(),
+            range: range_of(w, workers, njobs),
             panicked: false,
         })
         .collect();
@@ -94,5 +300,64 @@ fn run_with_callback(cb: Callback, ranges: &[Range<usize>], f: &(dyn Fn(Range<us
     }
     if jobs.iter().any(|j| j.panicked) {
         panic!("a job run by the fftw_threads_set_callback loop panicked");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn every_job_runs_once_and_nested_calls_finish() {
+        for threads in [1, 2, 3, 8] {
+            for njobs in [0, 1, 5, 64] {
+                let hits: Vec<AtomicU64> = (0..njobs).map(|_| AtomicU64::new(0)).collect();
+                parallel_for(threads, njobs, &|r| {
+                    for j in r {
+                        // a nested call inside a job
+                        parallel_for(threads, 3, &|inner| {
+                            hits[j].fetch_add(inner.len() as u64, Ordering::Relaxed);
+                        });
+                    }
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 3));
+            }
+        }
+    }
+
+    #[test]
+    fn concurrent_callers_share_the_pool() {
+        let total = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..200 {
+                        parallel_for(4, 16, &|r| {
+                            total.fetch_add(r.len() as u64, Ordering::Relaxed);
+                        });
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Ordering::Relaxed), 8 * 200 * 16);
+    }
+
+    #[test]
+    fn a_panic_in_a_job_reaches_the_caller() {
+        let r = std::panic::catch_unwind(|| {
+            parallel_for(4, 4, &|r| {
+                if r.contains(&2) {
+                    panic!("job 2");
+                }
+            })
+        });
+        assert!(r.is_err());
+        // the pool still works
+        let n = AtomicU64::new(0);
+        parallel_for(4, 4, &|r| {
+            n.fetch_add(r.len() as u64, Ordering::Relaxed);
+        });
+        assert_eq!(n.load(Ordering::Relaxed), 4);
     }
 }

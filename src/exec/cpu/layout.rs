@@ -1,7 +1,6 @@
-//! Moving data between the caller's strided arrays and the executor's contiguous work buffers,
-//! and applying a 1-D operation along one axis of a contiguous row-major buffer.
+//! The caller's arrays: strided views, how output and input overlap, and moving data between
+//! them and contiguous buffers.
 
-use crate::exec::parallel::parallel_for;
 use num_complex::Complex;
 
 /// One dimension of a strided view of a caller's array: length and stride in real scalars.
@@ -149,11 +148,28 @@ pub enum Overlap {
 /// Classifies the arrays of one execute of `p` (`p.in_place` is not consulted: new-array
 /// execute may differ from the plan).
 pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -> Overlap {
-    let unit = p.precision.bytes() as isize;
+    overlap_extents(
+        [p.extent(true), p.extent(false)],
+        p.batches_independent_in_place(),
+        p.precision.bytes(),
+        input,
+        output,
+    )
+}
+
+/// [`overlap`] from the problem's precomputed extents (`Problem::extent` of input and output)
+/// and `Problem::batches_independent_in_place`, with `unit` bytes per scalar.
+pub fn overlap_extents(
+    extents: [(isize, isize); 2],
+    batches_independent: bool,
+    unit: usize,
+    input: ArrayPtr,
+    output: ArrayPtr,
+) -> Overlap {
+    let unit = unit as isize;
     // Bytes [first, last] one side may touch: from the lower of its pointers to past the
     // higher, over the extent of its real parts.
-    let range = |a: ArrayPtr, is_input: bool| {
-        let (lo, hi) = p.extent(is_input);
+    let range = |a: ArrayPtr, (lo, hi): (isize, isize)| {
         let (lo, hi) = (lo, hi - matches!(a, ArrayPtr::Complex { .. }) as isize);
         let (first, last) = match a {
             ArrayPtr::Real(x) => (x, x),
@@ -164,7 +180,7 @@ pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -
             (last as isize).wrapping_add(hi * unit + unit - 1),
         )
     };
-    let ((a0, a1), (b0, b1)) = (range(input, true), range(output, false));
+    let ((a0, a1), (b0, b1)) = (range(input, extents[0]), range(output, extents[1]));
     if a1 < b0 || b1 < a0 {
         return Overlap::Disjoint;
     }
@@ -174,7 +190,7 @@ pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -
         }
         (a, b) => a.base() == b.base(),
     };
-    if same_pointers && p.batches_independent_in_place() {
+    if same_pointers && batches_independent {
         Overlap::SameLocations
     } else {
         Overlap::Tangled
@@ -182,205 +198,16 @@ pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -
 }
 
 /// A raw pointer that may cross threads: the jobs that share it touch disjoint elements.
-#[derive(Clone, Copy)]
 pub struct SharedMut<E>(pub *mut E);
+// (Not derived: that would ask `E: Copy`.)
+impl<E> Clone for SharedMut<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E> Copy for SharedMut<E> {}
 unsafe impl<E> Send for SharedMut<E> {}
 unsafe impl<E> Sync for SharedMut<E> {}
-
-type SliceFn<'a> = dyn Fn(usize, isize, &[Strided], usize) + Sync + 'a;
-
-/// Calls `f(i, base_i, rest, inner)` for every slice `i` of a strided box's first dimension,
-/// the slices shared among `threads` threads: `base_i` is the slice's offset, `rest` the
-/// remaining dimensions, `inner` the slice's element count (so slice i is elements
-/// `i*inner..(i+1)*inner` of the box in row-major order). A rank-0 box is one slice.
-fn par_slices(dims: &[Strided], base: isize, threads: usize, f: &SliceFn<'_>) {
-    let (n0, s0, rest) = match dims.split_first() {
-        Some((d, rest)) => (d.n, d.s, rest),
-        None => (1, 0, dims),
-    };
-    let inner: usize = rest.iter().map(|d| d.n).product();
-    parallel_for(threads, n0, &|range| {
-        for i in range {
-            f(i, base + i as isize * s0, rest, inner);
-        }
-    });
-}
-
-/// [`gather_complex`] with the first dimension shared among threads.
-///
-/// # Safety
-/// As [`gather_complex`].
-pub unsafe fn par_gather_complex<T: Copy + Send + Sync>(
-    re: *const T,
-    im: *const T,
-    base: isize,
-    dims: &[Strided],
-    dst: &mut [Complex<T>],
-    threads: usize,
-) {
-    let (re, im, out) = (
-        SharedMut(re as *mut T),
-        SharedMut(im as *mut T),
-        SharedMut(dst.as_mut_ptr()),
-    );
-    par_slices(dims, base, threads, &|i, b, rest, inner| {
-        #[allow(clippy::redundant_locals)] // capture the Sync wrappers, not their raw pointers
-        let (re, im, out) = (re, im, out);
-        // SAFETY: slice i goes to its own part of dst.
-        unsafe {
-            gather_complex(
-                re.0,
-                im.0,
-                b,
-                rest,
-                std::slice::from_raw_parts_mut(out.0.add(i * inner), inner),
-            )
-        }
-    });
-}
-
-/// [`scatter_complex`] with the first dimension shared among threads.
-///
-/// # Safety
-/// As [`scatter_complex`]; distinct slices of the first dimension must not overlap.
-pub unsafe fn par_scatter_complex<T: Copy + Send + Sync>(
-    src: &[Complex<T>],
-    re: *mut T,
-    im: *mut T,
-    base: isize,
-    dims: &[Strided],
-    threads: usize,
-) {
-    let (re, im) = (SharedMut(re), SharedMut(im));
-    par_slices(dims, base, threads, &|i, b, rest, inner| {
-        #[allow(clippy::redundant_locals)]
-        let (re, im) = (re, im);
-        unsafe { scatter_complex(&src[i * inner..(i + 1) * inner], re.0, im.0, b, rest) }
-    });
-}
-
-/// [`gather_real`] with the first dimension shared among threads.
-///
-/// # Safety
-/// As [`gather_real`].
-pub unsafe fn par_gather_real<T: Copy + Send + Sync>(
-    p: *const T,
-    base: isize,
-    dims: &[Strided],
-    dst: &mut [T],
-    threads: usize,
-) {
-    let (p, out) = (SharedMut(p as *mut T), SharedMut(dst.as_mut_ptr()));
-    par_slices(dims, base, threads, &|i, b, rest, inner| {
-        #[allow(clippy::redundant_locals)]
-        let (p, out) = (p, out);
-        unsafe {
-            gather_real(
-                p.0,
-                b,
-                rest,
-                std::slice::from_raw_parts_mut(out.0.add(i * inner), inner),
-            )
-        }
-    });
-}
-
-/// [`scatter_real`] with the first dimension shared among threads.
-///
-/// # Safety
-/// As [`scatter_real`]; distinct slices of the first dimension must not overlap.
-pub unsafe fn par_scatter_real<T: Copy + Send + Sync>(
-    src: &[T],
-    p: *mut T,
-    base: isize,
-    dims: &[Strided],
-    threads: usize,
-) {
-    let p = SharedMut(p);
-    par_slices(dims, base, threads, &|i, b, rest, inner| {
-        #[allow(clippy::redundant_locals)]
-        let p = p;
-        unsafe { scatter_real(&src[i * inner..(i + 1) * inner], p.0, b, rest) }
-    });
-}
-
-/// How many lines of a strided axis are gathered together into a contiguous block.
-const LINE_BLOCK: usize = 16;
-
-/// Applies `f` to every line along the middle axis of a contiguous `[outer, n, inner]` buffer.
-///
-/// `f(lines, count, scratch)` receives `count` lines of length `n` laid out contiguously; lines
-/// that are not contiguous in `buf` are copied into a block and back. With `threads > 1` the
-/// lines are shared among threads. `S::default()` makes each worker's scratch.
-pub fn apply_lines<E, S, F>(
-    buf: &mut [E],
-    outer: usize,
-    n: usize,
-    inner: usize,
-    threads: usize,
-    f: &F,
-) where
-    E: Copy + Default + Send + Sync,
-    S: Default,
-    F: Fn(&mut [E], usize, &mut S) + Sync,
-{
-    assert_eq!(buf.len(), outer * n * inner);
-    if buf.is_empty() {
-        return;
-    }
-    let base = SharedMut(buf.as_mut_ptr());
-    if inner == 1 {
-        // Lines are contiguous: hand out runs of whole lines.
-        let per_job = (outer.div_ceil(threads.max(1) * 4)).max(1);
-        let jobs = outer.div_ceil(per_job);
-        parallel_for(threads, jobs, &|range| {
-            #[allow(clippy::redundant_locals)]
-            // capture the Sync wrapper, not its raw pointer field
-            let base = base;
-            let mut scratch = S::default();
-            for job in range {
-                let first = job * per_job;
-                let count = per_job.min(outer - first);
-                // SAFETY: jobs cover disjoint runs of lines inside `buf`.
-                let lines =
-                    unsafe { std::slice::from_raw_parts_mut(base.0.add(first * n), count * n) };
-                f(lines, count, &mut scratch);
-            }
-        });
-        return;
-    }
-    let blocks_per_outer = inner.div_ceil(LINE_BLOCK);
-    let jobs = outer * blocks_per_outer;
-    parallel_for(threads, jobs, &|range| {
-        #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its raw pointer field
-        let base = base;
-        let mut scratch = S::default();
-        let mut block = vec![E::default(); LINE_BLOCK * n];
-        for job in range {
-            let o = job / blocks_per_outer;
-            let c0 = (job % blocks_per_outer) * LINE_BLOCK;
-            let count = LINE_BLOCK.min(inner - c0);
-            let start = o * n * inner + c0;
-            // SAFETY: job (o, c0) touches elements start + i*inner + j, j < count, disjoint from
-            // every other job's, and all inside `buf`.
-            unsafe {
-                for i in 0..n {
-                    let row = base.0.add(start + i * inner);
-                    for j in 0..count {
-                        block[j * n + i] = *row.add(j);
-                    }
-                }
-                f(&mut block[..count * n], count, &mut scratch);
-                for i in 0..n {
-                    let row = base.0.add(start + i * inner);
-                    for j in 0..count {
-                        *row.add(j) = block[j * n + i];
-                    }
-                }
-            }
-        }
-    });
-}
 
 #[cfg(test)]
 mod tests {
@@ -401,34 +228,5 @@ mod tests {
             n += 1
         });
         assert_eq!(n, 1);
-    }
-
-    #[test]
-    fn apply_lines_sees_every_line_once() {
-        for &(outer, n, inner, threads) in
-            &[(3, 5, 1, 1), (3, 5, 7, 1), (2, 4, 33, 3), (5, 2, 1, 4)]
-        {
-            let mut buf: Vec<f64> = (0..outer * n * inner).map(|x| x as f64).collect();
-            let expect: Vec<f64> = buf.clone();
-            // Reverse each line, then reverse again: identity, and the first pass is checkable.
-            let rev = |lines: &mut [f64], count: usize, _: &mut ()| {
-                for l in 0..count {
-                    lines[l * n..(l + 1) * n].reverse();
-                }
-            };
-            apply_lines(&mut buf, outer, n, inner, threads, &rev);
-            for o in 0..outer {
-                for i in 0..n {
-                    for j in 0..inner {
-                        assert_eq!(
-                            buf[(o * n + i) * inner + j],
-                            expect[(o * n + (n - 1 - i)) * inner + j]
-                        );
-                    }
-                }
-            }
-            apply_lines(&mut buf, outer, n, inner, threads, &rev);
-            assert_eq!(buf, expect);
-        }
     }
 }

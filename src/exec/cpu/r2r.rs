@@ -1,18 +1,22 @@
 //! FFTW's eleven real-to-real kinds as 1-D operations on a contiguous line, with FFTW's
-//! definitions and normalisation (FFTW manual §4.8): rustdct for the DCT/DST family, realfft for
-//! R2HC/HC2R/DHT.
+//! definitions and normalisation (FFTW manual §4.8): rustdct for the DCT/DST family, the
+//! half-length real FFT of `rfft` for R2HC/HC2R/DHT.
 
+use super::rfft::Rfft;
 use crate::problem::R2rKind;
 use crate::real::Real;
 use num_complex::Complex;
-use realfft::{ComplexToReal, RealToComplex};
 use rustdct::{Dct1, Dst1, TransformType2And3, TransformType4};
 use std::sync::Arc;
 
+/// Scratch for [`R2rOp::apply`].
+#[derive(Default)]
+pub struct R2rScratch<T>(Vec<T>);
+
 pub enum R2rOp<T: Real> {
-    R2hc(Arc<dyn RealToComplex<T>>),
-    Hc2r(Arc<dyn ComplexToReal<T>>),
-    Dht(Arc<dyn RealToComplex<T>>),
+    R2hc(Rfft<T>),
+    Hc2r(Rfft<T>),
+    Dht(Rfft<T>),
     Redft00(Arc<dyn Dct1<T>>),
     Rodft00(Arc<dyn Dst1<T>>),
     /// DCT-II / DCT-III / DST-II / DST-III share one algorithm object.
@@ -20,21 +24,13 @@ pub enum R2rOp<T: Real> {
     Type4(R2rKind, Arc<dyn TransformType4<T>>),
 }
 
-/// Per-worker scratch for [`R2rOp::apply`].
-#[derive(Default)]
-pub struct R2rScratch<T> {
-    real: Vec<T>,
-    spectrum: Vec<Complex<T>>,
-    complex: Vec<Complex<T>>,
-}
-
 impl<T: Real> R2rOp<T> {
     pub fn new(kind: R2rKind, n: usize) -> Self {
         let p = T::planners();
         match kind {
-            R2rKind::R2hc => R2rOp::R2hc(p.real.lock().plan_fft_forward(n)),
-            R2rKind::Hc2r => R2rOp::Hc2r(p.real.lock().plan_fft_inverse(n)),
-            R2rKind::Dht => R2rOp::Dht(p.real.lock().plan_fft_forward(n)),
+            R2rKind::R2hc => R2rOp::R2hc(Rfft::new(n, true)),
+            R2rKind::Hc2r => R2rOp::Hc2r(Rfft::new(n, false)),
+            R2rKind::Dht => R2rOp::Dht(Rfft::new(n, true)),
             R2rKind::Redft00 => R2rOp::Redft00(p.dct.lock().plan_dct1(n)),
             R2rKind::Rodft00 => R2rOp::Rodft00(p.dct.lock().plan_dst1(n)),
             R2rKind::Redft10 | R2rKind::Redft01 => R2rOp::Type23(kind, p.dct.lock().plan_dct2(n)),
@@ -44,28 +40,51 @@ impl<T: Real> R2rOp<T> {
         }
     }
 
+    #[allow(clippy::len_without_is_empty)] // a transform is never empty
+    pub fn len(&self) -> usize {
+        match self {
+            R2rOp::R2hc(f) | R2rOp::Hc2r(f) | R2rOp::Dht(f) => f.len(),
+            R2rOp::Redft00(t) => t.len(),
+            R2rOp::Rodft00(t) => t.len(),
+            R2rOp::Type23(_, t) => t.len(),
+            R2rOp::Type4(_, t) => t.len(),
+        }
+    }
+
+    /// Real scalars of scratch [`R2rOp::apply`] needs.
+    pub fn scratch_len(&self) -> usize {
+        match self {
+            // the spectrum (n/2+1 complex), the real FFT's scratch, and for HC2R its output row
+            R2rOp::R2hc(f) | R2rOp::Dht(f) => 2 * (f.len() / 2 + 1) + 2 * f.scratch_len(),
+            R2rOp::Hc2r(f) => 2 * (f.len() / 2 + 1) + 2 * f.scratch_len() + f.len(),
+            R2rOp::Redft00(t) => t.get_scratch_len(),
+            R2rOp::Rodft00(t) => t.get_scratch_len(),
+            R2rOp::Type23(_, t) => t.get_scratch_len(),
+            R2rOp::Type4(_, t) => t.get_scratch_len(),
+        }
+    }
+
     /// Transforms each of the `count` contiguous lines of `lines` in place.
     pub fn apply(&self, lines: &mut [T], count: usize, s: &mut R2rScratch<T>) {
         if count == 0 {
             return;
         }
-        let n = lines.len() / count;
-        for line in lines.chunks_exact_mut(n) {
-            self.apply_line(line, s);
+        s.0.resize(self.scratch_len(), T::zero());
+        for line in lines.chunks_exact_mut(lines.len() / count) {
+            self.apply_line(line, &mut s.0);
         }
     }
 
-    fn apply_line(&self, x: &mut [T], s: &mut R2rScratch<T>) {
+    /// Transforms the contiguous line `x` in place. `s` holds at least `scratch_len()` reals.
+    pub fn apply_line(&self, x: &mut [T], s: &mut [T]) {
         let n = x.len();
         let two = T::cast(2.0);
         match self {
-            R2rOp::R2hc(fft) | R2rOp::Dht(fft) => {
+            R2rOp::R2hc(f) | R2rOp::Dht(f) => {
                 let h = n / 2 + 1;
-                s.spectrum.resize(h, Complex::default());
-                s.complex.resize(fft.get_scratch_len(), Complex::default());
-                fft.process_with_scratch(x, &mut s.spectrum, &mut s.complex)
-                    .expect("lengths set by plan");
-                let c = &s.spectrum;
+                let (c, rest) = split_complex(s, h);
+                let (fs, _) = split_complex(rest, f.scratch_len());
+                f.forward(x, c, fs);
                 if matches!(self, R2rOp::R2hc(_)) {
                     // Halfcomplex: r0, r1, ..., r_{n/2}, i_{(n+1)/2-1}, ..., i1.
                     for k in 0..h {
@@ -84,45 +103,46 @@ impl<T: Real> R2rOp<T> {
                     }
                 }
             }
-            R2rOp::Hc2r(fft) => {
+            R2rOp::Hc2r(f) => {
                 let h = n / 2 + 1;
-                s.spectrum.resize(h, Complex::default());
-                s.complex.resize(fft.get_scratch_len(), Complex::default());
-                s.spectrum[0] = Complex::new(x[0], T::zero());
+                let (spec, rest) = split_complex(s, h);
+                let (fs, rest) = split_complex(rest, f.scratch_len());
+                spec[0] = Complex::new(x[0], T::zero());
                 for k in 1..h {
                     let im = if n - k > k { x[n - k] } else { T::zero() };
-                    s.spectrum[k] = Complex::new(x[k], im);
+                    spec[k] = Complex::new(x[k], im);
                 }
-                s.real.resize(n, T::zero());
-                fft.process_with_scratch(&mut s.spectrum, &mut s.real, &mut s.complex)
-                    .expect("lengths set by plan");
-                x.copy_from_slice(&s.real);
+                let out = &mut rest[..n];
+                f.inverse(spec, out, fs);
+                x.copy_from_slice(out);
             }
             R2rOp::Redft00(t) => {
-                fresh(&mut s.real, t.get_scratch_len());
-                t.process_dct1_with_scratch(x, &mut s.real);
+                t.process_dct1_with_scratch(x, &mut s[..t.get_scratch_len()]);
                 scale(x, two);
             }
             R2rOp::Rodft00(t) => {
-                fresh(&mut s.real, t.get_scratch_len());
-                t.process_dst1_with_scratch(x, &mut s.real);
+                // rustdct's DST-I leaves two entries of its FFT buffer unwritten and expects
+                // them zero: scratch reused from the previous line must be cleared.
+                let s = &mut s[..t.get_scratch_len()];
+                s.iter_mut().for_each(|v| *v = T::zero());
+                t.process_dst1_with_scratch(x, s);
                 scale(x, two);
             }
             R2rOp::Type23(kind, t) => {
-                fresh(&mut s.real, t.get_scratch_len());
+                let s = &mut s[..t.get_scratch_len()];
                 match kind {
-                    R2rKind::Redft10 => t.process_dct2_with_scratch(x, &mut s.real),
-                    R2rKind::Redft01 => t.process_dct3_with_scratch(x, &mut s.real),
-                    R2rKind::Rodft10 => t.process_dst2_with_scratch(x, &mut s.real),
-                    _ => t.process_dst3_with_scratch(x, &mut s.real),
+                    R2rKind::Redft10 => t.process_dct2_with_scratch(x, s),
+                    R2rKind::Redft01 => t.process_dct3_with_scratch(x, s),
+                    R2rKind::Rodft10 => t.process_dst2_with_scratch(x, s),
+                    _ => t.process_dst3_with_scratch(x, s),
                 }
                 scale(x, two);
             }
             R2rOp::Type4(kind, t) => {
-                fresh(&mut s.real, t.get_scratch_len());
+                let s = &mut s[..t.get_scratch_len()];
                 match kind {
-                    R2rKind::Redft11 => t.process_dct4_with_scratch(x, &mut s.real),
-                    _ => t.process_dst4_with_scratch(x, &mut s.real),
+                    R2rKind::Redft11 => t.process_dct4_with_scratch(x, s),
+                    _ => t.process_dst4_with_scratch(x, s),
                 }
                 scale(x, two);
             }
@@ -130,11 +150,12 @@ impl<T: Real> R2rOp<T> {
     }
 }
 
-/// rustdct 0.7's DST-I (and possibly others) read scratch they expect to be zero, so scratch
-/// reused from the previous line must be cleared.
-fn fresh<T: Real>(scratch: &mut Vec<T>, len: usize) {
-    scratch.clear();
-    scratch.resize(len, T::zero());
+/// The first `len` complex numbers of a real scratch slice, and the rest of it.
+fn split_complex<T>(s: &mut [T], len: usize) -> (&mut [Complex<T>], &mut [T]) {
+    let (a, b) = s.split_at_mut(2 * len);
+    // SAFETY: 2*len reals are len complex numbers (repr(C), alignment of T).
+    let a = unsafe { std::slice::from_raw_parts_mut(a.as_mut_ptr() as *mut Complex<T>, len) };
+    (a, b)
 }
 
 fn scale<T: Real>(x: &mut [T], f: T) {

@@ -1,0 +1,625 @@
+//! Blocks of pencils: the unit of work of every pass.
+//!
+//! A pass transforms every pencil (1-D line) of an array along one axis, from a source view to a
+//! destination view (the caller's arrays, in any layout, or the executor's work buffers). A block
+//! is up to `count` pencils that differ only along one other dimension: gathered into contiguous
+//! scratch (a cache-friendly transposition when the pencils are strided: each row of the block
+//! reads a run of `count` elements), transformed with rustfft's SIMD kernels, and scattered back.
+//! Pencils that are already contiguous skip the copies: they are transformed straight from the
+//! source (rustfft's `process_immutable` never writes its input) into the destination, or in
+//! place.
+//!
+//! When source and destination may share memory (`alias`), every pencil of a block is read
+//! before any is written; passes are arranged so that distinct blocks never share memory.
+
+use super::r2r::R2rOp;
+use super::rfft::Rfft;
+use crate::real::Real;
+use num_complex::Complex;
+use rustfft::Fft;
+use std::sync::Arc;
+
+/// Memory of one side of a pass. Strides that go with it count its elements: complex numbers for
+/// `C`, scalars for `S` and `R`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mem<T> {
+    /// Interleaved complex numbers.
+    C(*mut Complex<T>),
+    /// Split complex: real parts, imaginary parts.
+    S(*mut T, *mut T),
+    R(*mut T),
+}
+// SAFETY: the jobs that share a `Mem` touch disjoint elements (or only read).
+unsafe impl<T> Send for Mem<T> {}
+unsafe impl<T> Sync for Mem<T> {}
+
+/// The 1-D operation of a pass.
+pub enum Op<T: Real> {
+    C2c(Arc<dyn Fft<T>>),
+    R2c(Arc<Rfft<T>>),
+    C2r(Arc<Rfft<T>>),
+    R2r(Arc<R2rOp<T>>),
+}
+
+impl<T: Real> Op<T> {
+    /// (source, destination) pencil lengths.
+    pub fn lens(&self) -> (usize, usize) {
+        match self {
+            Op::C2c(f) => (f.len(), f.len()),
+            Op::R2c(f) => (f.len(), f.len() / 2 + 1),
+            Op::C2r(f) => (f.len() / 2 + 1, f.len()),
+            Op::R2r(op) => (op.len(), op.len()),
+        }
+    }
+    pub fn complex_src(&self) -> bool {
+        matches!(self, Op::C2c(_) | Op::C2r(_))
+    }
+    pub fn complex_dst(&self) -> bool {
+        matches!(self, Op::C2c(_) | Op::R2c(_))
+    }
+    /// Complex scratch one call of the 1-D algorithm needs.
+    pub fn fft_scratch(&self) -> usize {
+        match self {
+            Op::C2c(f) => f
+                .get_inplace_scratch_len()
+                .max(f.get_outofplace_scratch_len())
+                .max(f.get_immutable_scratch_len()),
+            Op::R2c(f) | Op::C2r(f) => f.scratch_len(),
+            Op::R2r(op) => op.scratch_len().div_ceil(2),
+        }
+    }
+    /// Bytes of one source element.
+    fn src_bytes(&self) -> usize {
+        std::mem::size_of::<T>() * if self.complex_src() { 2 } else { 1 }
+    }
+}
+
+/// Per-worker scratch, sized at plan time for every pass of the plan.
+#[derive(Default)]
+pub struct Scratch<T> {
+    /// Complex blocks of pencils.
+    pub block: Vec<Complex<T>>,
+    /// Real blocks of pencils.
+    pub real: Vec<T>,
+    /// One complex row (an r2c output on its way to a strided destination).
+    pub row: Vec<Complex<T>>,
+    /// One real row (a c2r output on its way to a strided destination).
+    pub real_row: Vec<T>,
+    /// The 1-D algorithms' own scratch.
+    pub fft: Vec<Complex<T>>,
+}
+
+/// What a [`Scratch`] must hold.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct ScratchSize {
+    pub block: usize,
+    pub real: usize,
+    pub row: usize,
+    pub real_row: usize,
+    pub fft: usize,
+}
+
+impl ScratchSize {
+    pub fn max(self, o: ScratchSize) -> ScratchSize {
+        ScratchSize {
+            block: self.block.max(o.block),
+            real: self.real.max(o.real),
+            row: self.row.max(o.row),
+            real_row: self.real_row.max(o.real_row),
+            fft: self.fft.max(o.fft),
+        }
+    }
+    /// Allocates it (zeroed); `None` when out of memory.
+    pub fn alloc<T: Real>(&self) -> Option<Scratch<T>> {
+        fn v<E: Clone>(len: usize, zero: E) -> Option<Vec<E>> {
+            let mut x = Vec::new();
+            x.try_reserve_exact(len).ok()?;
+            x.resize(len, zero);
+            Some(x)
+        }
+        let z = Complex::new(T::zero(), T::zero());
+        Some(Scratch {
+            block: v(self.block, z)?,
+            real: v(self.real, T::zero())?,
+            row: v(self.row, z)?,
+            real_row: v(self.real_row, T::zero())?,
+            fft: v(self.fft, z)?,
+        })
+    }
+}
+
+/// Bytes a block of pencils aims for: a few pencils' worth of L2.
+const BLOCK_BYTES: usize = 64 << 10;
+/// The most pencils in a block.
+const MAX_BLOCK: usize = 64;
+
+/// Pencils per block for an op whose source pencils are strided (gathered) or contiguous.
+pub fn block_pencils<T: Real>(op: &Op<T>, contiguous: bool) -> usize {
+    let (n, m) = op.lens();
+    let bytes = n.max(m).max(1) * op.src_bytes();
+    let line = (64 / op.src_bytes()).max(1);
+    if contiguous {
+        (BLOCK_BYTES / bytes).clamp(1, 4 * MAX_BLOCK)
+    } else {
+        (BLOCK_BYTES / bytes).clamp(line, MAX_BLOCK)
+    }
+}
+
+/// Leading dimension of a gathered block of pencils of length `n`: padded off multiples of 1 KiB,
+/// whose rows would all fall in the same cache sets while the block is filled column by column.
+pub fn block_ld(n: usize, elem_bytes: usize) -> usize {
+    if n >= 64 && (n * elem_bytes).is_multiple_of(1024) {
+        n + 64 / elem_bytes
+    } else {
+        n
+    }
+}
+
+/// The scratch one pass needs with blocks of `b` pencils.
+pub fn pass_scratch<T: Real>(op: &Op<T>, b: usize) -> ScratchSize {
+    let (n, m) = op.lens();
+    let c = 2 * std::mem::size_of::<T>();
+    let r = std::mem::size_of::<T>();
+    let fft = op.fft_scratch();
+    match op {
+        Op::C2c(_) => ScratchSize {
+            block: b * block_ld(n, c),
+            fft,
+            ..Default::default()
+        },
+        Op::R2c(_) => ScratchSize {
+            real: b * block_ld(n, r),
+            row: m,
+            fft,
+            ..Default::default()
+        },
+        Op::C2r(_) => ScratchSize {
+            block: b * block_ld(n, c),
+            real_row: m,
+            fft,
+            ..Default::default()
+        },
+        Op::R2r(_) => ScratchSize {
+            real: b * block_ld(n, r),
+            fft,
+            ..Default::default()
+        },
+    }
+}
+
+/// A block of pencils: `count` pencils of `n_src` source and `n_dst` destination elements,
+/// `s`/`d` apart along the pencil, `sb`/`db` apart from one pencil to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    pub n_src: usize,
+    pub n_dst: usize,
+    pub s: isize,
+    pub d: isize,
+    pub count: usize,
+    pub sb: isize,
+    pub db: isize,
+}
+
+/// Runs `op` on one block. `soff`/`doff` are the first pencil's offsets.
+///
+/// # Safety
+/// Every element the block addresses must lie in its side's memory; blocks run concurrently must
+/// not share destination elements; with `alias`, source and destination may overlap only inside
+/// this block.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn run_block<T: Real>(
+    op: &Op<T>,
+    src: Mem<T>,
+    soff: isize,
+    dst: Mem<T>,
+    doff: isize,
+    b: &Block,
+    alias: bool,
+    sc: &mut Scratch<T>,
+) {
+    match op {
+        Op::C2c(fft) => c2c(&**fft, src, soff, dst, doff, b, alias, sc),
+        Op::R2c(f) => r2c(f, src, soff, dst, doff, b, alias, sc),
+        Op::C2r(f) => c2r(f, src, soff, dst, doff, b, sc),
+        Op::R2r(r) => r2r(r, src, soff, dst, doff, b, alias, sc),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn c2c<T: Real>(
+    fft: &dyn Fft<T>,
+    src: Mem<T>,
+    soff: isize,
+    dst: Mem<T>,
+    doff: isize,
+    b: &Block,
+    alias: bool,
+    sc: &mut Scratch<T>,
+) {
+    let n = b.n_src;
+    let count = b.count;
+    let scratch = &mut sc.fft[..];
+    if let (Mem::C(sp), Mem::C(dp)) = (src, dst) {
+        let (sp, dp) = (sp.offset(soff), dp.offset(doff));
+        if b.s == 1 && b.d == 1 {
+            let adjacent = count == 1 || (b.sb == n as isize && b.db == n as isize);
+            if sp == dp && b.sb == b.db {
+                // in place
+                if adjacent {
+                    fft.process_with_scratch(slice_mut(dp, count * n), scratch);
+                } else {
+                    for j in 0..count as isize {
+                        fft.process_with_scratch(slice_mut(dp.offset(j * b.db), n), scratch);
+                    }
+                }
+                return;
+            }
+            if !alias {
+                if adjacent {
+                    fft.process_immutable_with_scratch(
+                        slice(sp, count * n),
+                        slice_mut(dp, count * n),
+                        scratch,
+                    );
+                } else {
+                    for j in 0..count as isize {
+                        fft.process_immutable_with_scratch(
+                            slice(sp.offset(j * b.sb), n),
+                            slice_mut(dp.offset(j * b.db), n),
+                            scratch,
+                        );
+                    }
+                }
+                return;
+            }
+        }
+    }
+    let ld = if b.s == 1 && matches!(src, Mem::C(_)) {
+        n
+    } else {
+        block_ld(n, 2 * std::mem::size_of::<T>())
+    };
+    let block = &mut sc.block[..ld * count];
+    gather_c(src, soff, n, b.s, count, b.sb, block, ld);
+    if let (Mem::C(dp), 1) = (dst, b.d) {
+        // straight from the block into the contiguous destination pencils
+        let dp = dp.offset(doff);
+        for j in 0..count {
+            fft.process_outofplace_with_scratch(
+                &mut block[j * ld..j * ld + n],
+                slice_mut(dp.offset(j as isize * b.db), n),
+                scratch,
+            );
+        }
+        return;
+    }
+    if ld == n {
+        fft.process_with_scratch(block, scratch);
+    } else {
+        for j in 0..count {
+            fft.process_with_scratch(&mut block[j * ld..j * ld + n], scratch);
+        }
+    }
+    scatter_c(block, ld, dst, doff, n, b.d, count, b.db);
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn r2c<T: Real>(
+    f: &Rfft<T>,
+    src: Mem<T>,
+    soff: isize,
+    dst: Mem<T>,
+    doff: isize,
+    b: &Block,
+    alias: bool,
+    sc: &mut Scratch<T>,
+) {
+    let Mem::R(sp) = src else {
+        unreachable!("r2c reads reals")
+    };
+    let (n, h) = (b.n_src, b.n_dst);
+    let sp = sp.offset(soff);
+    let direct = b.s == 1 && !alias;
+    let ld = if b.s == 1 {
+        n
+    } else {
+        block_ld(n, std::mem::size_of::<T>())
+    };
+    if !direct {
+        gather_r(sp, n, b.s, b.count, b.sb, &mut sc.real[..ld * b.count], ld);
+    }
+    for j in 0..b.count {
+        let x: &[T] = if direct {
+            slice(sp.offset(j as isize * b.sb), n)
+        } else {
+            &sc.real[j * ld..j * ld + n]
+        };
+        match (dst, b.d) {
+            (Mem::C(dp), 1) => {
+                let out = slice_mut(dp.offset(doff + j as isize * b.db), h);
+                f.forward(x, out, &mut sc.fft);
+            }
+            _ => {
+                f.forward(x, &mut sc.row[..h], &mut sc.fft);
+                scatter_c(&sc.row[..h], h, dst, doff + j as isize * b.db, h, b.d, 1, 0);
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn c2r<T: Real>(
+    f: &Rfft<T>,
+    src: Mem<T>,
+    soff: isize,
+    dst: Mem<T>,
+    doff: isize,
+    b: &Block,
+    sc: &mut Scratch<T>,
+) {
+    let Mem::R(dp) = dst else {
+        unreachable!("c2r writes reals")
+    };
+    let (h, n) = (b.n_src, b.n_dst);
+    let dp = dp.offset(doff);
+    // The spectrum is overwritten by the algorithm: always a copy, all of the block's first.
+    let ld = if b.s == 1 && matches!(src, Mem::C(_)) {
+        h
+    } else {
+        block_ld(h, 2 * std::mem::size_of::<T>())
+    };
+    gather_c(
+        src,
+        soff,
+        h,
+        b.s,
+        b.count,
+        b.sb,
+        &mut sc.block[..ld * b.count],
+        ld,
+    );
+    for j in 0..b.count {
+        let spec = &mut sc.block[j * ld..j * ld + h];
+        if b.d == 1 {
+            f.inverse(
+                spec,
+                slice_mut(dp.offset(j as isize * b.db), n),
+                &mut sc.fft,
+            );
+        } else {
+            f.inverse(spec, &mut sc.real_row[..n], &mut sc.fft);
+            let row = dp.offset(j as isize * b.db);
+            for (i, &v) in sc.real_row[..n].iter().enumerate() {
+                *row.offset(i as isize * b.d) = v;
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn r2r<T: Real>(
+    op: &R2rOp<T>,
+    src: Mem<T>,
+    soff: isize,
+    dst: Mem<T>,
+    doff: isize,
+    b: &Block,
+    alias: bool,
+    sc: &mut Scratch<T>,
+) {
+    let (Mem::R(sp), Mem::R(dp)) = (src, dst) else {
+        unreachable!("r2r reads and writes reals")
+    };
+    let n = b.n_src;
+    let (sp, dp) = (sp.offset(soff), dp.offset(doff));
+    let scratch = fft_as_real(&mut sc.fft);
+    if b.s == 1 && b.d == 1 && (!alias || (sp == dp && b.sb == b.db)) {
+        for j in 0..b.count as isize {
+            let out = dp.offset(j * b.db);
+            if sp != dp {
+                std::ptr::copy_nonoverlapping(sp.offset(j * b.sb), out, n);
+            }
+            op.apply_line(slice_mut(out, n), scratch);
+        }
+        return;
+    }
+    let ld = if b.s == 1 {
+        n
+    } else {
+        block_ld(n, std::mem::size_of::<T>())
+    };
+    let block = &mut sc.real[..ld * b.count];
+    gather_r(sp, n, b.s, b.count, b.sb, block, ld);
+    for j in 0..b.count {
+        op.apply_line(&mut block[j * ld..j * ld + n], scratch);
+    }
+    scatter_r(block, ld, dp, n, b.d, b.count, b.db);
+}
+
+fn fft_as_real<T>(v: &mut [Complex<T>]) -> &mut [T] {
+    // SAFETY: Complex<T> is two T's (repr(C)).
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut T, v.len() * 2) }
+}
+
+#[inline(always)]
+unsafe fn slice<'a, E>(p: *const E, len: usize) -> &'a [E] {
+    std::slice::from_raw_parts(p, len)
+}
+#[inline(always)]
+unsafe fn slice_mut<'a, E>(p: *mut E, len: usize) -> &'a mut [E] {
+    std::slice::from_raw_parts_mut(p, len)
+}
+
+/// Copies `count` pencils of `n` elements (`s` apart, pencils `sb` apart) from `m` at `off` into
+/// `block` (pencil j at `j * ld`).
+#[allow(clippy::too_many_arguments)]
+unsafe fn gather_c<T: Real>(
+    m: Mem<T>,
+    off: isize,
+    n: usize,
+    s: isize,
+    count: usize,
+    sb: isize,
+    block: &mut [Complex<T>],
+    ld: usize,
+) {
+    let bp = block.as_mut_ptr();
+    match m {
+        Mem::C(p) => {
+            let p = p.offset(off);
+            if s == 1 {
+                for j in 0..count {
+                    std::ptr::copy_nonoverlapping(p.offset(j as isize * sb), bp.add(j * ld), n);
+                }
+            } else if count == 1 {
+                for i in 0..n {
+                    *bp.add(i) = *p.offset(i as isize * s);
+                }
+            } else if sb == 1 {
+                for i in 0..n {
+                    let row = p.offset(i as isize * s);
+                    for j in 0..count {
+                        *bp.add(j * ld + i) = *row.add(j);
+                    }
+                }
+            } else {
+                for i in 0..n {
+                    let row = p.offset(i as isize * s);
+                    for j in 0..count {
+                        *bp.add(j * ld + i) = *row.offset(j as isize * sb);
+                    }
+                }
+            }
+        }
+        Mem::S(re, im) => {
+            let (re, im) = (re.offset(off), im.offset(off));
+            for i in 0..n {
+                let o = i as isize * s;
+                for j in 0..count {
+                    let q = o + j as isize * sb;
+                    *bp.add(j * ld + i) = Complex::new(*re.offset(q), *im.offset(q));
+                }
+            }
+        }
+        Mem::R(_) => unreachable!("complex pencils from a real array"),
+    }
+}
+
+/// The inverse of [`gather_c`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatter_c<T: Real>(
+    block: &[Complex<T>],
+    ld: usize,
+    m: Mem<T>,
+    off: isize,
+    n: usize,
+    d: isize,
+    count: usize,
+    db: isize,
+) {
+    let bp = block.as_ptr();
+    match m {
+        Mem::C(p) => {
+            let p = p.offset(off);
+            if d == 1 {
+                for j in 0..count {
+                    std::ptr::copy_nonoverlapping(bp.add(j * ld), p.offset(j as isize * db), n);
+                }
+            } else if count == 1 {
+                for i in 0..n {
+                    *p.offset(i as isize * d) = *bp.add(i);
+                }
+            } else if db == 1 {
+                for i in 0..n {
+                    let row = p.offset(i as isize * d);
+                    for j in 0..count {
+                        *row.add(j) = *bp.add(j * ld + i);
+                    }
+                }
+            } else {
+                for i in 0..n {
+                    let row = p.offset(i as isize * d);
+                    for j in 0..count {
+                        *row.offset(j as isize * db) = *bp.add(j * ld + i);
+                    }
+                }
+            }
+        }
+        Mem::S(re, im) => {
+            let (re, im) = (re.offset(off), im.offset(off));
+            for i in 0..n {
+                let o = i as isize * d;
+                for j in 0..count {
+                    let q = o + j as isize * db;
+                    let v = *bp.add(j * ld + i);
+                    *re.offset(q) = v.re;
+                    *im.offset(q) = v.im;
+                }
+            }
+        }
+        Mem::R(_) => unreachable!("complex pencils to a real array"),
+    }
+}
+
+unsafe fn gather_r<T: Real>(
+    p: *const T,
+    n: usize,
+    s: isize,
+    count: usize,
+    sb: isize,
+    block: &mut [T],
+    ld: usize,
+) {
+    let bp = block.as_mut_ptr();
+    if s == 1 {
+        for j in 0..count {
+            std::ptr::copy_nonoverlapping(p.offset(j as isize * sb), bp.add(j * ld), n);
+        }
+    } else if sb == 1 {
+        for i in 0..n {
+            let row = p.offset(i as isize * s);
+            for j in 0..count {
+                *bp.add(j * ld + i) = *row.add(j);
+            }
+        }
+    } else {
+        for i in 0..n {
+            let row = p.offset(i as isize * s);
+            for j in 0..count {
+                *bp.add(j * ld + i) = *row.offset(j as isize * sb);
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatter_r<T: Real>(
+    block: &[T],
+    ld: usize,
+    p: *mut T,
+    n: usize,
+    d: isize,
+    count: usize,
+    db: isize,
+) {
+    let bp = block.as_ptr();
+    if d == 1 {
+        for j in 0..count {
+            std::ptr::copy_nonoverlapping(bp.add(j * ld), p.offset(j as isize * db), n);
+        }
+    } else if db == 1 {
+        for i in 0..n {
+            let row = p.offset(i as isize * d);
+            for j in 0..count {
+                *row.add(j) = *bp.add(j * ld + i);
+            }
+        }
+    } else {
+        for i in 0..n {
+            let row = p.offset(i as isize * d);
+            for j in 0..count {
+                *row.offset(j as isize * db) = *bp.add(j * ld + i);
+            }
+        }
+    }
+}
