@@ -85,10 +85,11 @@ const ALLOWED: &[(&str, &str)] = &[
          its results are checked.",
     ),
     (
-        "plan: FFTW returns NULL, fftx plans (in-place*) [*]",
+        "plan: FFTW returns NULL, fftx plans (in-place *) [*]",
         "In-place layouts FFTW 3.3.10 has no algorithm for (r2c/c2r whose last dimension is not \
          the innermost, split r2c/c2r, rank-0 transposes, input and output strides that \
-         differ): fftx plans them, and its results are checked against FFTW's on the same data \
+         differ; each its own label, and a plain in-place call FFTW refuses is a mismatch): \
+         fftx plans them, and its results are checked against FFTW's on the same data \
          out of place.",
     ),
     (
@@ -1461,11 +1462,13 @@ fn marks(g: &Geom, args: &[Ptr], lens: &[usize]) -> Vec<Vec<u8>> {
     marks_of(g, args, lens, false)
 }
 
-/// [`marks`], of the output's scalars only if `output_only`.
+/// [`marks`], of the output's scalars only (and the input's if FFTW may destroy it) if
+/// `output_only`.
 fn marks_of(g: &Geom, args: &[Ptr], lens: &[usize], output_only: bool) -> Vec<Vec<u8>> {
     let mut m: Vec<Vec<u8>> = lens.iter().map(|&l| vec![0u8; l]).collect();
     for (input, comp, offs) in g.components() {
-        if input && output_only {
+        // An input FFTW may destroy (c2r, FFTW_DESTROY_INPUT) is scratch space either way.
+        if input && output_only && g.preserve {
             continue;
         }
         for &o in offs {
@@ -2356,10 +2359,23 @@ fn tag(c: &Call, g: &Geom, disguise: Option<bool>) -> &'static str {
         })
     };
     let beyond_guru = c.flags & ((1 << 21) - (1 << 7)) != 0;
+    // The real array's stride (in scalars) of dimension i (transform dimensions, then loops).
+    let real_stride = |i: usize| {
+        let (is, os) = g.strides[i];
+        if c.fam == Fam::R2c { is } else { os }.abs()
+    };
+    let count = |i: usize| if i < rank { g.n[i] } else { g.loops[i - rank] };
+    let last_not_innermost = mixed
+        && rank >= 1
+        && g.n[rank - 1] > 1
+        && (0..g.strides.len())
+            .any(|i| i != rank - 1 && count(i) > 1 && real_stride(i) < real_stride(rank - 1));
     if g.in_place && rank == 0 && g.loops.len() == 2 && strides_differ {
         "in-place transposes (rank 0)"
     } else if g.in_place && strides_differ {
-        "in-place, input and output strides differ"
+        "in-place with input and output strides that differ"
+    } else if g.in_place && last_not_innermost {
+        "in-place r2c/c2r whose last dimension is not the innermost"
     } else if g.in_place && c.split && mixed {
         "in-place split r2c/c2r"
     } else if g.loops.contains(&0) {
@@ -3318,17 +3334,6 @@ fn use_plan<T: Scalar>(
             }
         } else {
             let mut args: Vec<Ptr> = (0..right.arity()).map(mid).collect();
-            // A complex side whose parts were one scalar apart at plan time stays so (split
-            // arrays on a plan made for interleaved ones are refused, and are not this check).
-            for &(re, im) in complex_sides(c.fam, c.split) {
-                if let (Ptr::At(b0, o0), Ptr::At(b1, o1), Ptr::At(b, o)) =
-                    (c.args[re], c.args[im], args[re])
-                {
-                    if b0 == b1 && (o1 - o0).abs() == 1 {
-                        args[im] = Ptr::At(b, o + o1 - o0);
-                    }
-                }
-            }
             let why = if g.in_place {
                 "separate arrays for an in-place plan"
             } else {
@@ -3340,6 +3345,18 @@ fn use_plan<T: Scalar>(
                 }
                 "in-place arrays for an out-of-place plan"
             };
+            // A complex side whose parts were one scalar apart at plan time stays so (split
+            // arrays on a plan made for interleaved ones are refused, and are not this check);
+            // after the in-place pointers above, which may have moved a real part.
+            for &(re, im) in complex_sides(c.fam, c.split) {
+                if let (Ptr::At(b0, o0), Ptr::At(b1, o1), Ptr::At(b, o)) =
+                    (c.args[re], c.args[im], args[re])
+                {
+                    if b0 == b1 && (o1 - o0).abs() == 1 {
+                        args[im] = Ptr::At(b, o + o1 - o0);
+                    }
+                }
+            }
             fill_input(rng, g, &args, &mut junk);
             let jb = junk.copy();
             let a = junk.ptrs(&args);
