@@ -117,6 +117,74 @@ impl Kind {
     pub fn output_is_complex(&self) -> bool {
         matches!(self, Kind::Dft { .. } | Kind::R2c)
     }
+
+    /// The exponent sign of the DFTs this transform is made of (-1 forward): the dft's own sign,
+    /// -1 for r2c, +1 for c2r; None for r2r (each of its kinds has its own).
+    pub fn sign(&self) -> Option<i32> {
+        match self {
+            Kind::Dft { sign } => Some(*sign),
+            Kind::R2c => Some(-1),
+            Kind::C2r => Some(1),
+            Kind::R2r(_) => None,
+        }
+    }
+
+    /// The 1-D transform along one axis when this transform is done one axis at a time: the
+    /// real-data transform of r2c and c2r is along the last axis (`last`), every other axis is a
+    /// complex DFT of the same sign. None for r2r.
+    pub fn along_axis(&self, last: bool) -> Option<Kind1d> {
+        Some(match self {
+            Kind::R2c if last => Kind1d::R2c,
+            Kind::C2r if last => Kind1d::C2r,
+            _ => Kind1d::Dft { sign: self.sign()? },
+        })
+    }
+}
+
+/// A 1-D complex-data transform: what one batched pass of a multi-dimensional DFT computes (the
+/// FFTX pencil passes, each cuFFT plan). The 1-D, r2r-free counterpart of [`Kind`], with the same
+/// variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind1d {
+    /// Complex to complex, `sign` = -1 (forward) or +1 (backward).
+    Dft { sign: i32 },
+    /// `n` reals to `n/2 + 1` complex (sign -1).
+    R2c,
+    /// `n/2 + 1` complex (Hermitian half) to `n` reals (sign +1).
+    C2r,
+}
+
+impl Kind1d {
+    /// The exponent sign: the dft's own, -1 for r2c, +1 for c2r.
+    pub fn sign(self) -> i32 {
+        match self {
+            Kind1d::Dft { sign } => sign,
+            Kind1d::R2c => -1,
+            Kind1d::C2r => 1,
+        }
+    }
+    /// Elements read per transform of logical size `n`.
+    pub fn len_in(self, n: usize) -> usize {
+        if self == Kind1d::C2r {
+            n / 2 + 1
+        } else {
+            n
+        }
+    }
+    /// Elements written per transform of logical size `n`.
+    pub fn len_out(self, n: usize) -> usize {
+        if self == Kind1d::R2c {
+            n / 2 + 1
+        } else {
+            n
+        }
+    }
+    pub fn real_in(self) -> bool {
+        self == Kind1d::R2c
+    }
+    pub fn real_out(self) -> bool {
+        self == Kind1d::C2r
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

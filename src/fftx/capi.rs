@@ -8,9 +8,10 @@
     clippy::too_many_arguments
 )]
 
-use super::graph::{Graph, Op};
+use super::graph::Graph;
 use super::plan::{self, DimX, FftxPlan};
 use super::recorder::{self, OpCode};
+use crate::problem::Kind;
 use std::cell::RefCell;
 use std::ffi::{c_void, CString};
 use std::os::raw::{c_char, c_int, c_uint};
@@ -232,7 +233,7 @@ unsafe fn temp<D: ReadDim>(
 
 unsafe fn guru_transform<D: ReadDim>(
     name: &str,
-    op: Op,
+    kind: Kind,
     rank: c_int,
     d: *const D,
     hr: c_int,
@@ -247,7 +248,7 @@ unsafe fn guru_transform<D: ReadDim>(
     let (d, l) = (dims(rank, d, "transform")?, dims(hr, hd, "howmany")?);
     let node = plan::transform(
         name,
-        op,
+        kind,
         &d,
         &l,
         plan::buffer(input, ic, "in")?,
@@ -445,7 +446,7 @@ pub unsafe extern "C" fn fftx_plan_guru_dft(
     guard("fftx_plan_guru_dft", null_mut(), || {
         guru_transform(
             "fftx_plan_guru_dft",
-            Op::Dft { sign },
+            Kind::Dft { sign },
             rank,
             dims,
             howmany_rank,
@@ -471,7 +472,7 @@ pub unsafe extern "C" fn fftx_plan_guru_dft_r2c(
     guard("fftx_plan_guru_dft_r2c", null_mut(), || {
         guru_transform(
             "fftx_plan_guru_dft_r2c",
-            Op::R2c,
+            Kind::R2c,
             rank,
             dims,
             howmany_rank,
@@ -497,7 +498,7 @@ pub unsafe extern "C" fn fftx_plan_guru_dft_c2r(
     guard("fftx_plan_guru_dft_c2r", null_mut(), || {
         guru_transform(
             "fftx_plan_guru_dft_c2r",
-            Op::C2r,
+            Kind::C2r,
             rank,
             dims,
             howmany_rank,
@@ -525,7 +526,7 @@ pub unsafe extern "C" fn fftx_plan_guru_r2r(
         let k = r2r_kinds(rank, kind)?;
         guru_transform(
             "fftx_plan_guru_r2r",
-            Op::R2r(k),
+            Kind::R2r(k),
             rank,
             dims,
             howmany_rank,
@@ -552,7 +553,7 @@ pub unsafe extern "C" fn fftx_plan_guru64_dft(
     guard("fftx_plan_guru64_dft", null_mut(), || {
         guru_transform(
             "fftx_plan_guru64_dft",
-            Op::Dft { sign },
+            Kind::Dft { sign },
             rank,
             dims,
             howmany_rank,
@@ -578,7 +579,7 @@ pub unsafe extern "C" fn fftx_plan_guru64_dft_r2c(
     guard("fftx_plan_guru64_dft_r2c", null_mut(), || {
         guru_transform(
             "fftx_plan_guru64_dft_r2c",
-            Op::R2c,
+            Kind::R2c,
             rank,
             dims,
             howmany_rank,
@@ -604,7 +605,7 @@ pub unsafe extern "C" fn fftx_plan_guru64_dft_c2r(
     guard("fftx_plan_guru64_dft_c2r", null_mut(), || {
         guru_transform(
             "fftx_plan_guru64_dft_c2r",
-            Op::C2r,
+            Kind::C2r,
             rank,
             dims,
             howmany_rank,
@@ -632,7 +633,7 @@ pub unsafe extern "C" fn fftx_plan_guru64_r2r(
         let k = r2r_kinds(rank, kind)?;
         guru_transform(
             "fftx_plan_guru64_r2r",
-            Op::R2r(k),
+            Kind::R2r(k),
             rank,
             dims,
             howmany_rank,

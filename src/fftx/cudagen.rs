@@ -14,9 +14,10 @@
 //! compiled module. Only double precision (FFTX's `fftx_real`).
 
 use super::pencil::{
-    fused_shape, shared_stride, Fft1, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
+    fused_shape, shared_stride, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
 };
 use super::recorder::{Inst, Program, Reg};
+use crate::problem::Kind1d;
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -202,7 +203,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
     if let Some(f) = &p.head {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
-    if p.kind == Fft1::C2r {
+    if p.kind == Kind1d::C2r {
         let nyq = if p.n.is_multiple_of(2) {
             format!(" || j == {}", p.n / 2)
         } else {
@@ -282,7 +283,7 @@ fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
     if let Some(f) = &m.fused {
         let _ = writeln!(s, "  {}", fused(f, "v"));
     }
-    if m.kind == Fft1::C2r {
+    if m.kind == Kind1d::C2r {
         let nyq = if p.n.is_multiple_of(2) {
             format!(" || j == {}", p.n / 2)
         } else {
@@ -317,11 +318,6 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     } = fused_shape(p.n)?;
     let n = p.n;
     let t = threads / pb;
-    let sign_of = |kind: Fft1| match kind {
-        Fft1::C2c { sign } => sign,
-        Fft1::R2c => -1,
-        Fft1::C2r => 1,
-    };
     let (nin, nout) = (p.len_in(), p.len_out());
     let stride = shared_stride(n);
     let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
@@ -338,9 +334,9 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     let packed = packs(p);
     let per_block = if packed { 2 * pb } else { pb };
     let mut s = String::new();
-    let mut signs = vec![sign_of(p.kind)];
+    let mut signs = vec![p.kind.sign()];
     if let Some(m) = &p.mid {
-        signs.push(sign_of(m.kind));
+        signs.push(m.kind.sign());
     }
     if radices.len() > 1 {
         for (h, &sign) in signs.iter().enumerate() {
@@ -365,12 +361,12 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         format!("(j <= {h} ? fftx_ld{k}(0, {b} * {nin}ULL + j, info, 0) : fx_conj(fftx_ld{k}(0, {b} * {nin}ULL + ({n} - j), info, 0)))", h = n / 2)
     };
     let read = match (p.kind, packed) {
-        (Fft1::R2c, false) => format!("if (b < batch) v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
-        (Fft1::C2c { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
-        (Fft1::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
+        (Kind1d::R2c, false) => format!("if (b < batch) v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
+        (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
+        (Kind1d::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
         // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
-        (Fft1::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double xa = 0.0, xb = 0.0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
-        (Fft1::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double2 xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
+        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double xa = 0.0, xb = 0.0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
+        (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double2 xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
     };
     s += &two_phase(
         pb * n,
@@ -394,17 +390,17 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         let pj = pad("j");
         s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_mid{k}(b * {len1}ULL + j, v[it], info);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
         s += "  __syncthreads();\n";
-        if m.kind == Fft1::C2r {
+        if m.kind == Kind1d::C2r {
             let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ double2 w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
         }
         stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
     }
     let contig = contiguous_along(&p.store, p.axis);
     let value = match (p.kind_out(), packed) {
-        (Fft1::C2r, false) => format!("sm[q * {stride} + {}].x", pad("j")),
+        (Kind1d::C2r, false) => format!("sm[q * {stride} + {}].x", pad("j")),
         (_, false) => format!("sm[q * {stride} + {}]", pad("j")),
         // Pencil q of the pair q / 2: its half of z = a + i b.
-        (Fft1::C2r, true) => format!(
+        (Kind1d::C2r, true) => format!(
             "((q & 1) ? sm[(q >> 1) * {stride} + {pj}].y : sm[(q >> 1) * {stride} + {pj}].x)",
             pj = pad("j")
         ),
@@ -420,7 +416,7 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
 
 /// Whether a fused pass packs two real pencils into one complex transform.
 pub fn packs(p: &Pass) -> bool {
-    p.mid.is_none() && matches!(p.kind, Fft1::R2c | Fft1::C2r)
+    p.mid.is_none() && matches!(p.kind, Kind1d::R2c | Kind1d::C2r)
 }
 
 /// Real pencils a fused pass kernel's block takes.
@@ -593,7 +589,7 @@ mod tests {
     #[test]
     fn a_pass_decodes_its_pencils_and_checks_only_what_it_can_leave() {
         let p = Pass {
-            kind: Fft1::R2c,
+            kind: Kind1d::R2c,
             axis: 2,
             n: 16,
             pencils: vec![0..8, 0..8, 0..1],

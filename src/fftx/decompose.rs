@@ -2,14 +2,15 @@
 //! pencil ranges of each pass, and their counts. Shared by the CPU chain engine, the pencil
 //! programs (CPU twin and GPU) and the printout.
 
-use super::graph::{Node, Op};
+use super::graph::Node;
 use super::passes::shape_of;
+use crate::problem::Kind;
 use std::ops::Range;
 
 /// Axis order of a transform's passes: r2c transforms the (real) last axis first, c2r last.
-pub fn pass_order(op: &Op, rank: usize) -> Vec<usize> {
-    match op {
-        Op::R2c if rank > 0 => std::iter::once(rank - 1).chain(0..rank - 1).collect(),
+pub fn pass_order(kind: &Kind, rank: usize) -> Vec<usize> {
+    match kind {
+        Kind::R2c if rank > 0 => std::iter::once(rank - 1).chain(0..rank - 1).collect(),
         _ => (0..rank).collect(),
     }
 }
@@ -18,12 +19,12 @@ pub fn pass_order(op: &Op, rank: usize) -> Vec<usize> {
 /// an axis already transformed only needs the pencils read later (`out_live`), one not yet
 /// transformed only those that can be non-zero (`in_live`).
 pub fn passes(
-    op: &Op,
+    kind: &Kind,
     n: &[usize],
     in_live: &[Range<usize>],
     out_live: &[Range<usize>],
 ) -> Vec<(usize, Vec<Range<usize>>)> {
-    passes_in_order(&pass_order(op, n.len()), n, in_live, out_live)
+    passes_in_order(&pass_order(kind, n.len()), n, in_live, out_live)
 }
 
 /// [`passes`] in a given axis order.
@@ -68,13 +69,13 @@ pub fn unpruned_count(node: &Node) -> u64 {
         .map(|&x| x as u64)
         .product();
     let rank = node.n.len();
-    let per = match &node.op {
-        Op::R2c | Op::C2r | Op::Dft { .. } => {
-            let cs = shape_of(&node.n, !matches!(node.op, Op::Dft { .. }));
+    let per = match node.op.kind() {
+        Some(kind @ (Kind::R2c | Kind::C2r | Kind::Dft { .. })) => {
+            let cs = shape_of(&node.n, !matches!(kind, Kind::Dft { .. }));
             let full: Vec<Range<usize>> = cs.iter().map(|&x| 0..x).collect();
-            pencil_count(&passes(&node.op, &node.n, &full, &full))
+            pencil_count(&passes(kind, &node.n, &full, &full))
         }
-        Op::R2r(_) => (0..rank)
+        Some(Kind::R2r(_)) => (0..rank)
             .map(|a| {
                 node.n
                     .iter()
@@ -84,7 +85,7 @@ pub fn unpruned_count(node: &Node) -> u64 {
                     .product::<u64>()
             })
             .sum(),
-        _ => 0,
+        None => 0,
     };
     per * howmany
 }

@@ -15,7 +15,7 @@ use super::recorder::Program;
 use crate::exec::cpu::layout::SharedMut;
 use crate::exec::parallel::parallel_for;
 use crate::plan::Plan;
-use crate::problem::Precision;
+use crate::problem::{Kind, Precision};
 use crate::real::Real;
 use num_complex::Complex;
 use realfft::{ComplexToReal, RealToComplex};
@@ -177,22 +177,21 @@ impl ChainExec {
     fn new(chain: Chain, addrs: &Addrs) -> ChainExec {
         let rank = chain.n.len();
         let rshape = chain.n.clone();
-        let cshape = shape_of(&chain.n, !matches!(chain.first_op(), Op::Dft { .. }));
+        let cshape = shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
         let planners = f64::planners();
         let mut stages = Vec::new();
         for s in &chain.stages {
             stages.push(match s {
                 Stage::Fft {
-                    op,
+                    kind,
                     in_live,
                     out_live,
                 } => {
-                    let dir = match op {
-                        Op::Dft { sign } if *sign < 0 => FftDirection::Forward,
-                        Op::R2c => FftDirection::Forward,
+                    let dir = match kind.sign() {
+                        Some(sign) if sign < 0 => FftDirection::Forward,
                         _ => FftDirection::Inverse,
                     };
-                    let c2c_axes = if matches!(op, Op::Dft { .. }) {
+                    let c2c_axes = if matches!(kind, Kind::Dft { .. }) {
                         rank
                     } else {
                         rank - 1
@@ -200,12 +199,12 @@ impl ChainExec {
                     let c2c = (0..c2c_axes)
                         .map(|a| planners.fft.lock().plan_fft(chain.n[a], dir))
                         .collect();
-                    let r2c = matches!(op, Op::R2c)
+                    let r2c = (*kind == Kind::R2c)
                         .then(|| planners.real.lock().plan_fft_forward(chain.n[rank - 1]));
-                    let c2r = matches!(op, Op::C2r)
+                    let c2r = (*kind == Kind::C2r)
                         .then(|| planners.real.lock().plan_fft_inverse(chain.n[rank - 1]));
                     StageExec::Fft {
-                        passes: passes(op, &chain.n, in_live, out_live),
+                        passes: passes(kind, &chain.n, in_live, out_live),
                         in_live: in_live.clone(),
                         out_live: out_live.clone(),
                         c2c,
@@ -221,8 +220,8 @@ impl ChainExec {
                 },
             });
         }
-        let first_real = matches!(chain.first_op(), Op::R2c);
-        let last_real = matches!(chain.last_op(), Op::C2r);
+        let first_real = *chain.first_kind() == Kind::R2c;
+        let last_real = *chain.last_kind() == Kind::C2r;
         // The first transform's input box (a leading pointwise stage runs on all of it).
         let first_in = chain
             .stages
@@ -704,12 +703,12 @@ fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
             Step::Chain(c) => {
                 for st in &c.stages {
                     if let Stage::Fft {
-                        op,
+                        kind,
                         in_live,
                         out_live,
                     } = st
                     {
-                        planned += pencil_count(&passes(op, &c.n, in_live, out_live));
+                        planned += pencil_count(&passes(kind, &c.n, in_live, out_live));
                     }
                 }
                 if pencil_engine() {
@@ -753,14 +752,14 @@ mod tests {
         let full_r: Vec<Range<usize>> = vec![0..128, 0..128, 0..128];
         let full_c: Vec<Range<usize>> = vec![0..128, 0..128, 0..65];
         let box64: Vec<Range<usize>> = vec![0..64, 0..64, 0..64];
-        let r2c = passes(&Op::R2c, &n, &box64, &full_c);
+        let r2c = passes(&Kind::R2c, &n, &box64, &full_c);
         assert_eq!(r2c.iter().map(|p| p.0).collect::<Vec<_>>(), vec![2, 0, 1]);
         assert_eq!(pencil_count(&r2c), 64 * 64 + 64 * 65 + 128 * 65);
         assert_eq!(
-            pencil_count(&passes(&Op::R2c, &n, &full_r, &full_c)),
+            pencil_count(&passes(&Kind::R2c, &n, &full_r, &full_c)),
             128 * 128 + 2 * 128 * 65
         );
-        let c2r = passes(&Op::C2r, &n, &full_c, &[64..128, 64..128, 64..128]);
+        let c2r = passes(&Kind::C2r, &n, &full_c, &[64..128, 64..128, 64..128]);
         assert_eq!(pencil_count(&c2r), 128 * 65 + 64 * 65 + 64 * 64);
     }
 

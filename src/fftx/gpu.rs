@@ -16,12 +16,13 @@ use super::decompose::unpruned_count;
 use super::graph::{array, problem_of};
 use super::graph::{Access, Buf, Op, Temp};
 use super::passes::{Chain, Stage, Step};
-use super::pencil::{Fft1, PencilProgram};
+use super::pencil::PencilProgram;
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
 use crate::exec::cuda::{self, check, gpu, Error, Memory, Result};
 use crate::plan::Plan;
-use crate::problem::Precision;
+use crate::problem::Kind1d;
+use crate::problem::{Kind, Precision};
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
@@ -214,9 +215,9 @@ impl Variant {
         let mut out = Vec::new();
         for (k, p) in self.prog.passes.iter().enumerate() {
             let (ty, sign) = match p.kind {
-                Fft1::C2c { sign } => (FftType::C2c, sign),
-                Fft1::R2c => (FftType::R2c, -1),
-                Fft1::C2r => (FftType::C2r, 1),
+                Kind1d::Dft { sign } => (FftType::C2c, sign),
+                Kind1d::R2c => (FftType::R2c, -1),
+                Kind1d::C2r => (FftType::C2r, 1),
             };
             let (plan, gather, scatter) = match &compiled {
                 Generated::Lto(image) => {
@@ -291,8 +292,8 @@ impl Variant {
                 image: image.clone(),
                 load: Some(format!("fftx_ld{k}")),
                 store: store.then(|| format!("fftx_st{k}")),
-                real_in: p.kind == Fft1::R2c,
-                real_out: p.kind == Fft1::C2r,
+                real_in: p.kind.real_in(),
+                real_out: p.kind.real_out(),
                 precision: Precision::F64,
                 info: self.table.ptr,
             };
@@ -535,11 +536,11 @@ impl GpuChain {
             .passes
             .iter()
             .map(|p| {
-                let name = |k: Fft1| match k {
-                    Fft1::C2c { sign } if sign < 0 => "fwd",
-                    Fft1::C2c { .. } => "bwd",
-                    Fft1::R2c => "r2c",
-                    Fft1::C2r => "c2r",
+                let name = |k: Kind1d| match k {
+                    Kind1d::Dft { sign } if sign < 0 => "fwd",
+                    Kind1d::Dft { .. } => "bwd",
+                    Kind1d::R2c => "r2c",
+                    Kind1d::C2r => "c2r",
                 };
                 let mid = p
                     .mid
@@ -628,7 +629,8 @@ fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
                 }
             }
             Step::Chain(c) => {
-                let cshape = super::passes::shape_of(&c.n, !matches!(c.first_op(), Op::Dft { .. }));
+                let cshape =
+                    super::passes::shape_of(&c.n, !matches!(c.first_kind(), Kind::Dft { .. }));
                 for l in &c.loads {
                     v.push((&l.access, l.extent.clone(), false));
                 }

@@ -11,7 +11,7 @@
 
 use super::recorder::Program;
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::problem::{IoDim, Kind, Precision, Problem, R2rKind};
+use crate::problem::{IoDim, Kind, Precision, Problem};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -164,13 +164,12 @@ pub fn may_overlap(a: &Access, sa: &[usize], b: &Access, sb: &[usize]) -> bool {
     }
 }
 
+/// What a node computes: a copy, a transform (FFTW's problem kind, [`Kind`]) or a pointwise
+/// program.
 #[derive(Clone, Debug)]
 pub enum Op {
     Copy,
-    Dft { sign: i32 },
-    R2c,
-    C2r,
-    R2r(Vec<R2rKind>),
+    Transform(Kind),
     Pointwise(Arc<Program>),
 }
 
@@ -178,18 +177,19 @@ impl Op {
     pub fn name(&self) -> String {
         match self {
             Op::Copy => "copy".into(),
-            Op::Dft { sign } => format!("dft-{}", if *sign < 0 { "forward" } else { "backward" }),
-            Op::R2c => "dft-r2c".into(),
-            Op::C2r => "dft-c2r".into(),
-            Op::R2r(k) => format!(
-                "r2r-{}",
-                k.iter().map(|k| k.name()).collect::<Vec<_>>().join("-")
-            ),
+            Op::Transform(kind) => kind.name(),
             Op::Pointwise(_) => "pointwise".into(),
         }
     }
     pub fn is_fft(&self) -> bool {
-        matches!(self, Op::Dft { .. } | Op::R2c | Op::C2r | Op::R2r(_))
+        matches!(self, Op::Transform(_))
+    }
+    /// The transform's kind; None for copy and pointwise.
+    pub fn kind(&self) -> Option<&Kind> {
+        match self {
+            Op::Transform(kind) => Some(kind),
+            _ => None,
+        }
     }
 }
 
@@ -302,13 +302,7 @@ pub fn problem_of(node: &Node) -> Problem {
         if node.input.buf.complex() { 2 } else { 1 },
         if node.output.buf.complex() { 2 } else { 1 },
     );
-    let kind = match &node.op {
-        Op::Dft { sign } => Kind::Dft { sign: *sign },
-        Op::R2c => Kind::R2c,
-        Op::C2r => Kind::C2r,
-        Op::R2r(k) => Kind::R2r(k.clone()),
-        _ => unreachable!("not a transform"),
-    };
+    let kind = node.op.kind().expect("not a transform").clone();
     let l = node.loops;
     let dims = (0..node.n.len())
         .map(|d| {

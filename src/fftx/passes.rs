@@ -16,6 +16,7 @@
 
 use super::graph::{may_overlap, unravel, walk, Access, Buf, Graph, Node, Op};
 use super::recorder::Program;
+use crate::problem::Kind;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -214,7 +215,11 @@ pub fn prune(g: &Graph) -> Result<(Graph, PruneReport), String> {
             continue;
         }
         let mut node = node.clone();
-        if matches!(node.op, Op::Dft { .. } | Op::R2c | Op::C2r) && node.loops == 0 {
+        if matches!(
+            node.op.kind(),
+            Some(Kind::Dft { .. } | Kind::R2c | Kind::C2r)
+        ) && node.loops == 0
+        {
             node.in_live = ins[i].clone();
             node.out_live = outs[i].clone();
         }
@@ -236,10 +241,10 @@ pub struct Segment {
 
 #[derive(Clone, Debug)]
 pub enum Stage {
-    /// One multi-dimensional transform (`Op::Dft`, `R2c` or `C2r`) over the work buffers, computing
+    /// One multi-dimensional transform (`Kind::Dft`, `R2c` or `C2r`) over the work buffers, computing
     /// only pencils that can be non-zero (`in_live`) and whose results are read (`out_live`).
     Fft {
-        op: Op,
+        kind: Kind,
         in_live: Vec<Range<usize>>,
         out_live: Vec<Range<usize>>,
     },
@@ -264,25 +269,25 @@ pub struct Chain {
 }
 
 impl Chain {
-    pub fn first_op(&self) -> &Op {
+    pub fn first_kind(&self) -> &Kind {
         self.stages
             .iter()
             .find_map(|s| {
-                if let Stage::Fft { op, .. } = s {
-                    Some(op)
+                if let Stage::Fft { kind, .. } = s {
+                    Some(kind)
                 } else {
                     None
                 }
             })
             .unwrap()
     }
-    pub fn last_op(&self) -> &Op {
+    pub fn last_kind(&self) -> &Kind {
         self.stages
             .iter()
             .rev()
             .find_map(|s| {
-                if let Stage::Fft { op, .. } = s {
-                    Some(op)
+                if let Stage::Fft { kind, .. } = s {
+                    Some(kind)
                 } else {
                     None
                 }
@@ -483,7 +488,7 @@ fn users(nodes: &[Node], id: u64) -> Vec<usize> {
 }
 
 fn fusable_fft(n: &Node) -> bool {
-    matches!(n.op, Op::Dft { .. } | Op::R2c | Op::C2r) && n.loops == 0
+    matches!(n.op.kind(), Some(Kind::Dft { .. } | Kind::R2c | Kind::C2r)) && n.loops == 0
 }
 
 /// Pointwise fusion: D1 -> T2 -> P -> T3 -> D2. Returns (p, d2, data access per chain axis).
@@ -517,8 +522,8 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
         return None;
     }
     let kinds_ok = matches!(
-        (&d1.op, &d2.op),
-        (Op::Dft { .. }, Op::Dft { .. }) | (Op::R2c, Op::C2r)
+        (d1.op.kind(), d2.op.kind()),
+        (Some(Kind::Dft { .. }), Some(Kind::Dft { .. })) | (Some(Kind::R2c), Some(Kind::C2r))
     );
     if !kinds_ok || d1.n != d2.n || d1.out_shape != d2.in_shape {
         return None;
@@ -551,7 +556,7 @@ fn find_pointwise(nodes: &[Node], i: usize) -> Option<(usize, usize, Option<Acce
 /// and covering D's whole output. Returns (p, data access per chain axis, P's output as a store).
 fn find_trailing(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Segment)> {
     let d = &nodes[i];
-    if !matches!(d.op, Op::Dft { .. } | Op::R2c) || d.out_live.is_some() {
+    if !matches!(d.op.kind(), Some(Kind::Dft { .. } | Kind::R2c)) || d.out_live.is_some() {
         return None;
     }
     let t = d.output.buf.temp()?;
@@ -604,7 +609,7 @@ fn find_trailing(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Seg
 /// writing D's whole input. Returns (p, data access per chain axis, P's input as the load).
 fn find_leading(nodes: &[Node], i: usize) -> Option<(usize, Option<Access>, Segment)> {
     let d = &nodes[i];
-    if !matches!(d.op, Op::Dft { .. }) || d.in_live.is_some() {
+    if !matches!(d.op.kind(), Some(Kind::Dft { .. })) || d.in_live.is_some() {
         return None;
     }
     let t = d.input.buf.temp()?;
@@ -734,7 +739,7 @@ fn full_segment(a: &Access, shape: &[usize], from: &str) -> Segment {
 
 fn fft_stage(n: &Node) -> Stage {
     Stage::Fft {
-        op: n.op.clone(),
+        kind: n.op.kind().expect("a transform node").clone(),
         in_live: n.in_live.clone().unwrap_or_else(|| full(&n.in_shape)),
         out_live: n.out_live.clone().unwrap_or_else(|| full(&n.out_shape)),
     }
@@ -950,12 +955,12 @@ pub(crate) mod tests {
             out_live: None,
         }
     }
-    pub fn fft(label: &str, op: Op, n: &[usize], src: Access, dst: Access) -> Node {
-        let in_shape = shape_of(n, matches!(op, Op::C2r));
-        let out_shape = shape_of(n, matches!(op, Op::R2c));
+    pub fn fft(label: &str, kind: Kind, n: &[usize], src: Access, dst: Access) -> Node {
+        let in_shape = shape_of(n, kind == Kind::C2r);
+        let out_shape = shape_of(n, kind == Kind::R2c);
         Node {
             label: label.into(),
-            op,
+            op: Op::Transform(kind),
             loops: 0,
             n: n.to_vec(),
             in_shape,
@@ -1004,7 +1009,7 @@ pub(crate) mod tests {
                 ),
                 fft(
                     "subplan 1 (r2c)",
-                    Op::R2c,
+                    Kind::R2c,
                     &[n, n],
                     acc(&t1, 0, &[nn, 1]),
                     acc(&t2, 0, &[nkk, 1]),
@@ -1018,7 +1023,7 @@ pub(crate) mod tests {
                 ),
                 fft(
                     "subplan 3 (c2r)",
-                    Op::C2r,
+                    Kind::C2r,
                     &[n, n],
                     acc(&t3, 0, &[nkk, 1]),
                     acc(&t4, 0, &[nn, 1]),
@@ -1059,7 +1064,7 @@ pub(crate) mod tests {
             nodes: vec![
                 copy("c0", &[3], acc(&u, 0, &[1]), acc(&t, 2, &[1])),
                 copy("c1", &[2], acc(&u, 3, &[1]), acc(&t, 7, &[-1])),
-                fft("f", Op::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
+                fft("f", Kind::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
         assert_eq!(zeros(&g).unwrap()[2], Some(std::iter::once(2..8).collect()));
@@ -1070,7 +1075,7 @@ pub(crate) mod tests {
                 copy("c0", &[2], acc(&u, 0, &[1]), acc(&t, 0, &[1])),
                 copy("zeros", &[10], acc(&z, 0, &[1]), acc(&t, 0, &[1])),
                 copy("c1", &[1], acc(&u, 0, &[1]), acc(&t, 4, &[1])),
-                fft("f", Op::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
+                fft("f", Kind::R2c, &[10], acc(&t, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
         assert_eq!(
@@ -1152,7 +1157,7 @@ pub(crate) mod tests {
             nodes: vec![
                 fft(
                     "f",
-                    Op::Dft { sign: -1 },
+                    Kind::Dft { sign: -1 },
                     &[8],
                     acc(&u, 0, &[1]),
                     acc(&t, 0, &[1]),
@@ -1195,7 +1200,7 @@ pub(crate) mod tests {
             nodes: vec![
                 copy("c0", &[4], acc(&u, 0, &[1]), acc(&t1, 0, &[1])),
                 copy("c1", &[4], acc(&v, 0, &[1]), acc(&u, 0, &[1])),
-                fft("f", Op::R2c, &[8], acc(&t1, 0, &[1]), acc(&o, 0, &[1])),
+                fft("f", Kind::R2c, &[8], acc(&t1, 0, &[1]), acc(&o, 0, &[1])),
             ],
         };
         let (g, _) = prune(&g).unwrap();

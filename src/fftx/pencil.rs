@@ -15,45 +15,15 @@
 //! [`run_cpu`] is the CPU twin: it runs the same program with rustfft and the same index maps,
 //! so CI checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`).
 
-use super::graph::{Access, Buf, Op};
+use super::graph::{Access, Buf};
 use super::passes::{Chain, Segment, Stage};
 use super::recorder::Program;
+use crate::problem::{Kind, Kind1d};
 use num_complex::Complex;
 use std::ops::Range;
 use std::sync::Arc;
 
 type C64 = Complex<f64>;
-
-/// The 1-D transform of one pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fft1 {
-    C2c { sign: i32 },
-    R2c,
-    C2r,
-}
-
-impl Fft1 {
-    pub fn len_in(self, n: usize) -> usize {
-        if self == Fft1::C2r {
-            n / 2 + 1
-        } else {
-            n
-        }
-    }
-    pub fn len_out(self, n: usize) -> usize {
-        if self == Fft1::R2c {
-            n / 2 + 1
-        } else {
-            n
-        }
-    }
-    pub fn real_in(self) -> bool {
-        self == Fft1::R2c
-    }
-    pub fn real_out(self) -> bool {
-        self == Fft1::C2r
-    }
-}
 
 /// Where a buffer of the program is: the two intermediate slots (`INTER0`, `INTER1`: compact
 /// complex boxes the executor allocates), then the buffers of the chain's graph.
@@ -140,7 +110,7 @@ pub struct Fused {
 
 #[derive(Clone, Debug)]
 pub struct Pass {
-    pub kind: Fft1,
+    pub kind: Kind1d,
     pub axis: usize,
     /// Logical length along the axis.
     pub n: usize,
@@ -161,14 +131,14 @@ pub struct Pass {
 
 #[derive(Clone, Debug)]
 pub struct Mid {
-    pub kind: Fft1,
+    pub kind: Kind1d,
     pub keep: Range<usize>,
     pub fused: Option<Fused>,
 }
 
 impl Pass {
     /// The transform whose output the pass stores.
-    pub fn kind_out(&self) -> Fft1 {
+    pub fn kind_out(&self) -> Kind1d {
         self.mid.as_ref().map_or(self.kind, |m| m.kind)
     }
     pub fn batch(&self) -> usize {
@@ -272,7 +242,7 @@ fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
 pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
     let rank = chain.n.len();
     let last = rank - 1;
-    let cshape = super::passes::shape_of(&chain.n, !matches!(chain.first_op(), Op::Dft { .. }));
+    let cshape = super::passes::shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
     let mut buffers = Vec::new();
     let mut passes: Vec<Pass> = Vec::new();
     let mut head: Option<Fused> = None;
@@ -301,14 +271,14 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                 }
             }
             Stage::Fft {
-                op,
+                kind,
                 in_live,
                 out_live,
             } => {
                 let rank = chain.n.len();
-                let mut order = super::decompose::pass_order(op, rank);
+                let mut order = super::decompose::pass_order(kind, rank);
                 if let Some(prev) = passes.last().map(|p| p.axis) {
-                    let real_last = matches!(op, Op::C2r);
+                    let real_last = *kind == Kind::C2r;
                     if !(real_last && prev == rank - 1) {
                         order.retain(|&a| a != prev);
                         order.insert(0, prev);
@@ -317,13 +287,8 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                 for (axis, pencils) in
                     super::decompose::passes_in_order(&order, &chain.n, in_live, out_live)
                 {
-                    let kind = match op {
-                        Op::R2c if axis == last => Fft1::R2c,
-                        Op::C2r if axis == last => Fft1::C2r,
-                        Op::R2c => Fft1::C2c { sign: -1 },
-                        Op::C2r => Fft1::C2c { sign: 1 },
-                        Op::Dft { sign } => Fft1::C2c { sign: *sign },
-                        _ => return Err(format!("{} in a chain", op.name())),
+                    let Some(kind1) = kind.along_axis(axis == last) else {
+                        return Err(format!("{} in a chain", kind.name()));
                     };
                     let load = match passes.last() {
                         None => Side::Segments(
@@ -348,7 +313,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                     let map = BoxMap::dense(&out_box);
                     let slot = INTER0 + passes.len() % 2;
                     passes.push(Pass {
-                        kind,
+                        kind: kind1,
                         axis,
                         n: chain.n[axis],
                         pencils,
@@ -470,7 +435,7 @@ pub unsafe fn mid_element(
         Some(f) => apply(f, v, &p.index(b, k), addr, regs),
         None => v,
     };
-    if m.kind == Fft1::C2r && (k == 0 || (p.n.is_multiple_of(2) && k == p.n / 2)) {
+    if m.kind == Kind1d::C2r && (k == 0 || (p.n.is_multiple_of(2) && k == p.n / 2)) {
         v.im = 0.0;
     }
     v
@@ -538,7 +503,7 @@ pub unsafe fn load_element(
     if let Some(f) = &p.head {
         v = apply(f, v, &i, addr, regs);
     }
-    if p.kind == Fft1::C2r && (j == 0 || (p.n.is_multiple_of(2) && j == p.n / 2)) {
+    if p.kind == Kind1d::C2r && (j == 0 || (p.n.is_multiple_of(2) && j == p.n / 2)) {
         v.im = 0.0; // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
     }
     if p.kind.real_in() {
@@ -600,16 +565,16 @@ pub unsafe fn store_element(
 /// One pencil's transform as the GPU computes it: the fused kernels' Stockham stages where the
 /// length has them (a real input as complex, a half spectrum extended by symmetry), rustfft
 /// (cuFFT's twin) elsewhere. `line` holds `kind.len_in(n)` values; returns `kind.len_out(n)`.
-fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
+fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
     use rustfft::FftDirection;
     let sign = match kind {
-        Fft1::C2c { sign } => sign,
-        Fft1::R2c => -1,
-        Fft1::C2r => 1,
+        Kind1d::Dft { sign } => sign,
+        Kind1d::R2c => -1,
+        Kind1d::C2r => 1,
     };
     let nout = kind.len_out(n);
     if let Some(shape) = fused_shape(n) {
-        let full: Vec<C64> = if kind == Fft1::C2r {
+        let full: Vec<C64> = if kind == Kind1d::C2r {
             (0..n)
                 .map(|j| {
                     if j < line.len() {
@@ -626,7 +591,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
         return y[..nout]
             .iter()
             .map(|v| {
-                if kind == Fft1::C2r {
+                if kind == Kind1d::C2r {
                     C64::new(v.re, 0.0)
                 } else {
                     *v
@@ -637,7 +602,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
     let planners = <f64 as crate::real::Real>::planners();
     let mut out = vec![C64::default(); nout];
     match kind {
-        Fft1::C2c { sign } => {
+        Kind1d::Dft { sign } => {
             let dir = if sign < 0 {
                 FftDirection::Forward
             } else {
@@ -646,7 +611,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
             out.copy_from_slice(line);
             planners.fft.lock().plan_fft(n, dir).process(&mut out);
         }
-        Fft1::R2c => {
+        Kind1d::R2c => {
             let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
             planners
                 .real
@@ -655,7 +620,7 @@ fn transform(kind: Fft1, n: usize, line: &mut [C64]) -> Vec<C64> {
                 .process(&mut r, &mut out)
                 .expect("lengths set by the pass");
         }
-        Fft1::C2r => {
+        Kind1d::C2r => {
             let mut r = vec![0.0; n];
             planners
                 .real
@@ -756,7 +721,7 @@ mod tests {
     #[test]
     fn pass_index_decodes_the_pencil_box_row_major() {
         let p = Pass {
-            kind: Fft1::C2c { sign: -1 },
+            kind: Kind1d::Dft { sign: -1 },
             axis: 1,
             n: 8,
             pencils: vec![2..4, 0..1, 5..8],

@@ -8,7 +8,7 @@ use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
 use super::passes::{fuse, prune, shape_of, zeros, PruneReport, Stage, Step};
 use super::recorder::Program;
-use crate::problem::R2rKind;
+use crate::problem::{Kind, R2rKind};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -204,7 +204,7 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
                     "{label}: an in-place transform needs the same strides for input and output"
                 ));
             }
-            if let Op::Dft { sign } = node.op {
+            if let Op::Transform(Kind::Dft { sign }) = node.op {
                 if sign != -1 && sign != 1 {
                     return Err(format!(
                         "{label}: sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"
@@ -263,7 +263,7 @@ fn sizes(dims: &[DimX], what: &str, min: isize) -> Result<Vec<usize>, String> {
 /// A transform node: c2c, r2c, c2r or r2r. `dims` and `loops` as FFTW's guru interface.
 pub fn transform(
     label: &str,
-    op: Op,
+    kind: Kind,
     dims: &[DimX],
     loops: &[DimX],
     input: Buf,
@@ -276,10 +276,20 @@ pub fn transform(
     let l = sizes(loops, "howmany", 0)?;
     let all: Vec<DimX> = loops.iter().chain(dims).copied().collect();
     let shape = |halved| -> Vec<usize> { l.iter().copied().chain(shape_of(&n, halved)).collect() };
-    let (ins, outs) = (shape(matches!(op, Op::C2r)), shape(matches!(op, Op::R2c)));
+    let (ins, outs) = (shape(kind == Kind::C2r), shape(kind == Kind::R2c));
     let i = access(input, &all, |d| (0, d.is))?;
     let o = access(output, &all, |d| (0, d.os))?;
-    let node = node(label, op, loops.len(), n, ins, outs, i, o, None);
+    let node = node(
+        label,
+        Op::Transform(kind),
+        loops.len(),
+        n,
+        ins,
+        outs,
+        i,
+        o,
+        None,
+    );
     check(&node, false)?;
     Ok(node)
 }
@@ -458,11 +468,11 @@ impl FftxPlan {
                     for st in &c.stages {
                         match st {
                             Stage::Fft {
-                                op,
+                                kind,
                                 in_live,
                                 out_live,
                             } => {
-                                let p = passes(op, &c.n, in_live, out_live);
+                                let p = passes(kind, &c.n, in_live, out_live);
                                 let per: Vec<String> = p
                                     .iter()
                                     .map(|(a, r)| {
@@ -475,7 +485,7 @@ impl FftxPlan {
                                 let _ = write!(
                                     s,
                                     "\n    ({} n={:?} live-in={} live-out={} pencils {} = {})",
-                                    op.name(),
+                                    kind.name(),
                                     c.n,
                                     ranges(in_live),
                                     ranges(out_live),
