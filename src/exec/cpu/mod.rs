@@ -506,7 +506,10 @@ impl<T: Real> CpuTransform<T> {
             run(&mut []);
             return Ok(true);
         }
-        let mut work = self.primary.lock();
+        // Busy (a concurrent execute of this plan): the general path takes pooled buffers.
+        let Some(mut work) = self.primary.try_lock() else {
+            return Ok(false);
+        };
         if work.is_none() {
             *work = Some(self.new_work()?);
         }
