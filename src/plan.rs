@@ -2,6 +2,7 @@
 //! program made ready for its executor. `fftw_plan` / `fftwf_plan` point at one of these.
 
 use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
+use crate::exec::cpu::program::CpuProgram;
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, transform::GpuTransform, transform::Written};
 use crate::problem::{Kind, Problem};
@@ -166,19 +167,49 @@ pub struct Plan {
     pub device_arrays: bool,
 }
 
-/// Builds the executable form of a program.
-pub fn prepare<T: Real>(program: &Program) -> Result<Vec<StepExec<T>>, String> {
-    program
+/// Builds the executable form of a program: an FFTW plan's transform steps (each with its GPU
+/// and CPU forms), or any other program through the CPU program executor.
+pub fn prepare<T: Real>(program: &Program) -> Result<Executable, String> {
+    let transforms: Option<Vec<&Step>> = program
         .steps
         .iter()
+        .map(|s| matches!(s, Step::Transform { .. }).then_some(s))
+        .collect();
+    let Some(transforms) = transforms else {
+        return Ok(Box::new(CpuProgram::<T>::new(program, 1)?));
+    };
+    let steps = transforms
+        .into_iter()
         .map(|s| match s {
             Step::Transform {
                 problem,
                 backend,
                 threads,
             } => StepExec::new(problem, *backend, *threads),
+            _ => unreachable!("transform steps only"),
         })
-        .collect()
+        .collect::<Result<Vec<StepExec<T>>, String>>()?;
+    Ok(Box::new(steps))
+}
+
+impl<T: Real> Steps for CpuProgram<T> {
+    unsafe fn run(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        device_arrays: bool,
+    ) -> Result<(), String> {
+        if device_arrays {
+            return Err(
+                "this program runs on the CPU and the arrays are GPU memory; nothing was computed"
+                    .into(),
+            );
+        }
+        CpuProgram::run(self, input, output)
+    }
+    fn details(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Are these arrays in GPU memory? (Never, without a GPU; not asked with FFTX_BACKEND=cpu, nor

@@ -9,7 +9,7 @@ use crate::exec::cuda::{self, transform::GpuTransform, Memory};
 use crate::passes::normalize::normalize;
 use crate::plan::{on_device, prepare, Plan};
 use crate::problem::{Precision, Problem};
-use crate::program::{Backend, Program, Step};
+use crate::program::{Backend, Program};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
 use parking_lot::Mutex;
@@ -222,13 +222,12 @@ pub fn plan<T: Real>(
         choice.backend
     };
     let program = lower(&problem, backend, choice.threads);
-    let steps = match prepare::<T>(&program) {
-        Ok(steps) => steps,
+    let exec = match prepare::<T>(&program) {
+        Ok(exec) => exec,
         Err(e) if backend == Backend::Gpu && !device_arrays => {
             crate::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
             let program = lower(&problem, Backend::Cpu, choice.threads);
-            let steps = prepare::<T>(&program)?;
-            let exec: crate::plan::Executable = Box::new(steps);
+            let exec = prepare::<T>(&program)?;
             return Ok(Plan {
                 problem,
                 input,
@@ -244,7 +243,6 @@ pub fn plan<T: Real>(
         }
         Err(e) => return Err(e),
     };
-    let exec: crate::plan::Executable = Box::new(steps);
     Ok(Plan {
         problem,
         input,
@@ -257,13 +255,7 @@ pub fn plan<T: Real>(
 }
 
 fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
-    Program {
-        steps: vec![Step::Transform {
-            problem: problem.clone(),
-            backend,
-            threads,
-        }],
-    }
+    Program::transform(problem, backend, threads)
 }
 
 /// The CPU cost model: a thread pays off once it gets enough work to hide its start-up (about

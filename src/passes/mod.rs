@@ -1,3 +1,4 @@
 //! Pure functions over problems (and, with FFTX, plan graphs): each unit-tested on its own.
 
 pub mod normalize;
+pub mod out_of_card;

@@ -23,6 +23,7 @@
 
 pub mod layout;
 pub mod pencil;
+pub mod program;
 pub mod r2r;
 pub mod rfft;
 

@@ -1,0 +1,204 @@
+//! Runs any [`Program`] on the host: steps one after another (a valid order by the program's
+//! contract), device and pinned buffers as host memory, transfers as strided copies, FFT steps
+//! through [`CpuTransform`], twiddles by their definition. So CI runs every out-of-card and
+//! multi-buffer schedule the CUDA executor runs, and the two can be compared on the device.
+
+use super::layout::ArrayPtr;
+use super::CpuTransform;
+use crate::problem::IoDim;
+use crate::program::{At, Axis, Program, Role, Step};
+use crate::real::Real;
+use num_complex::Complex;
+use std::f64::consts::PI;
+
+/// A program made ready: its FFT steps planned.
+pub struct CpuProgram<T: Real> {
+    program: Program,
+    /// Per step: the transform of an `Fft` or `Transform` step.
+    transforms: Vec<Option<CpuTransform<T>>>,
+}
+
+/// Where a buffer's real and imaginary parts start (bytes addresses; scalars of `T` apart).
+#[derive(Clone, Copy)]
+struct Base {
+    re: usize,
+    im: usize,
+}
+
+impl<T: Real> CpuProgram<T> {
+    pub fn new(program: &Program, threads: usize) -> Result<Self, String> {
+        program.validate()?;
+        let transforms = program
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Fft { problem, .. } | Step::Transform { problem, .. } => {
+                    Some(CpuTransform::new(problem, threads))
+                }
+                _ => None,
+            })
+            .collect();
+        Ok(CpuProgram {
+            program: program.clone(),
+            transforms,
+        })
+    }
+
+    /// Runs the program on the caller's arrays (complex ones, interleaved or split).
+    ///
+    /// # Safety
+    /// The arrays must hold every element the program's steps address in them.
+    pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+        let unit = std::mem::size_of::<T>();
+        let mut temps: Vec<Vec<T>> = Vec::new();
+        for b in &self.program.buffers {
+            if let Role::Temp { scalars } = b.role {
+                let mut v = Vec::new();
+                v.try_reserve_exact(scalars)
+                    .map_err(|_| format!("no memory for a temporary of {scalars} scalars"))?;
+                v.resize(scalars, T::zero());
+                temps.push(v);
+            }
+        }
+        let caller = |a: ArrayPtr| match a {
+            ArrayPtr::Real(p) => Base {
+                re: p,
+                im: p + unit,
+            },
+            ArrayPtr::Complex { re, im } => Base { re, im },
+        };
+        let mut next_temp = temps.iter_mut();
+        let bases: Vec<Base> = self
+            .program
+            .buffers
+            .iter()
+            .map(|b| match b.role {
+                Role::Input => caller(input),
+                Role::Output => caller(output),
+                Role::Temp { .. } => {
+                    let p = next_temp.next().expect("one per temp").as_mut_ptr() as usize;
+                    Base {
+                        re: p,
+                        im: p + unit,
+                    }
+                }
+            })
+            .collect();
+        for (step, transform) in self.program.steps.iter().zip(&self.transforms) {
+            match step {
+                Step::Transform { .. } => {
+                    transform
+                        .as_ref()
+                        .expect("planned")
+                        .execute(input, output)?;
+                }
+                Step::Fft {
+                    input: i,
+                    output: o,
+                    ..
+                } => {
+                    let ptr = |a: &At| complex_at::<T>(bases[a.buf], a.offset);
+                    transform
+                        .as_ref()
+                        .expect("planned")
+                        .execute(ptr(i), ptr(o))?;
+                }
+                Step::Transfer { from, to, dims, .. } => {
+                    transfer::<T>(bases[from.buf], from.offset, bases[to.buf], to.offset, dims)
+                }
+                Step::Twiddle {
+                    at,
+                    rows,
+                    cols,
+                    first_col,
+                    rest,
+                    n,
+                    sign,
+                    ..
+                } => twiddle::<T>(
+                    bases[at.buf],
+                    at.offset,
+                    *rows,
+                    *cols,
+                    *first_col,
+                    rest,
+                    *n,
+                    *sign,
+                ),
+                Step::Record { .. } | Step::Wait { .. } => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn complex_at<T>(b: Base, offset: isize) -> ArrayPtr {
+    let unit = std::mem::size_of::<T>() as isize;
+    ArrayPtr::Complex {
+        re: (b.re as isize + offset * unit) as usize,
+        im: (b.im as isize + offset * unit) as usize,
+    }
+}
+
+/// Calls `f(input offset, output offset)` for every element of the box `dims`.
+fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isize, isize)) {
+    match dims.split_first() {
+        None => f(i0, o0),
+        Some((d, rest)) => {
+            for k in 0..d.n {
+                for_each_in_box(rest, i0 + k * d.is, o0 + k * d.os, f);
+            }
+        }
+    }
+}
+
+/// # Safety
+/// Both boxes must lie in their buffers.
+unsafe fn transfer<T: Real>(from: Base, fo: isize, to: Base, tof: isize, dims: &[IoDim]) {
+    let p = |a: usize| a as *mut T;
+    let (fre, fim, tre, tim) = (p(from.re), p(from.im), p(to.re), p(to.im));
+    for_each_in_box(dims, fo, tof, &mut |i, o| {
+        *tre.offset(o) = *fre.offset(i);
+        *tim.offset(o) = *fim.offset(i);
+    });
+}
+
+/// exp(sign · 2πi · m / n) for m in 0..n, in f64 (then rounded to T once).
+fn root(sign: i32, m: usize, n: usize) -> Complex<f64> {
+    let a = sign as f64 * 2.0 * PI * m as f64 / n as f64;
+    Complex::new(a.cos(), a.sin())
+}
+
+/// # Safety
+/// The box must lie in the buffer.
+#[allow(clippy::too_many_arguments)]
+unsafe fn twiddle<T: Real>(
+    b: Base,
+    offset: isize,
+    rows: Axis,
+    cols: Axis,
+    first_col: usize,
+    rest: &[Axis],
+    n: usize,
+    sign: i32,
+) {
+    let (re, im) = (b.re as *mut T, b.im as *mut T);
+    let dims: Vec<IoDim> = rest
+        .iter()
+        .map(|a| IoDim::new(a.n as isize, a.stride, 0))
+        .collect();
+    for k in 0..rows.n {
+        for j in 0..cols.n {
+            // k·(first_col + j) mod n keeps the angle exact however large the indices.
+            let m = ((k as u128 * (first_col + j) as u128) % n as u128) as usize;
+            let w = root(sign, m, n);
+            let (wr, wi) = (T::cast(w.re), T::cast(w.im));
+            let at = offset + k as isize * rows.stride + j as isize * cols.stride;
+            for_each_in_box(&dims, at, 0, &mut |o, _| {
+                let (x, y) = (*re.offset(o), *im.offset(o));
+                *re.offset(o) = x * wr - y * wi;
+                *im.offset(o) = x * wi + y * wr;
+            });
+        }
+    }
+}

@@ -1,0 +1,484 @@
+//! Out-of-card lowering: a complex DFT whose data exceed a device's memory budget becomes a
+//! Program that streams tiles of the caller's arrays through two device buffers.
+//!
+//! The transform is done in rounds (Gu et al., "Out-of-card FFTs", ICS'11, §3–4). Each round
+//! transforms some axes completely; it cuts the other axes into tiles that fit one device
+//! buffer, and for each tile: gathers it from host memory into the device buffer (`Transfer`),
+//! transforms it there (`Fft`, batched over the tile's other axes), and scatters it back. Tiles
+//! alternate between two buffers on two streams, so one tile's transfers overlap another's
+//! transform; rounds are separated by events.
+//!
+//! - A problem whose every transform fits is one round, tiled over its loops.
+//! - Multi-dimensional transforms group their axes from the innermost while a group fits (slabs,
+//!   then pencils); each group is a round.
+//! - An axis longer than a tile holds is split four-step style, N = N1·N2 (n = N2·n1 + n2,
+//!   k = k1 + N1·k2): round A transforms n1 for tiles of columns n2, multiplies by the twiddles
+//!   exp(sign·2πi·k1·n2/N) and writes element (k1, n2) at output position k1 + N1·n2; round B
+//!   transforms n2 in place on the output, which leaves X[k1 + N1·k2] where it belongs. Round A
+//!   reads the input and writes the output, so this needs an out-of-place problem, and only one
+//!   axis can be split.
+//!
+//! The first round reads the input and writes the output; later rounds work in place on the
+//! output. Device memory: two tile buffers, each at most a third of the budget (the last third
+//! is left to the FFT library's work area).
+
+use crate::error::{Error, Result};
+use crate::problem::{IoDim, Kind, Problem};
+use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
+
+/// The device memory a program may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub device: usize,
+    pub bytes: usize,
+}
+
+/// One axis of a round's view of the data: `n` elements, `src`/`dst` real scalars apart in the
+/// buffers the round reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RoundAxis {
+    n: usize,
+    src: isize,
+    dst: isize,
+}
+
+/// The four-step twiddles of a round: rows are axis `rows` (k1), columns axis `cols` (n2).
+#[derive(Clone, Copy, Debug)]
+struct Twiddles {
+    rows: usize,
+    cols: usize,
+    n: usize,
+    sign: i32,
+}
+
+#[derive(Clone, Debug)]
+struct Round {
+    axes: Vec<RoundAxis>,
+    /// Indices into `axes` of the axes transformed, outermost first.
+    transform: Vec<usize>,
+    twiddles: Option<Twiddles>,
+    src: BufId,
+    dst: BufId,
+}
+
+/// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`.
+pub fn lower(problem: &Problem, budget: Budget) -> Result<Program> {
+    let Kind::Dft { sign } = problem.kind else {
+        return Err(Error::unsupported(format!(
+            "{}: the out-of-card pass lowers complex DFTs",
+            problem.kind.name()
+        )));
+    };
+    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
+        return Err(Error::bad_input("nothing to transform"));
+    }
+    let element = 2 * problem.precision.bytes();
+    let cap = budget.bytes / (3 * element);
+    let rounds = rounds(problem, sign, cap)?;
+    Ok(schedule(&rounds, cap, problem, budget.device))
+}
+
+/// The rounds of the transform, with tiles of at most `cap` elements.
+fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
+    let axis = |d: &IoDim| RoundAxis {
+        n: d.n as usize,
+        src: d.is,
+        dst: d.os,
+    };
+    let loops: Vec<RoundAxis> = p.loops.iter().map(axis).collect();
+    let dims: Vec<RoundAxis> = p.dims.iter().map(axis).collect();
+    let too_small = |what: String| {
+        Err(Error::unsupported(format!(
+            "a device budget of {cap} elements per tile is too small for {what}"
+        )))
+    };
+    // Groups of transform axes, innermost first; an axis alone too long for a tile is split.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut split: Option<usize> = None;
+    for d in (0..dims.len()).rev() {
+        let fits_with =
+            |g: &Vec<usize>| dims[d].n * g.iter().map(|&i| dims[i].n).product::<usize>() <= cap;
+        match groups.last_mut() {
+            Some(g) if !g.is_empty() && fits_with(g) => g.insert(0, d),
+            _ if dims[d].n <= cap => groups.push(vec![d]),
+            _ => {
+                if split.is_some() {
+                    return too_small("two axes that each need splitting".into());
+                }
+                split = Some(d);
+                groups.push(Vec::new());
+            }
+        }
+    }
+    let mut rounds = Vec::new();
+    if let Some(d) = split {
+        if p.in_place {
+            return Err(Error::unsupported(format!(
+                "an in-place transform with an axis of {} elements, more than a tile of {cap}: \
+                 the four-step split needs an out-of-place problem",
+                dims[d].n
+            )));
+        }
+        let n = dims[d].n;
+        let Some(n1) = split_factor(n, cap) else {
+            return too_small(format!(
+                "an axis of {n} elements (no factors N1·N2 both fit)"
+            ));
+        };
+        let n2 = n / n1;
+        let (is, os) = (dims[d].src, dims[d].dst);
+        let others: Vec<RoundAxis> = loops
+            .iter()
+            .chain(
+                dims.iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != d)
+                    .map(|(_, a)| a),
+            )
+            .copied()
+            .collect();
+        // Round A: axes (n1, n2, others...), input -> output at k1 + N1·n2.
+        let mut axes = vec![
+            RoundAxis {
+                n: n1,
+                src: n2 as isize * is,
+                dst: os,
+            },
+            RoundAxis {
+                n: n2,
+                src: is,
+                dst: n1 as isize * os,
+            },
+        ];
+        axes.extend(others.iter().map(|a| RoundAxis {
+            n: a.n,
+            src: a.src,
+            dst: a.dst,
+        }));
+        rounds.push(Round {
+            axes: axes.clone(),
+            transform: vec![0],
+            twiddles: Some(Twiddles {
+                rows: 0,
+                cols: 1,
+                n,
+                sign,
+            }),
+            src: INPUT,
+            dst: OUTPUT,
+        });
+        // Round B: n2 in place on the output.
+        let on_output = |a: &RoundAxis| RoundAxis {
+            n: a.n,
+            src: a.dst,
+            dst: a.dst,
+        };
+        rounds.push(Round {
+            axes: axes.iter().map(on_output).collect(),
+            transform: vec![1],
+            twiddles: None,
+            src: OUTPUT,
+            dst: OUTPUT,
+        });
+    }
+    // The groups of whole axes, each a round over (loops, dims).
+    let all: Vec<RoundAxis> = loops.iter().chain(&dims).copied().collect();
+    for g in groups.iter().filter(|g| !g.is_empty()) {
+        let first = rounds.is_empty();
+        let axes: Vec<RoundAxis> = if first {
+            all.clone()
+        } else {
+            all.iter()
+                .map(|a| RoundAxis {
+                    n: a.n,
+                    src: a.dst,
+                    dst: a.dst,
+                })
+                .collect()
+        };
+        rounds.push(Round {
+            axes,
+            transform: g.iter().map(|&d| loops.len() + d).collect(),
+            twiddles: None,
+            src: if first { INPUT } else { OUTPUT },
+            dst: OUTPUT,
+        });
+    }
+    Ok(rounds)
+}
+
+/// N1 of a four-step split of `n`: the divisor nearest √n with N1 and N/N1 both at most `cap`.
+fn split_factor(n: usize, cap: usize) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    let mut d = 1;
+    while d * d <= n {
+        if n.is_multiple_of(d) {
+            for n1 in [d, n / d] {
+                if n1 <= cap && n / n1 <= cap {
+                    let score = |m: usize| (m as f64).ln() - (n as f64).sqrt().ln();
+                    if best.is_none_or(|b| score(n1).abs() < score(b).abs()) {
+                        best = Some(n1);
+                    }
+                }
+            }
+        }
+        d += 1;
+    }
+    best
+}
+
+/// A tile of a round: where it starts and how many elements it takes along each axis.
+#[derive(Clone, Debug)]
+struct Tile {
+    start: Vec<usize>,
+    extent: Vec<usize>,
+}
+
+/// The tiles of a round: transform axes whole; the other axes, smallest source stride first,
+/// whole while the tile fits, then a block of the next, then single elements.
+fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
+    let mut extent: Vec<usize> = r.axes.iter().map(|_| 1).collect();
+    for &t in &r.transform {
+        extent[t] = r.axes[t].n;
+    }
+    let mut size: usize = extent.iter().product();
+    let mut batch: Vec<usize> = (0..r.axes.len())
+        .filter(|i| !r.transform.contains(i))
+        .collect();
+    batch.sort_by_key(|&i| r.axes[i].src.unsigned_abs());
+    for &b in &batch {
+        let take = (cap / size).clamp(1, r.axes[b].n);
+        extent[b] = take;
+        size *= take;
+        if take < r.axes[b].n {
+            break;
+        }
+    }
+    // Enumerate the tile starts, the last batch axis fastest.
+    let mut out = Vec::new();
+    let mut start = vec![0usize; r.axes.len()];
+    loop {
+        let ext = (0..r.axes.len())
+            .map(|i| extent[i].min(r.axes[i].n - start[i]))
+            .collect();
+        out.push(Tile {
+            start: start.clone(),
+            extent: ext,
+        });
+        let mut i = r.axes.len();
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            start[i] += extent[i];
+            if start[i] < r.axes[i].n {
+                break;
+            }
+            start[i] = 0;
+        }
+    }
+}
+
+/// The program: the rounds' tiles on two buffers and two streams, rounds separated by events.
+fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program {
+    let mut prog = Program::new();
+    let round_tiles: Vec<Vec<Tile>> = rounds.iter().map(|r| tiles(r, cap)).collect();
+    let largest = round_tiles
+        .iter()
+        .flatten()
+        .map(|t| t.extent.iter().product::<usize>())
+        .max()
+        .unwrap_or(0);
+    let streams = if round_tiles.iter().any(|t| t.len() > 1) {
+        2
+    } else {
+        1
+    };
+    let bufs: Vec<BufId> = (0..streams)
+        .map(|_| prog.temp(2 * largest, Placement::Device(device)))
+        .collect();
+    let mut event = 0;
+    for (k, (r, tiles)) in rounds.iter().zip(&round_tiles).enumerate() {
+        if k > 0 && streams > 1 {
+            // Every stream waits for every other's part of the previous round.
+            for s in 0..streams {
+                prog.steps.push(Step::Record {
+                    event: event + s,
+                    stream: s,
+                });
+            }
+            for s in 0..streams {
+                for o in (0..streams).filter(|&o| o != s) {
+                    prog.steps.push(Step::Wait {
+                        event: event + o,
+                        stream: s,
+                    });
+                }
+            }
+            event += streams;
+        }
+        for (t, tile) in tiles.iter().enumerate() {
+            let stream = t % streams;
+            tile_steps(&mut prog, r, tile, bufs[stream], stream, p);
+        }
+    }
+    prog
+}
+
+/// Gather, transform (and twiddle), scatter one tile through device buffer `dev`.
+fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: usize, p: &Problem) {
+    let rank = r.axes.len();
+    // Device layout: contiguous complex elements, the axis of smallest source stride innermost.
+    let mut order: Vec<usize> = (0..rank).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(r.axes[i].src.unsigned_abs()));
+    let mut dev_stride = vec![0isize; rank];
+    let mut s = 2isize;
+    for &i in order.iter().rev() {
+        dev_stride[i] = s;
+        s *= tile.extent[i] as isize;
+    }
+    let offset = |stride: &dyn Fn(&RoundAxis) -> isize| {
+        (0..rank)
+            .map(|i| tile.start[i] as isize * stride(&r.axes[i]))
+            .sum::<isize>()
+    };
+    let dims = |host: &dyn Fn(&RoundAxis) -> isize, to_device: bool| {
+        order
+            .iter()
+            .map(|&i| {
+                let (h, d) = (host(&r.axes[i]), dev_stride[i]);
+                let (is, os) = if to_device { (h, d) } else { (d, h) };
+                IoDim::new(tile.extent[i] as isize, is, os)
+            })
+            .collect::<Vec<_>>()
+    };
+    let on_dev = At {
+        buf: dev,
+        offset: 0,
+    };
+    prog.steps.push(Step::Transfer {
+        from: At {
+            buf: r.src,
+            offset: offset(&|a| a.src),
+        },
+        to: on_dev,
+        dims: dims(&|a| a.src, true),
+        stream,
+    });
+    let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, dev_stride[i], dev_stride[i]);
+    let problem = Problem {
+        kind: p.kind.clone(),
+        dims: r.transform.iter().map(|&i| fft_dim(i)).collect(),
+        loops: order
+            .iter()
+            .filter(|i| !r.transform.contains(i) && tile.extent[**i] > 1)
+            .map(|&i| fft_dim(i))
+            .collect(),
+        precision: p.precision,
+        in_place: true,
+    };
+    prog.steps.push(Step::Fft {
+        problem,
+        input: on_dev,
+        output: on_dev,
+        stream,
+    });
+    if let Some(tw) = r.twiddles {
+        let axis = |i: usize| Axis {
+            n: tile.extent[i],
+            stride: dev_stride[i],
+        };
+        prog.steps.push(Step::Twiddle {
+            at: on_dev,
+            rows: axis(tw.rows),
+            cols: axis(tw.cols),
+            first_col: tile.start[tw.cols],
+            rest: (0..rank)
+                .filter(|&i| i != tw.rows && i != tw.cols)
+                .map(axis)
+                .collect(),
+            n: tw.n,
+            sign: tw.sign,
+            stream,
+        });
+    }
+    prog.steps.push(Step::Transfer {
+        from: on_dev,
+        to: At {
+            buf: r.dst,
+            offset: offset(&|a| a.dst),
+        },
+        dims: dims(&|a| a.dst, false),
+        stream,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_factors_are_near_the_square_root_and_fit() {
+        assert_eq!(split_factor(1 << 16, 1365), Some(256));
+        assert_eq!(split_factor(6720, 100), Some(80)); // 80 · 84
+        assert_eq!(split_factor(65537, 1000), None); // prime
+        assert_eq!(split_factor(1 << 20, 512), None); // 2^20 > 512²
+    }
+
+    /// Every element of a round's box is in exactly one tile, and no tile exceeds the cap.
+    #[test]
+    fn tiles_cover_the_box_once_within_the_cap() {
+        let ax = |n, src| RoundAxis { n, src, dst: src };
+        for (axes, transform, cap) in [
+            (vec![ax(7, 300), ax(5, 60), ax(12, 1)], vec![2], 40),
+            (vec![ax(7, 300), ax(5, 60), ax(12, 1)], vec![0], 9),
+            (vec![ax(3, 1), ax(10, 3)], vec![], 4),
+            (vec![ax(64, 2)], vec![0], 64),
+        ] {
+            let r = Round {
+                axes: axes.clone(),
+                transform,
+                twiddles: None,
+                src: INPUT,
+                dst: OUTPUT,
+            };
+            let total: usize = axes.iter().map(|a| a.n).product();
+            let mut seen = vec![0u8; total];
+            for t in tiles(&r, cap) {
+                assert!(t.extent.iter().product::<usize>() <= cap.max(axes[0].n));
+                let mut idx = vec![0usize];
+                for (i, a) in axes.iter().enumerate() {
+                    idx = idx
+                        .iter()
+                        .flat_map(|&x| {
+                            (t.start[i]..t.start[i] + t.extent[i]).map(move |k| x * a.n + k)
+                        })
+                        .collect();
+                }
+                idx.iter().for_each(|&i| seen[i] += 1);
+            }
+            assert!(seen.iter().all(|&s| s == 1), "{axes:?}");
+        }
+    }
+
+    #[test]
+    fn device_buffers_stay_in_the_budget() {
+        for (n, bytes) in [
+            (1usize << 16, 64usize << 10),
+            (4096 * 6, 48 << 10),
+            (300, 1 << 20),
+        ] {
+            let p = Problem {
+                kind: Kind::Dft { sign: -1 },
+                dims: vec![IoDim::new(n as isize, 2, 2)],
+                loops: vec![],
+                precision: crate::problem::Precision::F64,
+                in_place: false,
+            };
+            let prog = lower(&p, Budget { device: 0, bytes }).unwrap();
+            assert!(prog.device_scalars(0) * 8 <= bytes, "{}", prog.describe());
+            prog.validate().unwrap();
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The Program: what an executor runs for one plan, printable for `fftw_print_plan`.
+//!
+//! A program is a list of [`Buffer`]s, each with a [`Placement`] (the caller's input and output
+//! arrays, host temporaries, memory on device `d`), and a list of [`Step`]s over them. Steps are
+//! listed in an order that is valid run one after another (the CPU executor does that); each
+//! also names a stream, and steps on different streams may overlap except where a [`Step::Wait`]
+//! orders them after a [`Step::Record`] of another stream (the CUDA executor maps these to CUDA
+//! streams and events).
+//!
+//! FFTW plans lower to one [`Step::Transform`] over the caller's arrays; the out-of-card pass
+//! (`passes::out_of_card`) lowers a transform to tiles streamed through device buffers:
+//! [`Step::Transfer`], [`Step::Fft`], [`Step::Twiddle`], [`Step::Record`]/[`Step::Wait`].
+
+use crate::problem::{IoDim, Problem};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Cpu,
+    /// cuFFT and our kernels on the GPU (`exec::cuda`).
+    Gpu,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cpu => "cpu",
+            Backend::Gpu => "gpu",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Backend> {
+        [Backend::Cpu, Backend::Gpu]
+            .into_iter()
+            .find(|b| b.name() == s)
+    }
+}
+
+/// Where a buffer's memory is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Host memory: the caller's arrays, or a temporary the executor allocates.
+    Host,
+    /// Page-locked host memory (DMA at full PCIe speed).
+    Pinned,
+    /// Memory of CUDA device `ordinal` (the CPU executor keeps it in host memory, so device
+    /// programs run in CI).
+    Device(usize),
+}
+
+impl Placement {
+    pub fn name(self) -> String {
+        match self {
+            Placement::Host => "host".into(),
+            Placement::Pinned => "pinned".into(),
+            Placement::Device(d) => format!("device{d}"),
+        }
+    }
+}
+
+/// What a buffer is to the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The caller's input array (in place: also its output).
+    Input,
+    /// The caller's output array.
+    Output,
+    /// A temporary of `scalars` real scalars of the plan's precision.
+    Temp { scalars: usize },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    pub role: Role,
+    pub placement: Placement,
+}
+
+/// Index of a buffer in [`Program::buffers`].
+pub type BufId = usize;
+
+/// A position in a buffer, in real scalars from its start (a complex element's real part; its
+/// imaginary part is the next scalar: buffers hold interleaved complex data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    pub buf: BufId,
+    pub offset: isize,
+}
+
+/// One axis of a box of elements: `n` of them, `stride` real scalars apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Axis {
+    pub n: usize,
+    pub stride: isize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Every transform of `problem` on the caller's arrays, on `backend`, with `threads` host
+    /// threads (an FFTW plan's one step).
+    Transform {
+        problem: Problem,
+        backend: Backend,
+        threads: usize,
+    },
+    /// The transforms of `problem` (strides in real scalars) with input at `input` and output
+    /// at `output`, run where those buffers are.
+    Fft {
+        problem: Problem,
+        input: At,
+        output: At,
+        stream: usize,
+    },
+    /// Copies complex elements: element (i0, i1, ...) of the box `dims` (n, is, os; strides in
+    /// real scalars) from `from + Σ i·is` to `to + Σ i·os`. Between placements it is a DMA
+    /// transfer (H2D, D2H, D2D).
+    Transfer {
+        from: At,
+        to: At,
+        dims: Vec<IoDim>,
+        stream: usize,
+    },
+    /// The twiddle factors between the two rounds of a four-step FFT of length `n`: element
+    /// (k, j, ...) of the box at `at` (axes `rows` (k), `cols` (j), then `rest`) is multiplied by
+    /// exp(sign · 2πi · k · (first_col + j) / n).
+    Twiddle {
+        at: At,
+        rows: Axis,
+        cols: Axis,
+        first_col: usize,
+        rest: Vec<Axis>,
+        n: usize,
+        sign: i32,
+        stream: usize,
+    },
+    /// Marks `event` done when the stream's steps so far are.
+    Record { event: usize, stream: usize },
+    /// The stream's later steps start after `event` is done.
+    Wait { event: usize, stream: usize },
+}
+
+impl Step {
+    /// The stream the step runs on (a whole-plan transform: stream 0).
+    pub fn stream(&self) -> usize {
+        match self {
+            Step::Transform { .. } => 0,
+            Step::Fft { stream, .. }
+            | Step::Transfer { stream, .. }
+            | Step::Twiddle { stream, .. }
+            | Step::Record { stream, .. }
+            | Step::Wait { stream, .. } => *stream,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub buffers: Vec<Buffer>,
+    pub steps: Vec<Step>,
+}
+
+/// The caller's arrays are buffers 0 (input) and 1 (output) of every program.
+pub const INPUT: BufId = 0;
+pub const OUTPUT: BufId = 1;
+
+impl Program {
+    /// A program over the caller's two arrays, steps to be added.
+    pub fn new() -> Program {
+        let caller = |role| Buffer {
+            role,
+            placement: Placement::Host,
+        };
+        Program {
+            buffers: vec![caller(Role::Input), caller(Role::Output)],
+            steps: Vec::new(),
+        }
+    }
+
+    /// One transform of the whole problem on the caller's arrays.
+    pub fn transform(problem: &Problem, backend: Backend, threads: usize) -> Program {
+        let mut p = Program::new();
+        p.steps.push(Step::Transform {
+            problem: problem.clone(),
+            backend,
+            threads,
+        });
+        p
+    }
+
+    /// Adds a temporary of `scalars` real scalars at `placement`.
+    pub fn temp(&mut self, scalars: usize, placement: Placement) -> BufId {
+        self.buffers.push(Buffer {
+            role: Role::Temp { scalars },
+            placement,
+        });
+        self.buffers.len() - 1
+    }
+
+    /// Real scalars of temporaries on device `d` (what the program needs of its memory).
+    pub fn device_scalars(&self, d: usize) -> usize {
+        self.buffers
+            .iter()
+            .filter(|b| b.placement == Placement::Device(d))
+            .map(|b| match b.role {
+                Role::Temp { scalars } => scalars,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Checks what an executor relies on: buffers and events named exist, an event is recorded
+    /// before it is waited for, and no stream waits for itself.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut recorded = std::collections::HashMap::new();
+        let buf_ok = |a: &At| a.buf < self.buffers.len();
+        for (i, step) in self.steps.iter().enumerate() {
+            let bad = |what: &str| Err(format!("step {i}: {what}"));
+            match step {
+                Step::Fft { input, output, .. } if !buf_ok(input) || !buf_ok(output) => {
+                    return bad("no such buffer")
+                }
+                Step::Transfer { from, to, .. } if !buf_ok(from) || !buf_ok(to) => {
+                    return bad("no such buffer")
+                }
+                Step::Twiddle { at, .. } if !buf_ok(at) => return bad("no such buffer"),
+                Step::Record { event, stream } => {
+                    recorded.insert(*event, *stream);
+                }
+                Step::Wait { event, stream } => match recorded.get(event) {
+                    None => return bad("waits for an event never recorded before it"),
+                    Some(s) if s == stream => return bad("a stream waits for itself"),
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// FFTW-style s-expression of the program (what `fftw_print_plan` prints).
+    pub fn describe(&self) -> String {
+        let mut s = String::from("(fftx-program");
+        if self
+            .steps
+            .iter()
+            .any(|st| !matches!(st, Step::Transform { .. }))
+        {
+            for (i, b) in self.buffers.iter().enumerate() {
+                let what = match b.role {
+                    Role::Input => "input".to_string(),
+                    Role::Output => "output".to_string(),
+                    Role::Temp { scalars } => format!("temp scalars={scalars}"),
+                };
+                let _ = write!(s, "\n  (buffer b{i} {what} {})", b.placement.name());
+            }
+        }
+        for step in &self.steps {
+            s.push_str("\n  ");
+            s.push_str(&describe_step(step));
+        }
+        s.push(')');
+        s
+    }
+}
+
+impl Default for Program {
+    fn default() -> Self {
+        Program::new()
+    }
+}
+
+fn at(a: &At) -> String {
+    format!("b{}+{}", a.buf, a.offset)
+}
+
+fn dims(d: &[IoDim]) -> String {
+    d.iter()
+        .map(|d| format!("{}:{}:{}", d.n, d.is, d.os))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn describe_step(step: &Step) -> String {
+    match step {
+        Step::Transform {
+            problem,
+            backend,
+            threads,
+        } => format!(
+            "({} threads={} {})",
+            backend.name(),
+            threads,
+            problem.describe()
+        ),
+        Step::Fft {
+            problem,
+            input,
+            output,
+            stream,
+        } => format!(
+            "(fft s{stream} {} -> {} {})",
+            at(input),
+            at(output),
+            problem.describe()
+        ),
+        Step::Transfer {
+            from,
+            to,
+            dims: d,
+            stream,
+        } => format!(
+            "(transfer s{stream} {} -> {} [{}])",
+            at(from),
+            at(to),
+            dims(d)
+        ),
+        Step::Twiddle {
+            at: a,
+            rows,
+            cols,
+            first_col,
+            n,
+            sign,
+            stream,
+            ..
+        } => format!(
+            "(twiddle s{stream} {} n={n} sign={sign} rows={}:{} cols={}:{}+{first_col})",
+            at(a),
+            rows.n,
+            rows.stride,
+            cols.n,
+            cols.stride
+        ),
+        Step::Record { event, stream } => format!("(record s{stream} e{event})"),
+        Step::Wait { event, stream } => format!("(wait s{stream} e{event})"),
+    }
+}
