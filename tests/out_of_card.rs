@@ -218,6 +218,22 @@ fn one_dimension_2_16_in_a_64_kib_budget_is_four_step() {
 }
 
 #[test]
+fn one_dimension_in_place_is_four_step_then_a_transpose() {
+    for (n, budget) in [(1 << 16, 64 << 10), (99 * 99, 16 << 10)] {
+        let mut c = Case::new(&[n], budget);
+        c.in_place = true;
+        let p = check::<f64>(&c);
+        assert_eq!(rounds(&p), 3, "{}", p.describe());
+        check::<f32>(&c);
+    }
+    // In a loop of 2, beside two more dimensions.
+    let mut c = Case::new(&[3, 4096, 5], 24 << 10);
+    c.in_place = true;
+    c.loops = vec![(2, 3 * 4096 * 5, 3 * 4096 * 5)];
+    check::<f64>(&c);
+}
+
+#[test]
 fn one_dimension_not_a_power_of_two_backward() {
     let mut c = Case::new(&[3 * 5 * 7 * 64], 16 << 10);
     c.sign = 1;
@@ -288,7 +304,8 @@ fn strided_transposed_layouts() {
 #[test]
 fn what_cannot_be_lowered_says_why() {
     let p = |c: &Case| c.problem(Precision::F64);
-    let mut c = Case::new(&[1 << 16], 64 << 10);
+    // In place, a split needs a square N = M² (2^15 is not one).
+    let mut c = Case::new(&[1 << 15], 64 << 10);
     c.in_place = true;
     let e = lower(
         &p(&c),
@@ -298,7 +315,7 @@ fn what_cannot_be_lowered_says_why() {
         },
     )
     .unwrap_err();
-    assert!(format!("{e:?}").contains("out-of-place"), "{e:?}");
+    assert!(format!("{e:?}").contains("N = M²"), "{e:?}");
     // A prime longer than a tile has no four-step split.
     let c = Case::new(&[65537], 64 << 10);
     let e = lower(

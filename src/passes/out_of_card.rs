@@ -14,9 +14,10 @@
 //! - An axis longer than a tile holds is split four-step style, N = N1·N2 (n = N2·n1 + n2,
 //!   k = k1 + N1·k2): round A transforms n1 for tiles of columns n2, multiplies by the twiddles
 //!   exp(sign·2πi·k1·n2/N) and writes element (k1, n2) at output position k1 + N1·n2; round B
-//!   transforms n2 in place on the output, which leaves X[k1 + N1·k2] where it belongs. Round A
-//!   reads the input and writes the output, so this needs an out-of-place problem, and only one
-//!   axis can be split.
+//!   transforms n2 in place on the output, which leaves X[k1 + N1·k2] where it belongs. In place
+//!   (N = M²), round A writes back where it read, round B leaves the M × M result transposed,
+//!   and round C transposes it in place, swapping pairs of blocks through the two buffers. Only
+//!   one axis can be split.
 //!
 //! The first round reads the input and writes the output; later rounds work in place on the
 //! output. Device memory: two tile buffers, each at most a third of the budget (the last third
@@ -51,14 +52,35 @@ struct Twiddles {
     sign: i32,
 }
 
+/// What a round does to each of its tiles.
+#[derive(Clone, Debug)]
+enum Work {
+    /// Transforms `axes` (indices into the round's axes, outermost first), then the twiddles.
+    Transform {
+        axes: Vec<usize>,
+        twiddles: Option<Twiddles>,
+    },
+    /// Transposes the square of axes `rows` and `cols` (the same length) in place, swapping
+    /// pairs of blocks through the two device buffers.
+    Transpose { rows: usize, cols: usize },
+}
+
 #[derive(Clone, Debug)]
 struct Round {
     axes: Vec<RoundAxis>,
-    /// Indices into `axes` of the axes transformed, outermost first.
-    transform: Vec<usize>,
-    twiddles: Option<Twiddles>,
+    work: Work,
     src: BufId,
     dst: BufId,
+}
+
+impl Round {
+    /// The axes a tile takes whole.
+    fn whole(&self) -> &[usize] {
+        match &self.work {
+            Work::Transform { axes, .. } => axes,
+            Work::Transpose { .. } => &[],
+        }
+    }
 }
 
 /// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`.
@@ -112,21 +134,6 @@ fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
     }
     let mut rounds = Vec::new();
     if let Some(d) = split {
-        if p.in_place {
-            return Err(Error::unsupported(format!(
-                "an in-place transform with an axis of {} elements, more than a tile of {cap}: \
-                 the four-step split needs an out-of-place problem",
-                dims[d].n
-            )));
-        }
-        let n = dims[d].n;
-        let Some(n1) = split_factor(n, cap) else {
-            return too_small(format!(
-                "an axis of {n} elements (no factors N1·N2 both fit)"
-            ));
-        };
-        let n2 = n / n1;
-        let (is, os) = (dims[d].src, dims[d].dst);
         let others: Vec<RoundAxis> = loops
             .iter()
             .chain(
@@ -137,49 +144,7 @@ fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
             )
             .copied()
             .collect();
-        // Round A: axes (n1, n2, others...), input -> output at k1 + N1·n2.
-        let mut axes = vec![
-            RoundAxis {
-                n: n1,
-                src: n2 as isize * is,
-                dst: os,
-            },
-            RoundAxis {
-                n: n2,
-                src: is,
-                dst: n1 as isize * os,
-            },
-        ];
-        axes.extend(others.iter().map(|a| RoundAxis {
-            n: a.n,
-            src: a.src,
-            dst: a.dst,
-        }));
-        rounds.push(Round {
-            axes: axes.clone(),
-            transform: vec![0],
-            twiddles: Some(Twiddles {
-                rows: 0,
-                cols: 1,
-                n,
-                sign,
-            }),
-            src: INPUT,
-            dst: OUTPUT,
-        });
-        // Round B: n2 in place on the output.
-        let on_output = |a: &RoundAxis| RoundAxis {
-            n: a.n,
-            src: a.dst,
-            dst: a.dst,
-        };
-        rounds.push(Round {
-            axes: axes.iter().map(on_output).collect(),
-            transform: vec![1],
-            twiddles: None,
-            src: OUTPUT,
-            dst: OUTPUT,
-        });
+        rounds = split_rounds(dims[d], &others, sign, cap, p.in_place)?;
     }
     // The groups of whole axes, each a round over (loops, dims).
     let all: Vec<RoundAxis> = loops.iter().chain(&dims).copied().collect();
@@ -198,9 +163,111 @@ fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
         };
         rounds.push(Round {
             axes,
-            transform: g.iter().map(|&d| loops.len() + d).collect(),
-            twiddles: None,
+            work: Work::Transform {
+                axes: g.iter().map(|&d| loops.len() + d).collect(),
+                twiddles: None,
+            },
             src: if first { INPUT } else { OUTPUT },
+            dst: OUTPUT,
+        });
+    }
+    Ok(rounds)
+}
+
+/// The rounds of a four-step split of axis `a` (the other axes `others` ride along).
+///
+/// Out of place: round A reads the input and writes element (k1, n2) at output position
+/// k1 + N1·n2; round B transforms n2 in place there. In place (N = M², every stride the same on
+/// both sides): round A writes (k1, n2) back where it read it, round B leaves X[k1 + M·k2] at
+/// k1·M + k2, and round C transposes the M × M matrix in place.
+fn split_rounds(
+    a: RoundAxis,
+    others: &[RoundAxis],
+    sign: i32,
+    cap: usize,
+    in_place: bool,
+) -> Result<Vec<Round>> {
+    let n = a.n;
+    let n1 = if in_place {
+        let m = (n as f64).sqrt().round() as usize;
+        if m * m != n || a.src != a.dst || others.iter().any(|o| o.src != o.dst) {
+            return Err(Error::unsupported(format!(
+                "an in-place transform with an axis of {n} elements, more than a tile of {cap}: \
+                 split in place only for N = M² and the same strides on both sides"
+            )));
+        }
+        m
+    } else {
+        split_factor(n, cap).ok_or_else(|| {
+            Error::unsupported(format!(
+                "a device budget of {cap} elements per tile is too small for an axis of {n} \
+                 elements (no factors N1·N2 both fit)"
+            ))
+        })?
+    };
+    let n2 = n / n1;
+    if n1 > cap || n2 > cap {
+        return Err(Error::unsupported(format!(
+            "a device budget of {cap} elements per tile is too small for an axis of {n} elements"
+        )));
+    }
+    let (is, os) = (a.src, a.dst);
+    let (row_dst, col_dst) = if in_place {
+        (n2 as isize * os, os)
+    } else {
+        (os, n1 as isize * os)
+    };
+    let mut axes = vec![
+        RoundAxis {
+            n: n1,
+            src: n2 as isize * is,
+            dst: row_dst,
+        },
+        RoundAxis {
+            n: n2,
+            src: is,
+            dst: col_dst,
+        },
+    ];
+    axes.extend_from_slice(others);
+    let on_output: Vec<RoundAxis> = axes
+        .iter()
+        .map(|a| RoundAxis {
+            n: a.n,
+            src: a.dst,
+            dst: a.dst,
+        })
+        .collect();
+    let mut rounds = vec![
+        Round {
+            axes,
+            work: Work::Transform {
+                axes: vec![0],
+                twiddles: Some(Twiddles {
+                    rows: 0,
+                    cols: 1,
+                    n,
+                    sign,
+                }),
+            },
+            src: INPUT,
+            dst: OUTPUT,
+        },
+        Round {
+            axes: on_output.clone(),
+            work: Work::Transform {
+                axes: vec![1],
+                twiddles: None,
+            },
+            src: OUTPUT,
+            dst: OUTPUT,
+        },
+    ];
+    if in_place {
+        rounds.push(Round {
+            axes: on_output,
+            work: Work::Transpose { rows: 0, cols: 1 },
+            src: OUTPUT,
             dst: OUTPUT,
         });
     }
@@ -234,16 +301,21 @@ struct Tile {
     extent: Vec<usize>,
 }
 
-/// The tiles of a round: transform axes whole; the other axes, smallest source stride first,
-/// whole while the tile fits, then a block of the next, then single elements.
+/// The tiles of a round. Transform rounds: transform axes whole; the other axes, smallest source
+/// stride first, whole while the tile fits, then a block of the next, then single elements.
+/// Transpose rounds: square blocks of the rows and columns, single elements of the rest.
 fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
     let mut extent: Vec<usize> = r.axes.iter().map(|_| 1).collect();
-    for &t in &r.transform {
+    if let Work::Transpose { rows, cols } = r.work {
+        let b = ((cap as f64).sqrt() as usize).clamp(1, r.axes[rows].n);
+        (extent[rows], extent[cols]) = (b, b);
+    }
+    for &t in r.whole() {
         extent[t] = r.axes[t].n;
     }
     let mut size: usize = extent.iter().product();
     let mut batch: Vec<usize> = (0..r.axes.len())
-        .filter(|i| !r.transform.contains(i))
+        .filter(|i| matches!(r.work, Work::Transform { .. }) && !r.whole().contains(i))
         .collect();
     batch.sort_by_key(|&i| r.axes[i].src.unsigned_abs());
     for &b in &batch {
@@ -290,7 +362,10 @@ fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program
         .map(|t| t.extent.iter().product::<usize>())
         .max()
         .unwrap_or(0);
-    let streams = if round_tiles.iter().any(|t| t.len() > 1) {
+    let transposes = rounds
+        .iter()
+        .any(|r| matches!(r.work, Work::Transpose { .. }));
+    let streams = if transposes || round_tiles.iter().any(|t| t.len() > 1) {
         2
     } else {
         1
@@ -318,9 +393,18 @@ fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program
             }
             event += streams;
         }
-        for (t, tile) in tiles.iter().enumerate() {
-            let stream = t % streams;
-            tile_steps(&mut prog, r, tile, bufs[stream], stream, p);
+        match r.work {
+            Work::Transform { .. } => {
+                for (t, tile) in tiles.iter().enumerate() {
+                    let stream = t % streams;
+                    tile_steps(&mut prog, r, tile, bufs[stream], stream, p);
+                }
+            }
+            Work::Transpose { rows, cols } => {
+                for tile in tiles.iter().filter(|t| t.start[rows] <= t.start[cols]) {
+                    swap_steps(&mut prog, r, tile, rows, cols, &bufs);
+                }
+            }
         }
     }
     prog
@@ -369,10 +453,10 @@ fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: us
     let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, dev_stride[i], dev_stride[i]);
     let problem = Problem {
         kind: p.kind.clone(),
-        dims: r.transform.iter().map(|&i| fft_dim(i)).collect(),
+        dims: r.whole().iter().map(|&i| fft_dim(i)).collect(),
         loops: order
             .iter()
-            .filter(|i| !r.transform.contains(i) && tile.extent[**i] > 1)
+            .filter(|i| !r.whole().contains(i) && tile.extent[**i] > 1)
             .map(|&i| fft_dim(i))
             .collect(),
         precision: p.precision,
@@ -384,7 +468,10 @@ fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: us
         output: on_dev,
         stream,
     });
-    if let Some(tw) = r.twiddles {
+    if let Work::Transform {
+        twiddles: Some(tw), ..
+    } = r.work
+    {
         let axis = |i: usize| Axis {
             n: tile.extent[i],
             stride: dev_stride[i],
@@ -414,6 +501,67 @@ fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: us
     });
 }
 
+/// Swaps block `tile` (rows × cols from its start) with its mirror, each transposed, through
+/// the two device buffers on stream 0: load both transposed, store each at the other's place.
+/// A block on the diagonal is transposed in place through buffer 0.
+fn swap_steps(
+    prog: &mut Program,
+    r: &Round,
+    tile: &Tile,
+    rows: usize,
+    cols: usize,
+    bufs: &[BufId],
+) {
+    let mirror = |t: &Tile| {
+        let mut m = t.clone();
+        m.start.swap(rows, cols);
+        m.extent.swap(rows, cols);
+        m
+    };
+    let at = |t: &Tile, buf: BufId, stride: &dyn Fn(&RoundAxis) -> isize| At {
+        buf,
+        offset: (0..r.axes.len())
+            .map(|i| t.start[i] as isize * stride(&r.axes[i]))
+            .sum(),
+    };
+    let blocks = if tile.start[rows] == tile.start[cols] {
+        vec![(tile.clone(), bufs[0])]
+    } else {
+        vec![(tile.clone(), bufs[0]), (mirror(tile), bufs[1])]
+    };
+    // Block (i, j) of h rows and w columns lands on the device as w rows of h: (j, i).
+    for (t, buf) in &blocks {
+        let (h, w) = (t.extent[rows] as isize, t.extent[cols] as isize);
+        prog.steps.push(Step::Transfer {
+            from: at(t, r.src, &|a| a.src),
+            to: At {
+                buf: *buf,
+                offset: 0,
+            },
+            dims: vec![
+                IoDim::new(h, r.axes[rows].src, 2),
+                IoDim::new(w, r.axes[cols].src, 2 * h),
+            ],
+            stream: 0,
+        });
+    }
+    for (t, buf) in &blocks {
+        let (h, w) = (t.extent[rows] as isize, t.extent[cols] as isize);
+        prog.steps.push(Step::Transfer {
+            from: At {
+                buf: *buf,
+                offset: 0,
+            },
+            to: at(&mirror(t), r.dst, &|a| a.dst),
+            dims: vec![
+                IoDim::new(w, 2 * h, r.axes[rows].dst),
+                IoDim::new(h, 2, r.axes[cols].dst),
+            ],
+            stream: 0,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,8 +586,10 @@ mod tests {
         ] {
             let r = Round {
                 axes: axes.clone(),
-                transform,
-                twiddles: None,
+                work: Work::Transform {
+                    axes: transform,
+                    twiddles: None,
+                },
                 src: INPUT,
                 dst: OUTPUT,
             };
