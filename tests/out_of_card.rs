@@ -15,6 +15,10 @@ use fftx::program::Step;
 use fftx::real::Real;
 use rand::Rng;
 
+/// Scalars after each array, and their value: the programs must leave them alone.
+const GUARD: usize = 16;
+const SENTINEL: f64 = 7.25;
+
 /// A transform on interleaved complex arrays: dims and loops as (n, input stride, output
 /// stride) in complex elements.
 struct Case {
@@ -104,7 +108,14 @@ fn run<T: Float + Real>(c: &Case) -> (f64, fftx::program::Program) {
     let data: Vec<T> = (0..n_in)
         .map(|_| <T as Float>::of(rng.gen::<f64>() - 0.5))
         .collect();
-    let (mut a, mut b) = (data.clone(), vec![<T as Float>::of(0.0); 2 * c.len(false)]);
+    let guard = |mut v: Vec<T>| {
+        v.resize(v.len() + GUARD, <T as Float>::of(SENTINEL));
+        v
+    };
+    let (mut a, mut b) = (
+        guard(data.clone()),
+        guard(vec![<T as Float>::of(0.0); 2 * c.len(false)]),
+    );
     let ptr = |v: &mut Vec<T>| {
         let p = v.as_mut_ptr() as usize;
         ArrayPtr::Complex {
@@ -119,6 +130,13 @@ fn run<T: Float + Real>(c: &Case) -> (f64, fftx::program::Program) {
         } else {
             exec.run(ptr(&mut a), ptr(&mut b)).unwrap();
         }
+    }
+    for (v, len) in [(&a, n_in), (&b, 2 * c.len(false))] {
+        assert!(
+            v[len..].iter().all(|t| t.f() == SENTINEL),
+            "wrote past the array\n{}",
+            prog.describe()
+        );
     }
     let ours = if c.in_place { a } else { b };
     // The reference.
@@ -362,4 +380,240 @@ fn programs_print_their_buffers_and_steps() {
     ] {
         assert!(s.contains(word), "{word} not in\n{s}");
     }
+}
+
+/// An r2c (and back, c2r) of row-major arrays of shape `ns` in a loop of `howmany`: in place
+/// with FFTW's padded layout, or out of place. Checks both against FFTW; returns the r2c and
+/// c2r programs.
+fn real_check<T: Float + Real>(
+    ns: &[isize],
+    howmany: isize,
+    in_place: bool,
+    budget: usize,
+) -> (fftx::program::Program, fftx::program::Program) {
+    let rank = ns.len();
+    let nh = ns[rank - 1] / 2 + 1;
+    // Strides in real scalars: the complex array (n/2 + 1 along the last axis), the real one.
+    let mut cs = vec![2isize; rank];
+    let mut rs = vec![1isize; rank];
+    for i in (0..rank - 1).rev() {
+        let inner = if i + 1 == rank - 1 { nh } else { ns[i + 1] };
+        cs[i] = cs[i + 1] * inner;
+        let real_inner = if i + 1 == rank - 1 {
+            if in_place {
+                2 * nh
+            } else {
+                ns[rank - 1]
+            }
+        } else {
+            ns[i + 1]
+        };
+        rs[i] = rs[i + 1] * real_inner;
+    }
+    let (cdist, rdist) = (cs[0] * ns[0], rs[0] * ns[0]);
+    let (cdist, rdist) = if rank == 1 {
+        (2 * nh, if in_place { 2 * nh } else { ns[0] })
+    } else {
+        (cdist, rdist)
+    };
+    let (clen, rlen) = ((cdist * howmany) as usize, (rdist * howmany) as usize);
+    let precision = <T as Real>::PRECISION;
+    let problem = |kind: Kind| {
+        let r2c = kind == Kind::R2c;
+        let d = |n, r: isize, c: isize| {
+            if r2c {
+                IoDim::new(n, r, c)
+            } else {
+                IoDim::new(n, c, r)
+            }
+        };
+        Problem {
+            kind,
+            dims: (0..rank).map(|i| d(ns[i], rs[i], cs[i])).collect(),
+            loops: vec![d(howmany, rdist, cdist)],
+            precision,
+            in_place,
+        }
+    };
+    let unit = std::mem::size_of::<T>();
+    let mut rng = common::rng(0x5ea1);
+    let x: Vec<T> = (0..rlen.max(clen))
+        .map(|_| <T as Float>::of(rng.gen::<f64>() - 0.5))
+        .collect();
+    let api = common::reference(if unit == 8 { "fftw_" } else { "fftwf_" });
+    let fftw_dims = |div_r: isize, div_c: isize, r2c: bool| {
+        let mut v: Vec<Dim> = (0..rank)
+            .map(|i| {
+                let (r, c) = (rs[i] / div_r, cs[i] / div_c);
+                let (is, os) = if r2c { (r, c) } else { (c, r) };
+                Dim { n: ns[i], is, os }
+            })
+            .collect();
+        let (r, c) = (rdist / div_r, cdist / div_c);
+        let (is, os) = if r2c { (r, c) } else { (c, r) };
+        v.push(Dim { n: howmany, is, os });
+        v
+    };
+    // FFTW's r2c of x, then its c2r of that spectrum: the references.
+    let mut spectrum = vec![<T as Float>::of(0.0); clen.max(rlen)];
+    let mut back = vec![<T as Float>::of(0.0); rlen.max(clen)];
+    {
+        let _lock = common::REFERENCE_LOCK
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let d = fftw_dims(1, 2, true);
+        let mut xin = x.clone();
+        unsafe {
+            let out = if in_place {
+                xin.as_mut_ptr()
+            } else {
+                spectrum.as_mut_ptr()
+            } as P;
+            let plan = (api.r2c)(
+                rank as i32,
+                d.as_ptr(),
+                1,
+                d[rank..].as_ptr(),
+                xin.as_mut_ptr() as P,
+                out,
+                1 << 6,
+            );
+            assert!(!plan.is_null());
+            (api.execute)(plan);
+            (api.destroy)(plan);
+        }
+        if in_place {
+            spectrum = xin;
+        }
+        let d = fftw_dims(1, 2, false);
+        let mut sin = spectrum.clone();
+        unsafe {
+            let out = if in_place {
+                sin.as_mut_ptr()
+            } else {
+                back.as_mut_ptr()
+            } as P;
+            let plan = (api.c2r)(
+                rank as i32,
+                d.as_ptr(),
+                1,
+                d[rank..].as_ptr(),
+                sin.as_mut_ptr() as P,
+                out,
+                1 << 6,
+            );
+            assert!(!plan.is_null());
+            (api.execute)(plan);
+            (api.destroy)(plan);
+        }
+        if in_place {
+            back = sin;
+        }
+    }
+    let complex = |v: &mut Vec<T>| {
+        let p = v.as_mut_ptr() as usize;
+        ArrayPtr::Complex {
+            re: p,
+            im: p + unit,
+        }
+    };
+    let real = |v: &mut Vec<T>| ArrayPtr::Real(v.as_mut_ptr() as usize);
+    let budget_of = Budget {
+        device: 0,
+        bytes: budget,
+    };
+    let run = |kind: Kind, input: &[T]| {
+        let prog = lower(&problem(kind.clone()), budget_of).unwrap_or_else(|e| panic!("{e:?}"));
+        prog.validate().unwrap();
+        assert!(
+            prog.device_scalars(0) * unit <= budget,
+            "{}",
+            prog.describe()
+        );
+        let exec = CpuProgram::<T>::new(&prog, 1).unwrap();
+        // Each array is followed by a guard of sentinels that nothing may write.
+        let (len_in, len_out) = match (in_place, kind == Kind::R2c) {
+            (true, _) => (rlen.max(clen), rlen.max(clen)),
+            (false, true) => (rlen, clen),
+            (false, false) => (clen, rlen),
+        };
+        let guarded = |v: &[T], len: usize| {
+            let mut g = v[..len.min(v.len())].to_vec();
+            g.resize(len, <T as Float>::of(0.0));
+            g.resize(len + GUARD, <T as Float>::of(SENTINEL));
+            g
+        };
+        let mut a = guarded(input, len_in);
+        let mut b = guarded(&[], len_out);
+        unsafe {
+            let (i, o) = match (kind == Kind::R2c, in_place) {
+                (true, true) => (real(&mut a), complex(&mut a)),
+                (true, false) => (real(&mut a), complex(&mut b)),
+                (false, true) => (complex(&mut a), real(&mut a)),
+                (false, false) => (complex(&mut a), real(&mut b)),
+            };
+            exec.run(i, o).unwrap();
+        }
+        for v in [&a, &b] {
+            let tail = &v[v.len() - GUARD..];
+            assert!(
+                tail.iter().all(|t| t.f() == SENTINEL),
+                "wrote past the array\n{}",
+                prog.describe()
+            );
+        }
+        (if in_place { a } else { b }, prog)
+    };
+    let eps = if unit == 8 { 2e-16 } else { 1.2e-7 };
+    let points: isize = ns.iter().product();
+    let bound = 5.0 * eps * (points as f64).log2().max(1.0);
+    let err = |got: &[T], want: &[T], offs: &dyn Fn(usize) -> bool| {
+        let (mut num, mut den) = (0.0f64, 0.0f64);
+        for i in (0..want.len()).filter(|&i| offs(i)) {
+            let (g, w) = (got[i].f(), want[i].f());
+            num += (g - w) * (g - w);
+            den += w * w;
+        }
+        (num / den).sqrt()
+    };
+    // Scalars that belong to the arrays (not the padding of the in-place real rows).
+    let in_real = |i: usize| {
+        let row = 2 * nh as usize;
+        !in_place || i % row < ns[rank - 1] as usize
+    };
+    let (got, r2c_prog) = run(Kind::R2c, &x);
+    let e = err(&got, &spectrum, &|i| i < clen);
+    assert!(
+        e <= bound,
+        "r2c {ns:?} x {howmany}: {e:.3e} > {bound:.3e}\n{}",
+        r2c_prog.describe()
+    );
+    let (got, c2r_prog) = run(Kind::C2r, &spectrum);
+    let e = err(&got, &back, &|i| i < rlen && in_real(i));
+    assert!(
+        e <= bound,
+        "c2r {ns:?} x {howmany}: {e:.3e} > {bound:.3e}\n{}",
+        c2r_prog.describe()
+    );
+    (r2c_prog, c2r_prog)
+}
+
+#[test]
+fn real_data_three_dimensions_slabs_then_pencils() {
+    for in_place in [false, true] {
+        let (r2c, c2r) = real_check::<f64>(&[12, 10, 16], 1, in_place, 12 << 10);
+        assert!(rounds(&r2c) >= 2, "{}", r2c.describe());
+        assert!(rounds(&c2r) >= 2, "{}", c2r.describe());
+        real_check::<f32>(&[12, 10, 16], 1, in_place, 12 << 10);
+    }
+}
+
+#[test]
+fn real_data_batches_and_a_split_outer_axis() {
+    // Rows of 33 reals in a loop of 5, tiles of a few rows.
+    real_check::<f64>(&[7, 33], 5, false, 4 << 10);
+    // The outer axis of 4096 is split four-step on the complex array (4096 = 64²).
+    let (r2c, _) = real_check::<f64>(&[4096, 6], 1, false, 16 << 10);
+    assert!(twiddles(&r2c) > 0, "{}", r2c.describe());
+    real_check::<f32>(&[4096, 6], 1, true, 16 << 10);
 }

@@ -55,8 +55,11 @@ struct Twiddles {
 /// What a round does to each of its tiles.
 #[derive(Clone, Debug)]
 enum Work {
-    /// Transforms `axes` (indices into the round's axes, outermost first), then the twiddles.
+    /// Transforms `axes` (indices into the round's axes, outermost first) by `kind`, then the
+    /// twiddles. For r2c and c2r the last of `axes` is the real-data one: its round axis counts
+    /// the logical (real) length; on the complex side it has n/2 + 1 elements.
     Transform {
+        kind: Kind,
         axes: Vec<usize>,
         twiddles: Option<Twiddles>,
     },
@@ -85,18 +88,25 @@ impl Round {
 
 /// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`.
 pub fn lower(problem: &Problem, budget: Budget) -> Result<Program> {
-    let Kind::Dft { sign } = problem.kind else {
-        return Err(Error::unsupported(format!(
-            "{}: the out-of-card pass lowers complex DFTs",
-            problem.kind.name()
-        )));
-    };
+    if problem.dims.is_empty() {
+        return Err(Error::unsupported(
+            "a rank-0 problem has no transform to lower",
+        ));
+    }
     if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
         return Err(Error::bad_input("nothing to transform"));
     }
     let element = 2 * problem.precision.bytes();
     let cap = budget.bytes / (3 * element);
-    let rounds = rounds(problem, sign, cap)?;
+    let rounds = match problem.kind {
+        Kind::Dft { sign } => rounds(problem, sign, cap)?,
+        Kind::R2c | Kind::C2r => real_rounds(problem, cap)?,
+        Kind::R2r(_) => {
+            return Err(Error::unsupported(
+                "r2r: the out-of-card pass lowers complex and real-data DFTs",
+            ))
+        }
+    };
     Ok(schedule(&rounds, cap, problem, budget.device))
 }
 
@@ -164,6 +174,7 @@ fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
         rounds.push(Round {
             axes,
             work: Work::Transform {
+                kind: Kind::Dft { sign },
                 axes: g.iter().map(|&d| loops.len() + d).collect(),
                 twiddles: None,
             },
@@ -172,6 +183,103 @@ fn rounds(p: &Problem, sign: i32, cap: usize) -> Result<Vec<Round>> {
         });
     }
     Ok(rounds)
+}
+
+/// The rounds of an r2c or c2r transform: the real-data round over the innermost axes that fit
+/// a tile (the last one with them), and complex rounds over the others, in place on the complex
+/// array: after the r2c round on the output; before the c2r round on the input, which they
+/// overwrite (as FFTW's multi-dimensional c2r does).
+fn real_rounds(p: &Problem, cap: usize) -> Result<Vec<Round>> {
+    let r2c = p.kind == Kind::R2c;
+    let rank = p.dims.len();
+    let n_last = p.dims[rank - 1].n as usize;
+    // A tile of E logical elements takes E real scalars and E/n·(n/2 + 1) complex elements.
+    let real_cap = cap * n_last / (n_last + 1);
+    let mut inner = vec![rank - 1];
+    let mut size = n_last;
+    while inner[0] > 0 && size * p.dims[inner[0] - 1].n as usize <= real_cap {
+        inner.insert(0, inner[0] - 1);
+        size *= p.dims[inner[0]].n as usize;
+    }
+    if size > real_cap {
+        return Err(Error::unsupported(format!(
+            "a real-data axis of {n_last} elements is longer than a tile of {real_cap}: \
+             the out-of-card pass splits complex axes only"
+        )));
+    }
+    // The complex array's view: its strides on both sides, n/2 + 1 along the last axis.
+    let (complex_side, sign) = if r2c { (OUTPUT, -1) } else { (INPUT, 1) };
+    let complex_axis = |d: &IoDim, last: bool| {
+        let stride = if r2c { d.os } else { d.is };
+        let n = if last {
+            d.n as usize / 2 + 1
+        } else {
+            d.n as usize
+        };
+        RoundAxis {
+            n,
+            src: stride,
+            dst: stride,
+        }
+    };
+    let outer = p.dims[..inner[0]].to_vec();
+    let complex_view = Problem {
+        kind: Kind::Dft { sign },
+        dims: outer
+            .iter()
+            .map(|d| {
+                IoDim::new(
+                    d.n,
+                    if r2c { d.os } else { d.is },
+                    if r2c { d.os } else { d.is },
+                )
+            })
+            .collect(),
+        loops: p
+            .loops
+            .iter()
+            .chain(&p.dims[inner[0]..])
+            .enumerate()
+            .map(|(i, d)| {
+                let a = complex_axis(d, i + 1 == p.loops.len() + rank - inner[0]);
+                IoDim::new(a.n as isize, a.src, a.dst)
+            })
+            .collect(),
+        precision: p.precision,
+        in_place: true,
+    };
+    let mut complex_rounds = if outer.is_empty() {
+        Vec::new()
+    } else {
+        rounds(&complex_view, sign, cap)?
+    };
+    for r in &mut complex_rounds {
+        (r.src, r.dst) = (complex_side, complex_side);
+    }
+    let axis = |d: &IoDim| RoundAxis {
+        n: d.n as usize,
+        src: d.is,
+        dst: d.os,
+    };
+    let nloops = p.loops.len();
+    let real_round = Round {
+        axes: p.loops.iter().chain(&p.dims).map(axis).collect(),
+        work: Work::Transform {
+            kind: p.kind.clone(),
+            axes: inner.iter().map(|&d| nloops + d).collect(),
+            twiddles: None,
+        },
+        src: INPUT,
+        dst: OUTPUT,
+    };
+    Ok(if r2c {
+        std::iter::once(real_round).chain(complex_rounds).collect()
+    } else {
+        complex_rounds
+            .into_iter()
+            .chain(std::iter::once(real_round))
+            .collect()
+    })
 }
 
 /// The rounds of a four-step split of axis `a` (the other axes `others` ride along).
@@ -242,6 +350,7 @@ fn split_rounds(
         Round {
             axes,
             work: Work::Transform {
+                kind: Kind::Dft { sign },
                 axes: vec![0],
                 twiddles: Some(Twiddles {
                     rows: 0,
@@ -256,6 +365,7 @@ fn split_rounds(
         Round {
             axes: on_output.clone(),
             work: Work::Transform {
+                kind: Kind::Dft { sign },
                 axes: vec![1],
                 twiddles: None,
             },
@@ -305,6 +415,18 @@ struct Tile {
 /// stride first, whole while the tile fits, then a block of the next, then single elements.
 /// Transpose rounds: square blocks of the rows and columns, single elements of the rest.
 fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
+    // A real-data tile of E logical elements takes about E (n + 1)/n complex elements' room.
+    let cap = match &r.work {
+        Work::Transform {
+            kind: Kind::R2c | Kind::C2r,
+            axes,
+            ..
+        } => {
+            let n = r.axes[*axes.last().expect("a transform axis")].n;
+            cap * n / (n + 1)
+        }
+        _ => cap,
+    };
     let mut extent: Vec<usize> = r.axes.iter().map(|_| 1).collect();
     if let Work::Transpose { rows, cols } = r.work {
         let b = ((cap as f64).sqrt() as usize).clamp(1, r.axes[rows].n);
@@ -356,10 +478,10 @@ fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
 fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program {
     let mut prog = Program::new();
     let round_tiles: Vec<Vec<Tile>> = rounds.iter().map(|r| tiles(r, cap)).collect();
-    let largest = round_tiles
+    let largest = rounds
         .iter()
-        .flatten()
-        .map(|t| t.extent.iter().product::<usize>())
+        .zip(&round_tiles)
+        .flat_map(|(r, tiles)| tiles.iter().map(|t| DeviceTile::new(r, t).scalars))
         .max()
         .unwrap_or(0);
     let transposes = rounds
@@ -371,7 +493,7 @@ fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program
         1
     };
     let bufs: Vec<BufId> = (0..streams)
-        .map(|_| prog.temp(2 * largest, Placement::Device(device)))
+        .map(|_| prog.temp(largest, Placement::Device(device)))
         .collect();
     let mut event = 0;
     for (k, (r, tiles)) in rounds.iter().zip(&round_tiles).enumerate() {
@@ -410,74 +532,131 @@ fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program
     prog
 }
 
+/// How a round's tile lies in a device buffer: per axis the element counts and strides (real
+/// scalars) of its input and its output, and where the output starts (in place for complex
+/// rounds; after the input for r2c and c2r).
+struct DeviceTile {
+    order: Vec<usize>,
+    extent_in: Vec<usize>,
+    extent_out: Vec<usize>,
+    stride_in: Vec<isize>,
+    stride_out: Vec<isize>,
+    out_offset: isize,
+    scalars: usize,
+}
+
+impl DeviceTile {
+    fn new(r: &Round, tile: &Tile) -> DeviceTile {
+        let rank = r.axes.len();
+        // The axis of smallest source stride innermost.
+        let mut order: Vec<usize> = (0..rank).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(r.axes[i].src.unsigned_abs()));
+        let (kind, real_axis) = match &r.work {
+            Work::Transform { kind, axes, .. } => (kind.clone(), axes.last().copied()),
+            Work::Transpose { .. } => (Kind::Dft { sign: -1 }, None),
+        };
+        let half = |complex: bool| {
+            let mut e = tile.extent.clone();
+            if let (true, Some(a), Kind::R2c | Kind::C2r) = (complex, real_axis, &kind) {
+                e[a] = e[a] / 2 + 1;
+            }
+            e
+        };
+        let (ci, co) = (kind.input_is_complex(), kind.output_is_complex());
+        let (extent_in, extent_out) = (half(ci), half(co));
+        let strides = |extent: &[usize], complex: bool| {
+            let mut st = vec![0isize; rank];
+            let mut s = if complex { 2 } else { 1 };
+            for &i in order.iter().rev() {
+                st[i] = s;
+                s *= extent[i] as isize;
+            }
+            (st, s as usize)
+        };
+        let (stride_in, n_in) = strides(&extent_in, ci);
+        let (stride_out, n_out) = strides(&extent_out, co);
+        let in_place = matches!(kind, Kind::Dft { .. });
+        DeviceTile {
+            order,
+            extent_in,
+            extent_out,
+            stride_in,
+            stride_out,
+            out_offset: if in_place { 0 } else { n_in as isize },
+            scalars: if in_place { n_in } else { n_in + n_out },
+        }
+    }
+}
+
 /// Gather, transform (and twiddle), scatter one tile through device buffer `dev`.
 fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: usize, p: &Problem) {
+    let Work::Transform {
+        kind,
+        axes: whole,
+        twiddles,
+    } = &r.work
+    else {
+        unreachable!("transform rounds only")
+    };
     let rank = r.axes.len();
-    // Device layout: contiguous complex elements, the axis of smallest source stride innermost.
-    let mut order: Vec<usize> = (0..rank).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(r.axes[i].src.unsigned_abs()));
-    let mut dev_stride = vec![0isize; rank];
-    let mut s = 2isize;
-    for &i in order.iter().rev() {
-        dev_stride[i] = s;
-        s *= tile.extent[i] as isize;
-    }
+    let d = DeviceTile::new(r, tile);
     let offset = |stride: &dyn Fn(&RoundAxis) -> isize| {
         (0..rank)
             .map(|i| tile.start[i] as isize * stride(&r.axes[i]))
             .sum::<isize>()
     };
-    let dims = |host: &dyn Fn(&RoundAxis) -> isize, to_device: bool| {
-        order
-            .iter()
-            .map(|&i| {
-                let (h, d) = (host(&r.axes[i]), dev_stride[i]);
-                let (is, os) = if to_device { (h, d) } else { (d, h) };
-                IoDim::new(tile.extent[i] as isize, is, os)
-            })
-            .collect::<Vec<_>>()
-    };
-    let on_dev = At {
+    let box_dims =
+        |extent: &[usize], from: &dyn Fn(usize) -> isize, to: &dyn Fn(usize) -> isize| {
+            d.order
+                .iter()
+                .map(|&i| IoDim::new(extent[i] as isize, from(i), to(i)))
+                .collect::<Vec<_>>()
+        };
+    let dev_in = At {
         buf: dev,
         offset: 0,
+    };
+    let dev_out = At {
+        buf: dev,
+        offset: d.out_offset,
     };
     prog.steps.push(Step::Transfer {
         from: At {
             buf: r.src,
             offset: offset(&|a| a.src),
         },
-        to: on_dev,
-        dims: dims(&|a| a.src, true),
+        to: dev_in,
+        dims: box_dims(&d.extent_in, &|i| r.axes[i].src, &|i| d.stride_in[i]),
+        complex: kind.input_is_complex(),
         stream,
     });
-    let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, dev_stride[i], dev_stride[i]);
+    // Logical lengths along the transform axes, the output's counts along the others.
+    let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, d.stride_in[i], d.stride_out[i]);
     let problem = Problem {
-        kind: p.kind.clone(),
-        dims: r.whole().iter().map(|&i| fft_dim(i)).collect(),
-        loops: order
+        kind: kind.clone(),
+        dims: whole.iter().map(|&i| fft_dim(i)).collect(),
+        loops: d
+            .order
             .iter()
-            .filter(|i| !r.whole().contains(i) && tile.extent[**i] > 1)
+            .filter(|i| !whole.contains(i) && tile.extent[**i] > 1)
             .map(|&i| fft_dim(i))
             .collect(),
         precision: p.precision,
-        in_place: true,
+        in_place: d.out_offset == 0,
     };
     prog.steps.push(Step::Fft {
         problem,
-        input: on_dev,
-        output: on_dev,
+        input: dev_in,
+        output: dev_out,
         stream,
     });
-    if let Work::Transform {
-        twiddles: Some(tw), ..
-    } = r.work
-    {
+    if let Some(tw) = twiddles {
         let axis = |i: usize| Axis {
             n: tile.extent[i],
-            stride: dev_stride[i],
+            stride: d.stride_out[i],
         };
         prog.steps.push(Step::Twiddle {
-            at: on_dev,
+            at: dev_out,
             rows: axis(tw.rows),
             cols: axis(tw.cols),
             first_col: tile.start[tw.cols],
@@ -491,12 +670,13 @@ fn tile_steps(prog: &mut Program, r: &Round, tile: &Tile, dev: BufId, stream: us
         });
     }
     prog.steps.push(Step::Transfer {
-        from: on_dev,
+        from: dev_out,
         to: At {
             buf: r.dst,
             offset: offset(&|a| a.dst),
         },
-        dims: dims(&|a| a.dst, false),
+        dims: box_dims(&d.extent_out, &|i| d.stride_out[i], &|i| r.axes[i].dst),
+        complex: kind.output_is_complex(),
         stream,
     });
 }
@@ -542,6 +722,7 @@ fn swap_steps(
                 IoDim::new(h, r.axes[rows].src, 2),
                 IoDim::new(w, r.axes[cols].src, 2 * h),
             ],
+            complex: true,
             stream: 0,
         });
     }
@@ -557,6 +738,7 @@ fn swap_steps(
                 IoDim::new(w, 2 * h, r.axes[rows].dst),
                 IoDim::new(h, 2, r.axes[cols].dst),
             ],
+            complex: true,
             stream: 0,
         });
     }
@@ -587,6 +769,7 @@ mod tests {
             let r = Round {
                 axes: axes.clone(),
                 work: Work::Transform {
+                    kind: Kind::Dft { sign: -1 },
                     axes: transform,
                     twiddles: None,
                 },

@@ -109,13 +109,14 @@ pub enum Step {
         output: At,
         stream: usize,
     },
-    /// Copies complex elements: element (i0, i1, ...) of the box `dims` (n, is, os; strides in
-    /// real scalars) from `from + Σ i·is` to `to + Σ i·os`. Between placements it is a DMA
-    /// transfer (H2D, D2H, D2D).
+    /// Copies elements (complex ones, or real scalars if not `complex`): element (i0, i1, ...)
+    /// of the box `dims` (n, is, os; strides in real scalars) from `from + Σ i·is` to
+    /// `to + Σ i·os`. Between placements it is a DMA transfer (H2D, D2H, D2D).
     Transfer {
         from: At,
         to: At,
         dims: Vec<IoDim>,
+        complex: bool,
         stream: usize,
     },
     /// The twiddle factors between the two rounds of a four-step FFT of length `n`: element
@@ -305,12 +306,14 @@ fn describe_step(step: &Step) -> String {
             from,
             to,
             dims: d,
+            complex,
             stream,
         } => format!(
-            "(transfer s{stream} {} -> {} [{}])",
+            "(transfer s{stream} {} -> {} [{}]{})",
             at(from),
             at(to),
-            dims(d)
+            dims(d),
+            if *complex { "" } else { " real" }
         ),
         Step::Twiddle {
             at: a,

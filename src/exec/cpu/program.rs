@@ -97,15 +97,35 @@ impl<T: Real> CpuProgram<T> {
                     output: o,
                     ..
                 } => {
-                    let ptr = |a: &At| complex_at::<T>(bases[a.buf], a.offset);
+                    let Step::Fft { problem, .. } = step else {
+                        unreachable!()
+                    };
+                    let ptr = |a: &At, complex: bool| match complex_at::<T>(bases[a.buf], a.offset)
+                    {
+                        ArrayPtr::Complex { re, .. } if !complex => ArrayPtr::Real(re),
+                        c => c,
+                    };
+                    let (ci, co) = (
+                        problem.kind.input_is_complex(),
+                        problem.kind.output_is_complex(),
+                    );
                     transform
                         .as_ref()
                         .expect("planned")
-                        .execute(ptr(i), ptr(o))?;
+                        .execute(ptr(i, ci), ptr(o, co))?;
                 }
-                Step::Transfer { from, to, dims, .. } => {
-                    transfer::<T>(bases[from.buf], from.offset, bases[to.buf], to.offset, dims)
-                }
+                Step::Transfer {
+                    from,
+                    to,
+                    dims,
+                    complex,
+                    ..
+                } => transfer::<T>(
+                    (bases[from.buf], from.offset),
+                    (bases[to.buf], to.offset),
+                    dims,
+                    *complex,
+                ),
                 Step::Twiddle {
                     at,
                     rows,
@@ -154,12 +174,14 @@ fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isiz
 
 /// # Safety
 /// Both boxes must lie in their buffers.
-unsafe fn transfer<T: Real>(from: Base, fo: isize, to: Base, tof: isize, dims: &[IoDim]) {
+unsafe fn transfer<T: Real>(from: (Base, isize), to: (Base, isize), dims: &[IoDim], complex: bool) {
     let p = |a: usize| a as *mut T;
-    let (fre, fim, tre, tim) = (p(from.re), p(from.im), p(to.re), p(to.im));
-    for_each_in_box(dims, fo, tof, &mut |i, o| {
+    let (fre, fim, tre, tim) = (p(from.0.re), p(from.0.im), p(to.0.re), p(to.0.im));
+    for_each_in_box(dims, from.1, to.1, &mut |i, o| {
         *tre.offset(o) = *fre.offset(i);
-        *tim.offset(o) = *fim.offset(i);
+        if complex {
+            *tim.offset(o) = *fim.offset(i);
+        }
     });
 }
 
