@@ -1,4 +1,5 @@
 //! Pure functions over problems (and, with FFTX, plan graphs): each unit-tested on its own.
 
+pub mod distribute;
 pub mod normalize;
 pub mod out_of_card;

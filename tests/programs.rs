@@ -1,7 +1,8 @@
-//! Out-of-card programs (passes::out_of_card) run by the CPU program executor, against the
-//! system FFTW 3.3.10 on the same problems: four-step splits, slabs and pencils, batches, both
-//! precisions, in place and out of place, with device budgets of a few KiB so that every
-//! decomposition runs at small sizes.
+//! Programs run by the CPU program executor, against the system FFTW 3.3.10 on the same
+//! problems: out-of-card ones (passes::out_of_card: four-step splits, slabs and pencils,
+//! batches, with device budgets of a few KiB so that every decomposition runs at small sizes)
+//! and distributed ones (passes::distribute over 1 to 4 virtual devices); both precisions, in
+//! place and out of place, c2c, r2c and c2r.
 
 mod common;
 
@@ -9,6 +10,7 @@ use common::{Float, P};
 use fftx::exec::cpu::layout::ArrayPtr;
 use fftx::exec::cpu::program::CpuProgram;
 use fftx::fftw_iodim64 as Dim;
+use fftx::passes::distribute;
 use fftx::passes::out_of_card::{lower, Budget};
 use fftx::problem::{IoDim, Kind, Precision, Problem};
 use fftx::program::Step;
@@ -27,6 +29,30 @@ struct Case {
     sign: i32,
     in_place: bool,
     budget: usize,
+    /// Distributed over this many virtual devices (0: out of card within `budget`).
+    devices: usize,
+}
+
+/// The program under test: out of card within `budget` bytes, or over `devices` devices.
+fn lower_for(p: &Problem, budget: usize, devices: usize) -> fftx::program::Program {
+    let prog = if devices == 0 {
+        lower(
+            p,
+            Budget {
+                device: 0,
+                bytes: budget,
+            },
+        )
+    } else {
+        distribute::slabs(p, &(0..devices).collect::<Vec<_>>())
+    }
+    .unwrap_or_else(|e| panic!("lowering failed: {e:?}"));
+    prog.validate().unwrap();
+    if devices == 0 {
+        let bytes = prog.device_scalars(0) * p.precision.bytes();
+        assert!(bytes <= budget, "{bytes} > {budget}\n{}", prog.describe());
+    }
+    prog
 }
 
 fn row_major(ns: &[isize]) -> Vec<(isize, isize, isize)> {
@@ -52,6 +78,7 @@ impl Case {
             sign: -1,
             in_place: false,
             budget,
+            devices: 0,
         }
     }
     fn problem(&self, precision: Precision) -> Problem {
@@ -87,22 +114,8 @@ fn fftw_dims(d: &[(isize, isize, isize)]) -> Vec<Dim> {
 /// relative L2 difference and the program.
 fn run<T: Float + Real>(c: &Case) -> (f64, fftx::program::Program) {
     let precision = <T as Real>::PRECISION;
-    let prog = lower(
-        &c.problem(precision),
-        Budget {
-            device: 0,
-            bytes: c.budget,
-        },
-    )
-    .unwrap_or_else(|e| panic!("lowering failed: {e:?}"));
-    prog.validate().unwrap();
+    let prog = lower_for(&c.problem(precision), c.budget, c.devices);
     let unit = std::mem::size_of::<T>();
-    assert!(
-        prog.device_scalars(0) * unit <= c.budget,
-        "device buffers of {} bytes exceed the budget of {}",
-        prog.device_scalars(0) * unit,
-        c.budget
-    );
     let mut rng = common::rng(0x0ca7d);
     let n_in = 2 * c.len(true).max(c.len(false));
     let data: Vec<T> = (0..n_in)
@@ -314,6 +327,7 @@ fn strided_transposed_layouts() {
         sign: -1,
         in_place: false,
         budget: 12 << 10,
+        devices: 0,
     };
     check::<f64>(&c);
     check::<f32>(&c);
@@ -390,6 +404,7 @@ fn real_check<T: Float + Real>(
     howmany: isize,
     in_place: bool,
     budget: usize,
+    devices: usize,
 ) -> (fftx::program::Program, fftx::program::Program) {
     let rank = ns.len();
     let nh = ns[rank - 1] / 2 + 1;
@@ -518,18 +533,8 @@ fn real_check<T: Float + Real>(
         }
     };
     let real = |v: &mut Vec<T>| ArrayPtr::Real(v.as_mut_ptr() as usize);
-    let budget_of = Budget {
-        device: 0,
-        bytes: budget,
-    };
     let run = |kind: Kind, input: &[T]| {
-        let prog = lower(&problem(kind.clone()), budget_of).unwrap_or_else(|e| panic!("{e:?}"));
-        prog.validate().unwrap();
-        assert!(
-            prog.device_scalars(0) * unit <= budget,
-            "{}",
-            prog.describe()
-        );
+        let prog = lower_for(&problem(kind.clone()), budget, devices);
         let exec = CpuProgram::<T>::new(&prog, 1).unwrap();
         // Each array is followed by a guard of sentinels that nothing may write.
         let (len_in, len_out) = match (in_place, kind == Kind::R2c) {
@@ -601,19 +606,76 @@ fn real_check<T: Float + Real>(
 #[test]
 fn real_data_three_dimensions_slabs_then_pencils() {
     for in_place in [false, true] {
-        let (r2c, c2r) = real_check::<f64>(&[12, 10, 16], 1, in_place, 12 << 10);
+        let (r2c, c2r) = real_check::<f64>(&[12, 10, 16], 1, in_place, 12 << 10, 0);
         assert!(rounds(&r2c) >= 2, "{}", r2c.describe());
         assert!(rounds(&c2r) >= 2, "{}", c2r.describe());
-        real_check::<f32>(&[12, 10, 16], 1, in_place, 12 << 10);
+        real_check::<f32>(&[12, 10, 16], 1, in_place, 12 << 10, 0);
     }
 }
 
 #[test]
 fn real_data_batches_and_a_split_outer_axis() {
     // Rows of 33 reals in a loop of 5, tiles of a few rows.
-    real_check::<f64>(&[7, 33], 5, false, 4 << 10);
+    real_check::<f64>(&[7, 33], 5, false, 4 << 10, 0);
     // The outer axis of 4096 is split four-step on the complex array (4096 = 64²).
-    let (r2c, _) = real_check::<f64>(&[4096, 6], 1, false, 16 << 10);
+    let (r2c, _) = real_check::<f64>(&[4096, 6], 1, false, 16 << 10, 0);
     assert!(twiddles(&r2c) > 0, "{}", r2c.describe());
-    real_check::<f32>(&[4096, 6], 1, true, 16 << 10);
+    real_check::<f32>(&[4096, 6], 1, true, 16 << 10, 0);
+}
+
+#[test]
+fn distributed_complex_over_one_to_four_devices() {
+    for devices in 1..=4 {
+        for (ns, in_place) in [
+            (&[12, 10, 6][..], false),
+            (&[7, 5][..], true),
+            (&[9, 8, 3, 2][..], false),
+        ] {
+            let mut c = Case::new(ns, 0);
+            c.devices = devices;
+            c.in_place = in_place;
+            c.sign = if devices % 2 == 0 { 1 } else { -1 };
+            check::<f64>(&c);
+            check::<f32>(&c);
+        }
+    }
+    // Strided, transposed and batched.
+    let mut c = Case::new(&[6, 10], 0);
+    c.dims = vec![(6, 1, 10), (10, 6, 1)];
+    c.loops = vec![(3, 60, 60)];
+    c.devices = 3;
+    check::<f64>(&c);
+}
+
+#[test]
+fn distributed_real_data_over_one_to_four_devices() {
+    for devices in 1..=4 {
+        real_check::<f64>(&[12, 10, 16], 2, false, 0, devices);
+        real_check::<f64>(&[5, 9], 1, true, 0, devices);
+        real_check::<f32>(&[6, 4, 7], 1, false, 0, devices);
+    }
+}
+
+#[test]
+fn distributed_programs_exchange_between_every_pair_of_devices() {
+    let c = Case::new(&[8, 8, 4], 0);
+    let p = lower_for(&c.problem(Precision::F64), 0, 3);
+    let s = p.describe();
+    for dev in 0..3 {
+        assert!(s.contains(&format!("device{dev}")), "{s}");
+    }
+    // 3 slabs in, 9 exchange parts, 3 pencils out; every stream waits for the other two.
+    let transfers = p
+        .steps
+        .iter()
+        .filter(|s| matches!(s, Step::Transfer { .. }))
+        .count();
+    assert_eq!(transfers, 3 + 9 + 3, "{s}");
+    let waits = p
+        .steps
+        .iter()
+        .filter(|s| matches!(s, Step::Wait { .. }))
+        .count();
+    assert_eq!(waits, 6, "{s}");
+    assert!(distribute::slabs(&Case::new(&[64], 0).problem(Precision::F64), &[0, 1]).is_err());
 }

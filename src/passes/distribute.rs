@@ -1,0 +1,326 @@
+//! Distribution over several devices: a multi-dimensional transform by slabs and pencils, as in
+//! heFFTe (Ayala et al.) and FFTW-MPI's default decomposition.
+//!
+//! Forward (c2c, r2c): device p receives the slab of planes i0 in S_p (a block of the first
+//! axis) and transforms it along every other axis; an exchange (peer transfers, every device to
+//! every device: an all-to-all) gives device q every i0 of the block T_q of the second axis;
+//! device q transforms along the first axis and sends its pencils to the output. Backward
+//! (c2r) runs the same in reverse: pencils first (the complex dft along the first axis), the
+//! exchange, then the c2r of the slabs.
+//!
+//! Each device works on its own stream (stream p for device p); the exchange waits for every
+//! device's first phase through events. Device memory per device: its slab and its pencils,
+//! about 2/P of the problem (3/P for r2c and c2r, whose slabs have a real and a complex part).
+
+use crate::error::{Error, Result};
+use crate::problem::{IoDim, Kind, Problem};
+use crate::program::{At, BufId, Placement, Program, Step, INPUT, OUTPUT};
+
+/// The block of `n` elements device `p` of `parts` holds: [start, start + len).
+fn block(n: usize, parts: usize, p: usize) -> (usize, usize) {
+    let base = n / parts;
+    let extra = n % parts;
+    let start = p * base + p.min(extra);
+    (start, base + usize::from(p < extra))
+}
+
+/// Row-major strides (real scalars) of a packed box with `extent` in memory order `order`.
+fn packed(extent: &[usize], order: &[usize], scalars: isize) -> Vec<isize> {
+    let mut stride = vec![0isize; extent.len()];
+    let mut s = scalars;
+    for &i in order.iter().rev() {
+        stride[i] = s;
+        s *= extent[i] as isize;
+    }
+    stride
+}
+
+/// A box of the problem's axes (loops, then dims): where it starts and how far it goes.
+#[derive(Clone, Debug)]
+struct Region {
+    start: Vec<usize>,
+    extent: Vec<usize>,
+}
+
+/// The layout of one device buffer: its strides per axis (the region it holds starts at 0).
+struct DevBuf {
+    buf: BufId,
+    stride: Vec<isize>,
+}
+
+/// Transfers `region` (of the problem's axes) from one layout to another.
+fn move_region(
+    prog: &mut Program,
+    region: &Region,
+    from: (BufId, &[isize], &Region),
+    to: (BufId, &[isize], &Region),
+    complex: bool,
+    stream: usize,
+) {
+    // A buffer holding region `held` addresses element x at (x - held.start)·stride.
+    let at = |(buf, stride, held): (BufId, &[isize], &Region)| At {
+        buf,
+        offset: region
+            .start
+            .iter()
+            .zip(&held.start)
+            .zip(stride)
+            .map(|((&x, &h), &st)| (x as isize - h as isize) * st)
+            .sum(),
+    };
+    prog.steps.push(Step::Transfer {
+        from: at(from),
+        to: at(to),
+        dims: (0..region.extent.len())
+            .map(|i| IoDim::new(region.extent[i] as isize, from.1[i], to.1[i]))
+            .collect(),
+        complex,
+        stream,
+    });
+}
+
+/// Lowers `problem` (rank ≥ 2: c2c, r2c or c2r) to a program over `devices`.
+pub fn slabs(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    let rank = problem.dims.len();
+    let nloops = problem.loops.len();
+    if rank < 2 {
+        return Err(Error::unsupported(
+            "slabs and pencils need two dimensions or more",
+        ));
+    }
+    if devices.is_empty() {
+        return Err(Error::bad_input("no devices"));
+    }
+    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
+        return Err(Error::bad_input("nothing to transform"));
+    }
+    if matches!(problem.kind, Kind::R2r(_)) {
+        return Err(Error::unsupported("r2r is not distributed"));
+    }
+    let axes = nloops + rank;
+    let (a0, a1) = (nloops, nloops + 1);
+    let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
+    let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
+    let real = !matches!(problem.kind, Kind::Dft { .. });
+    let mut complex = logical.clone();
+    if real {
+        complex[axes - 1] = complex[axes - 1] / 2 + 1;
+    }
+    let whole = |extent: &[usize]| Region {
+        start: vec![0; axes],
+        extent: extent.to_vec(),
+    };
+    let with = |base: &[usize], axis: usize, (start, len): (usize, usize)| {
+        let mut r = whole(base);
+        r.start[axis] = start;
+        r.extent[axis] = len;
+        r
+    };
+    let p_count = devices.len();
+    let mut prog = Program::new();
+    // Slab layout: problem order; pencil layout: the second axis outside the first.
+    let slab_order: Vec<usize> = (0..axes).collect();
+    let mut pencil_order = slab_order.clone();
+    pencil_order.swap(a0, a1);
+    let sign = problem.kind.sign().expect("not r2r");
+    let mut slab_bufs = Vec::new();
+    let mut pencil_bufs = Vec::new();
+    for (p, &dev) in devices.iter().enumerate() {
+        let s = with(&complex, a0, block(logical[a0], p_count, p));
+        let t = with(&complex, a1, block(complex[a1], p_count, p));
+        let scalars = |r: &Region| 2 * r.extent.iter().product::<usize>();
+        let slab = DevBuf {
+            buf: prog.temp(scalars(&s), Placement::Device(dev)),
+            stride: packed(&s.extent, &slab_order, 2),
+        };
+        let pencil = DevBuf {
+            buf: prog.temp(scalars(&t), Placement::Device(dev)),
+            stride: packed(&t.extent, &pencil_order, 2),
+        };
+        slab_bufs.push((slab, s));
+        pencil_bufs.push((pencil, t));
+    }
+    // The real part of a slab (r2c input, c2r output), beside the complex one.
+    let real_slabs: Vec<Option<(DevBuf, Region)>> = devices
+        .iter()
+        .enumerate()
+        .map(|(p, &dev)| {
+            real.then(|| {
+                let s = with(&logical, a0, block(logical[a0], p_count, p));
+                let buf = prog.temp(s.extent.iter().product(), Placement::Device(dev));
+                (
+                    DevBuf {
+                        buf,
+                        stride: packed(&s.extent, &slab_order, 1),
+                    },
+                    s,
+                )
+            })
+        })
+        .collect();
+    let host_in: Vec<isize> = all.iter().map(|d| d.is).collect();
+    let host_out: Vec<isize> = all.iter().map(|d| d.os).collect();
+    // The transform of a slab along every axis but the first, by `kind`, from `input` to
+    // `output` (device buffers holding the slab region `s`).
+    let slab_fft = |kind: Kind, input: &DevBuf, output: &DevBuf, s: &Region| {
+        let dim = |i: usize| IoDim::new(s.extent[i] as isize, input.stride[i], output.stride[i]);
+        // Logical lengths (a c2r's and an r2c's count the real side).
+        let dims = (a1..axes)
+            .map(|i| IoDim::new(logical[i] as isize, input.stride[i], output.stride[i]))
+            .collect();
+        Step::Fft {
+            problem: Problem {
+                kind,
+                dims,
+                loops: (0..=a0).map(dim).collect(),
+                precision: problem.precision,
+                in_place: input.buf == output.buf,
+            },
+            input: At {
+                buf: input.buf,
+                offset: 0,
+            },
+            output: At {
+                buf: output.buf,
+                offset: 0,
+            },
+            stream: 0,
+        }
+    };
+    let pencil_fft = |sign: i32, b: &DevBuf, t: &Region| {
+        let dim = |i: usize| IoDim::new(t.extent[i] as isize, b.stride[i], b.stride[i]);
+        Step::Fft {
+            problem: Problem {
+                kind: Kind::Dft { sign },
+                dims: vec![dim(a0)],
+                loops: (0..axes).filter(|&i| i != a0).map(dim).collect(),
+                precision: problem.precision,
+                in_place: true,
+            },
+            input: At {
+                buf: b.buf,
+                offset: 0,
+            },
+            output: At {
+                buf: b.buf,
+                offset: 0,
+            },
+            stream: 0,
+        }
+    };
+    let on_stream = |mut step: Step, s: usize| {
+        match &mut step {
+            Step::Fft { stream, .. } => *stream = s,
+            _ => unreachable!(),
+        }
+        step
+    };
+    // The all-to-all between slabs and pencils: on stream q, after every device's first
+    // phase, device q's part of every other device's data.
+    let exchange = |prog: &mut Program, to_pencils: bool| {
+        for q in 0..p_count {
+            for p in (0..p_count).filter(|&p| p != q) {
+                prog.steps.push(Step::Wait {
+                    event: p,
+                    stream: q,
+                });
+            }
+            for p in 0..p_count {
+                let (sp, tp) = if to_pencils { (p, q) } else { (q, p) };
+                let ((slab, s), (pencil, t)) = (&slab_bufs[sp], &pencil_bufs[tp]);
+                let mut part = s.clone();
+                part.start[a1] = t.start[a1];
+                part.extent[a1] = t.extent[a1];
+                let slab_side = (slab.buf, &slab.stride[..], s);
+                let pencil_side = (pencil.buf, &pencil.stride[..], t);
+                if to_pencils {
+                    move_region(prog, &part, slab_side, pencil_side, true, q);
+                } else {
+                    move_region(prog, &part, pencil_side, slab_side, true, q);
+                }
+            }
+        }
+    };
+    if problem.kind != Kind::C2r {
+        // Slabs in, transformed along the other axes.
+        for p in 0..p_count {
+            let (slab, s) = &slab_bufs[p];
+            let input = match &real_slabs[p] {
+                Some((r, rs)) => {
+                    move_region(
+                        &mut prog,
+                        rs,
+                        (INPUT, &host_in, &whole(&logical)),
+                        (r.buf, &r.stride, rs),
+                        false,
+                        p,
+                    );
+                    r
+                }
+                None => {
+                    move_region(
+                        &mut prog,
+                        s,
+                        (INPUT, &host_in, &whole(&complex)),
+                        (slab.buf, &slab.stride, s),
+                        true,
+                        p,
+                    );
+                    slab
+                }
+            };
+            let kind = if real { Kind::R2c } else { Kind::Dft { sign } };
+            let step = slab_fft(kind, input, slab, s);
+            prog.steps.push(on_stream(step, p));
+            prog.steps.push(Step::Record {
+                event: p,
+                stream: p,
+            });
+        }
+        exchange(&mut prog, true);
+        for (q, (pencil, t)) in pencil_bufs.iter().enumerate() {
+            prog.steps.push(on_stream(pencil_fft(sign, pencil, t), q));
+            move_region(
+                &mut prog,
+                t,
+                (pencil.buf, &pencil.stride, t),
+                (OUTPUT, &host_out, &whole(&complex)),
+                true,
+                q,
+            );
+        }
+    } else {
+        // Pencils in, transformed along the first axis, then slabs and their c2r.
+        for (q, (pencil, t)) in pencil_bufs.iter().enumerate() {
+            move_region(
+                &mut prog,
+                t,
+                (INPUT, &host_in, &whole(&complex)),
+                (pencil.buf, &pencil.stride, t),
+                true,
+                q,
+            );
+            prog.steps.push(on_stream(pencil_fft(sign, pencil, t), q));
+            prog.steps.push(Step::Record {
+                event: q,
+                stream: q,
+            });
+        }
+        exchange(&mut prog, false);
+        for p in 0..p_count {
+            let (slab, s) = &slab_bufs[p];
+            let (r, rs) = real_slabs[p].as_ref().expect("c2r has real slabs");
+            prog.steps
+                .push(on_stream(slab_fft(Kind::C2r, slab, r, s), p));
+            move_region(
+                &mut prog,
+                rs,
+                (r.buf, &r.stride, rs),
+                (OUTPUT, &host_out, &whole(&logical)),
+                false,
+                p,
+            );
+        }
+    }
+    Ok(prog)
+}
