@@ -43,6 +43,8 @@ fn lower_for(p: &Problem, budget: usize, devices: usize) -> fftx::program::Progr
                 bytes: budget,
             },
         )
+    } else if p.dims.len() == 1 {
+        distribute::one_dimension(p, &(0..devices).collect::<Vec<_>>())
     } else {
         distribute::slabs(p, &(0..devices).collect::<Vec<_>>())
     }
@@ -678,4 +680,28 @@ fn distributed_programs_exchange_between_every_pair_of_devices() {
         .count();
     assert_eq!(waits, 6, "{s}");
     assert!(distribute::slabs(&Case::new(&[64], 0).problem(Precision::F64), &[0, 1]).is_err());
+}
+
+#[test]
+fn distributed_one_dimension_four_step_over_one_to_four_devices() {
+    for devices in 1..=4 {
+        for n in [1 << 12, 3 * 5 * 7 * 8, 97, 1000] {
+            let mut c = Case::new(&[n], 0);
+            c.devices = devices;
+            c.sign = if n % 2 == 0 { -1 } else { 1 };
+            let p = check::<f64>(&c);
+            if n == 1 << 12 {
+                assert!(twiddles(&p) == devices, "{}", p.describe());
+            }
+            check::<f32>(&c);
+        }
+    }
+    // In a loop, strided, in place.
+    let mut c = Case::new(&[360], 0);
+    // Two transforms interleaved element by element.
+    c.dims = vec![(360, 2, 2)];
+    c.loops = vec![(2, 1, 1)];
+    c.in_place = true;
+    c.devices = 3;
+    check::<f64>(&c);
 }

@@ -14,7 +14,7 @@
 
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Problem};
-use crate::program::{At, BufId, Placement, Program, Step, INPUT, OUTPUT};
+use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
 /// The block of `n` elements device `p` of `parts` holds: [start, start + len).
 fn block(n: usize, parts: usize, p: usize) -> (usize, usize) {
@@ -81,6 +81,50 @@ fn move_region(
 
 /// Lowers `problem` (rank ≥ 2: c2c, r2c or c2r) to a program over `devices`.
 pub fn slabs(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    slabs_with(problem, devices, None)
+}
+
+/// Lowers a 1-D c2c `problem` to a program over `devices`: the classic distributed FFT (the
+/// six-step one's factorization, N = N1·N2 with n = N2·n1 + n2 and k = k1 + N1·k2) as a 2-D
+/// problem of axes (n2, n1) whose output axes are (k2, k1): slabs of columns n2 transform n1,
+/// multiply by the twiddles exp(sign·2πi·k1·n2/N), one all-to-all, pencils transform n2.
+pub fn one_dimension(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    let Kind::Dft { sign } = problem.kind else {
+        return Err(Error::unsupported(
+            "a distributed 1-D transform is a complex DFT",
+        ));
+    };
+    let [d] = problem.dims[..] else {
+        return Err(Error::unsupported("one_dimension takes a rank-1 problem"));
+    };
+    let n = d.n as usize;
+    // N1 the largest divisor of N up to √N (1 for a prime: then one device transforms it all).
+    let root = (n as f64).sqrt() as usize;
+    let n1 = (1..=root).rev().find(|&f| n.is_multiple_of(f)).unwrap_or(1);
+    let n2 = n / n1;
+    let view = Problem {
+        dims: vec![
+            IoDim::new(n2 as isize, d.is, n1 as isize * d.os),
+            IoDim::new(n1 as isize, n2 as isize * d.is, d.os),
+        ],
+        ..problem.clone()
+    };
+    slabs_with(&view, devices, Some(SlabTwiddles { n, sign }))
+}
+
+/// The four-step twiddles after the slab phase: element (n2 = first axis, k1 = second axis) is
+/// multiplied by exp(sign·2πi·k1·n2/n).
+#[derive(Clone, Copy)]
+struct SlabTwiddles {
+    n: usize,
+    sign: i32,
+}
+
+fn slabs_with(
+    problem: &Problem,
+    devices: &[usize],
+    twiddles: Option<SlabTwiddles>,
+) -> Result<Program> {
     let rank = problem.dims.len();
     let nloops = problem.loops.len();
     if rank < 2 {
@@ -272,6 +316,25 @@ pub fn slabs(problem: &Problem, devices: &[usize]) -> Result<Program> {
             let kind = if real { Kind::R2c } else { Kind::Dft { sign } };
             let step = slab_fft(kind, input, slab, s);
             prog.steps.push(on_stream(step, p));
+            if let Some(tw) = twiddles {
+                let axis = |i: usize| Axis {
+                    n: s.extent[i],
+                    stride: slab.stride[i],
+                };
+                prog.steps.push(Step::Twiddle {
+                    at: At {
+                        buf: slab.buf,
+                        offset: 0,
+                    },
+                    rows: axis(a1),
+                    cols: axis(a0),
+                    first_col: s.start[a0],
+                    rest: (0..nloops).map(axis).collect(),
+                    n: tw.n,
+                    sign: tw.sign,
+                    stream: p,
+                });
+            }
             prog.steps.push(Step::Record {
                 event: p,
                 stream: p,
