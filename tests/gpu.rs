@@ -1242,3 +1242,100 @@ fn device_reset_between_executes() {
         force_backend(None);
     }
 }
+
+/// Out-of-card programs (passes::out_of_card) run by the CUDA program executor against the CPU
+/// program executor on the same program: a four-step 1-D split, 2-D slabs, 3-D in place and a
+/// 1-D split in place (its transpose round), both precisions.
+#[test]
+fn out_of_card_programs_match_the_cpu_program() {
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let cases: [(&[isize], usize, bool); 4] = [
+        (&[1 << 16], 64 << 10, false),
+        (&[128, 96], 48 << 10, false),
+        (&[16, 24, 20], 24 << 10, true),
+        (&[1 << 16], 64 << 10, true),
+    ];
+    for &(ns, budget, in_place) in &cases {
+        program_case::<f64>(ns, budget, in_place, 1e-12);
+        program_case::<f32>(ns, budget, in_place, 1e-5);
+    }
+}
+
+/// Lowers a forward DFT of shape `ns` within `budget` bytes, runs it on the CPU and on the GPU,
+/// and checks the relative L2 difference against `tol`·log2 n.
+fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool, tol: f64) {
+    use fftx::exec::cpu::layout::ArrayPtr;
+    use fftx::exec::cpu::program::CpuProgram;
+    use fftx::exec::cuda::program::CudaProgram;
+    use fftx::passes::out_of_card::{lower, Budget};
+    use fftx::problem::{IoDim, Kind, Problem};
+    let total: isize = ns.iter().product();
+    let mut s = 2;
+    let mut dims: Vec<IoDim> = ns
+        .iter()
+        .rev()
+        .map(|&n| {
+            let d = IoDim::new(n, s, s);
+            s *= n;
+            d
+        })
+        .collect();
+    dims.reverse();
+    let problem = Problem {
+        kind: Kind::Dft { sign: -1 },
+        dims,
+        loops: vec![],
+        precision: T::PRECISION,
+        in_place,
+    };
+    let prog = lower(
+        &problem,
+        Budget {
+            device: 0,
+            bytes: budget,
+        },
+    )
+    .unwrap();
+    let x: Vec<T> = random(2 * total as usize, 7)
+        .into_iter()
+        .map(T::cast)
+        .collect();
+    let ptr = |v: &mut Vec<T>| {
+        let p = v.as_mut_ptr() as usize;
+        ArrayPtr::Complex {
+            re: p,
+            im: p + std::mem::size_of::<T>(),
+        }
+    };
+    let run = |on_gpu: bool| -> Vec<f64> {
+        let (mut a, mut b) = (x.clone(), vec![T::zero(); x.len()]);
+        let i = ptr(&mut a);
+        let o = if in_place { i } else { ptr(&mut b) };
+        unsafe {
+            if on_gpu {
+                let exec = CudaProgram::<T>::new(&prog)
+                    .unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
+                exec.run(i, o).unwrap();
+            } else {
+                CpuProgram::<T>::new(&prog, 1).unwrap().run(i, o).unwrap();
+            }
+        }
+        let out = if in_place { a } else { b };
+        out.iter().map(|t| t.to_f64().unwrap()).collect()
+    };
+    let (want, got) = (run(false), run(true));
+    let e = rel_l2(&got, &want);
+    let bound = tol * (total as f64).log2();
+    eprintln!(
+        "{ns:?} in place {in_place} f{}: rel. L2 {e:.2e}",
+        8 * std::mem::size_of::<T>()
+    );
+    assert!(
+        e <= bound,
+        "{ns:?} in place {in_place}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
+        prog.describe()
+    );
+}

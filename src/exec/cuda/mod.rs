@@ -12,6 +12,7 @@
 pub mod cufft;
 pub mod fault;
 pub mod kernels;
+pub mod program;
 pub mod staging;
 pub mod transform;
 
