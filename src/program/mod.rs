@@ -262,6 +262,19 @@ impl Program {
     }
 }
 
+/// Calls `f(input offset, output offset)` for every element of the box `dims` (a
+/// [`Step::Transfer`]'s elements, in order).
+pub fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isize, isize)) {
+    match dims.split_first() {
+        None => f(i0, o0),
+        Some((d, rest)) => {
+            for k in 0..d.n {
+                for_each_in_box(rest, i0 + k * d.is, o0 + k * d.os, f);
+            }
+        }
+    }
+}
+
 impl Default for Program {
     fn default() -> Self {
         Program::new()

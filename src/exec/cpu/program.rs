@@ -6,7 +6,7 @@
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
-use crate::program::{At, Axis, Program, Role, Step};
+use crate::program::{for_each_in_box, At, Axis, Program, Role, Step};
 use crate::real::Real;
 use num_complex::Complex;
 use std::f64::consts::PI;
@@ -20,9 +20,9 @@ pub struct CpuProgram<T: Real> {
 
 /// Where a buffer's real and imaginary parts start (bytes addresses; scalars of `T` apart).
 #[derive(Clone, Copy)]
-struct Base {
-    re: usize,
-    im: usize,
+pub(crate) struct Base {
+    pub re: usize,
+    pub im: usize,
 }
 
 impl<T: Real> CpuProgram<T> {
@@ -120,7 +120,7 @@ impl<T: Real> CpuProgram<T> {
                     dims,
                     complex,
                     ..
-                } => transfer::<T>(
+                } => host_transfer::<T>(
                     (bases[from.buf], from.offset),
                     (bases[to.buf], to.offset),
                     dims,
@@ -160,21 +160,17 @@ fn complex_at<T>(b: Base, offset: isize) -> ArrayPtr {
     }
 }
 
-/// Calls `f(input offset, output offset)` for every element of the box `dims`.
-fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isize, isize)) {
-    match dims.split_first() {
-        None => f(i0, o0),
-        Some((d, rest)) => {
-            for k in 0..d.n {
-                for_each_in_box(rest, i0 + k * d.is, o0 + k * d.os, f);
-            }
-        }
-    }
-}
-
+/// A transfer between host memory (device buffers too, on the CPU; the CUDA executor's
+/// gathers and scatters through its pinned staging).
+///
 /// # Safety
 /// Both boxes must lie in their buffers.
-unsafe fn transfer<T: Real>(from: (Base, isize), to: (Base, isize), dims: &[IoDim], complex: bool) {
+pub(crate) unsafe fn host_transfer<T: Real>(
+    from: (Base, isize),
+    to: (Base, isize),
+    dims: &[IoDim],
+    complex: bool,
+) {
     let p = |a: usize| a as *mut T;
     let (fre, fim, tre, tim) = (p(from.0.re), p(from.0.im), p(to.0.re), p(to.0.im));
     for_each_in_box(dims, from.1, to.1, &mut |i, o| {

@@ -17,6 +17,7 @@ use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, device_budget, gpu, Error, ErrorKind, Gpu, Result};
 use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{Placement, Program, Role, Step};
 use crate::real::Real;
@@ -158,13 +159,6 @@ pub struct CudaProgram<T: Real> {
 // SAFETY: the handles belong to the process's primary context; runs are serialized by `running`.
 unsafe impl<T: Real> Send for CudaProgram<T> {}
 unsafe impl<T: Real> Sync for CudaProgram<T> {}
-
-/// Where a host buffer's real and imaginary parts start (byte addresses).
-#[derive(Clone, Copy)]
-struct Base {
-    re: usize,
-    im: usize,
-}
 
 /// What a transfer is, by where its two sides are.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -720,7 +714,7 @@ impl<T: Real> CudaProgram<T> {
         let (c, s) = (*complex, *stream);
         match route(&self.program, from.buf, to.buf) {
             Route::HostToHost => {
-                host_copy::<T>(
+                host_transfer::<T>(
                     (bases[from.buf], from.offset),
                     (bases[to.buf], to.offset),
                     dims,
@@ -781,7 +775,7 @@ impl<T: Real> CudaProgram<T> {
             re: st.host,
             im: st.host + std::mem::size_of::<T>(),
         };
-        host_copy::<T>(from, (host, 0), &gather, complex);
+        host_transfer::<T>(from, (host, 0), &gather, complex);
         let direct = contiguous(dims, |d| d.os, step);
         let target = if direct { to } else { st.scratch };
         check(
@@ -846,7 +840,7 @@ impl<T: Real> CudaProgram<T> {
             re: st.host,
             im: st.host + std::mem::size_of::<T>(),
         };
-        host_copy::<T>((host, 0), to, &scatter, complex);
+        host_transfer::<T>((host, 0), to, &scatter, complex);
         Ok(())
     }
 
@@ -886,37 +880,6 @@ fn pinned_alloc(bytes: usize) -> Result<usize> {
 }
 
 /// Calls `f(input offset, output offset)` for every element of the box `dims`.
-fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isize, isize)) {
-    match dims.split_first() {
-        None => f(i0, o0),
-        Some((d, rest)) => {
-            for k in 0..d.n {
-                for_each_in_box(rest, i0 + k * d.is, o0 + k * d.os, f);
-            }
-        }
-    }
-}
-
-/// The CPU executor's transfer, between host memory.
-///
-/// # Safety
-/// Both boxes must lie in their buffers.
-unsafe fn host_copy<T: Real>(
-    from: (Base, isize),
-    to: (Base, isize),
-    dims: &[IoDim],
-    complex: bool,
-) {
-    let p = |a: usize| a as *mut T;
-    let (fre, fim, tre, tim) = (p(from.0.re), p(from.0.im), p(to.0.re), p(to.0.im));
-    for_each_in_box(dims, from.1, to.1, &mut |i, o| {
-        *tre.offset(o) = *fre.offset(i);
-        if complex {
-            *tim.offset(o) = *fim.offset(i);
-        }
-    });
-}
-
 impl<T: Real> Drop for CudaProgram<T> {
     fn drop(&mut self) {
         // After a device reset every handle is gone: touch none (as `Gpu::check_alive` says).
