@@ -710,6 +710,7 @@ pub fn fused_shape(n: usize) -> Option<FusedShape> {
     let radices = super::fftgen::radices(n)?;
     let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
     let pencils = (256 / t).min(2048 / n).max(1);
+    // 16 bytes: a double2 (float2 kernels use half; one shape serves both precisions).
     if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
         return None;
     }
