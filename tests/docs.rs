@@ -150,6 +150,33 @@ fn every_fftx_h_function_is_in_the_api_reference() {
         missing.is_empty(),
         "docs/fftx-api.md has no entry for: {missing:?}"
     );
+    // The single-precision calls are documented by their double twins (one body in the
+    // library): each must have one, and the page must say so.
+    let mut single = BTreeSet::new();
+    for (i, _) in header.match_indices("fftxf_") {
+        let name = ident(&header[i..]);
+        if !header[..i].chars().next_back().is_some_and(is_ident)
+            && header[i + name.len()..].starts_with('(')
+        {
+            single.insert(name.to_string());
+        }
+    }
+    assert!(
+        single.contains("fftxf_plan_compose"),
+        "no fftxf_ calls found in include/fftx.h"
+    );
+    let orphans: Vec<&String> = single
+        .iter()
+        .filter(|f| !functions.contains(&f.replacen("fftxf_", "fftx_", 1)))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "fftxf_ calls without an fftx_ twin: {orphans:?}"
+    );
+    assert!(
+        has_word(&doc, "fftxf_real") && has_word(&doc, "fftxf_plan"),
+        "docs/fftx-api.md does not describe the single-precision interface"
+    );
 }
 
 #[test]

@@ -8,6 +8,10 @@ use rand::{Rng, SeedableRng};
 use std::ffi::{c_void, CStr};
 use std::ptr::null_mut;
 
+/// The single-precision twins (`fftxf_*`), in tests/fftx/single.rs.
+#[path = "fftx/single.rs"]
+mod single;
+
 const MODE: u32 = FFTX_ESTIMATE | FFTX_OBSERVE;
 const SUB: u32 = MODE | FFTX_SUBPLAN;
 

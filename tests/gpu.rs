@@ -1051,6 +1051,204 @@ fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }
 
+unsafe extern "C" fn fftxf_scaling(
+    i: *mut std::ffi::c_void,
+    o: *mut std::ffi::c_void,
+    data: *mut std::ffi::c_void,
+) {
+    let t = fftxf_pointwise_temp_complex();
+    fftxf_pointwise_complex(0, t, i as *mut fftxf_complex);
+    fftxf_pointwise_complex(3, t, data as *mut fftxf_complex);
+    fftxf_pointwise_complex(0, o as *mut fftxf_complex, t);
+}
+
+/// `fftx_conv3` through the single-precision interface (float arrays and temporaries).
+unsafe fn fftxf_conv3(
+    (n, ns, nd): (usize, usize, usize),
+    input: *mut f32,
+    out: *mut f32,
+    g: *mut fftxf_complex,
+    flags: u32,
+) -> String {
+    let (nk, ni) = (n / 2 + 1, n as i32);
+    let d = |n: usize, s: i32| fftx_iodim {
+        n: n as i32,
+        is: s,
+        os: s,
+    };
+    let x = |n: usize, iofs: i32, is: i32, os: i32, ds: i32| fftx_iodimx {
+        n: n as i32,
+        iofs,
+        oofs: 0,
+        dofs: 0,
+        is,
+        os,
+        ds,
+    };
+    let (n2, s2) = (ni * ni, (ns * ns) as i32);
+    let p_d = [d(n, 1), d(n, ni), d(n, n2)];
+    let f_d = [d(n, 1), d(n, ni), d(nk, n2)];
+    let i_dx = [
+        x(ns, 0, 1, 1, 1),
+        x(ns, 0, ns as i32, ni, 1),
+        x(ns, 0, s2, n2, 1),
+    ];
+    let (o0, d1, d2) = ((n - nd) as i32, nd as i32, (nd * nd) as i32);
+    let o_dx = [
+        x(nd, o0, 1, 1, 1),
+        x(nd, o0, ni, d1, 1),
+        x(nd, o0, n2, d2, 1),
+    ];
+    let f_dx = [x(n, 0, 1, 1, 1), x(n, 0, ni, ni, ni), x(nk, 0, n2, n2, n2)];
+    let (b_d, b_dx) = (d(1, 1), x(1, 0, 1, 1, 1));
+    let sub = flags | FFTX_SUBPLAN;
+    let t1 = fftxf_create_zero_temp_real(3, p_d.as_ptr());
+    let t2 = fftxf_create_temp_complex(3, f_d.as_ptr());
+    let t3 = fftxf_create_temp_complex(3, f_d.as_ptr());
+    let t4 = fftxf_create_temp_real(3, p_d.as_ptr());
+    let f = Some(fftxf_scaling as unsafe extern "C" fn(_, _, _));
+    let plans = [
+        fftxf_plan_guru_copy_real(3, i_dx.as_ptr(), input, t1, sub),
+        fftxf_plan_guru_dft_r2c(3, p_d.as_ptr(), 0, &b_d, t1, t2, sub),
+        fftxf_plan_guru_pointwise_c2c(3, f_dx.as_ptr(), 0, &b_dx, t2, t3, g, f, sub),
+        fftxf_plan_guru_dft_c2r(3, p_d.as_ptr(), 0, &b_d, t3, t4, sub),
+        fftxf_plan_guru_copy_real(3, o_dx.as_ptr(), t4, out, sub),
+    ];
+    assert!(plans.iter().all(|p| !p.is_null()));
+    let p = fftxf_plan_compose(5, plans.as_ptr(), flags);
+    let error = std::ffi::CStr::from_ptr(fftxf_last_error());
+    assert!(!p.is_null(), "{error:?}");
+    fftxf_execute(p);
+    let s = fftxf_sprint_plan(p);
+    let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+    libc::free(s as *mut _);
+    fftxf_destroy_plan(p);
+    plans.iter().for_each(|&q| fftxf_destroy_plan(q));
+    fftxf_destroy_temp_real(t1);
+    fftxf_destroy_temp_complex(t2);
+    fftxf_destroy_temp_complex(t3);
+    fftxf_destroy_temp_real(t4);
+    text
+}
+
+fn narrow(v: &[f64]) -> Vec<f32> {
+    v.iter().map(|&x| x as f32).collect()
+}
+
+/// Device memory holding the floats `v`.
+fn device_copy_of_f32(v: &[f32]) -> cuda::Mirror {
+    let bytes = unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 4) };
+    cuda::Mirror::new(bytes, cuda::Memory::Device).expect("device memory")
+}
+
+/// The single-precision twin of `fftx_chains_on_the_gpu_match_the_cpu_executor`: fftxf_ chains
+/// on the GPU (float kernels, single-precision cuFFT plans) against the f32 CPU executor and
+/// the f64 result, every way of fusing, host and device arrays.
+#[test]
+fn fftxf_chains_on_the_gpu_match_the_cpu_executor() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    for &(n, ns, nd) in &[(24usize, 10usize, 9usize), (34, 17, 17), (37, 12, 20)] {
+        let (nk, n3) = (n / 2 + 1, n * n * n);
+        let input = narrow(&random(ns * ns * ns, n as u64));
+        let g = narrow(&random(2 * n * n * nk, n as u64 + 1));
+        let run = |backend: BackendSetting, fusion: &str, flags: u32| -> (Vec<f64>, String) {
+            force_backend(Some(backend));
+            // SAFETY: tests run one at a time (state()); the variable is read at plan time.
+            unsafe { std::env::set_var("FFTX_GPU_FUSION", fusion) };
+            let (mut out, mut inp, mut gg) = (vec![0f32; nd * nd * nd], input.clone(), g.clone());
+            let text = unsafe {
+                let gp = gg.as_mut_ptr() as *mut fftxf_complex;
+                fftxf_conv3((n, ns, nd), inp.as_mut_ptr(), out.as_mut_ptr(), gp, flags)
+            };
+            force_backend(None);
+            (out.iter().map(|&x| x as f64).collect(), text)
+        };
+        let (want, _) = run(BackendSetting::Cpu, "auto", FFTX_ESTIMATE);
+        // The f64 plan on the same (float) values: the f32 CPU result is within f32 accuracy.
+        let mut out64 = vec![0.0; nd * nd * nd];
+        let (mut in64, mut g64): (Vec<f64>, Vec<f64>) = (
+            input.iter().map(|&x| x as f64).collect(),
+            g.iter().map(|&x| x as f64).collect(),
+        );
+        force_backend(Some(BackendSetting::Cpu));
+        unsafe {
+            let gp = g64.as_mut_ptr() as *mut fftx_complex;
+            fftx_conv3(
+                n,
+                ns,
+                nd,
+                in64.as_mut_ptr(),
+                out64.as_mut_ptr(),
+                gp,
+                FFTX_ESTIMATE,
+            );
+        }
+        force_backend(None);
+        let tol = 1e-5 * (n3 as f64).log2();
+        assert!(rel_l2(&want, &out64) < tol, "n={n}: the f32 CPU result");
+        let before = cuda::live_resources()["cufft_plans"];
+        for (fusion, flags) in [
+            ("fused", FFTX_ESTIMATE),
+            ("kernel", FFTX_ESTIMATE),
+            ("callback", FFTX_ESTIMATE),
+            ("auto", FFTX_MEASURE),
+            // Unfused: the copies and the pointwise as generated elementwise kernels, the
+            // transforms as FFTW plans on the GPU.
+            ("auto", FFTX_ESTIMATE | FFTX_NO_OPTIMIZE),
+        ] {
+            let (got, text) = run(BackendSetting::Gpu, fusion, flags);
+            let e = rel_l2(&got, &out64);
+            assert!(e < tol, "n={n} fusion={fusion}: rel L2 {e:e}\n{text}");
+            let chain = flags & FFTX_NO_OPTIMIZE == 0 && fusion != "callback";
+            assert!(
+                text.contains("(gpu passes [") || !chain,
+                "n={n} fusion={fusion}: not on the GPU\n{text}"
+            );
+            eprintln!("f32 n={n} fusion={fusion}: rel L2 {e:.2e}");
+        }
+        unsafe { std::env::set_var("FFTX_GPU_FUSION", "auto") };
+        let (di, dg, dout) = (
+            device_copy_of_f32(&input),
+            device_copy_of_f32(&g),
+            device_copy_of_f32(&vec![0f32; nd * nd * nd]),
+        );
+        let text = unsafe {
+            let (i, o) = (di.ptr as *mut f32, dout.ptr as *mut f32);
+            fftxf_conv3(
+                (n, ns, nd),
+                i,
+                o,
+                dg.ptr as *mut fftxf_complex,
+                FFTX_ESTIMATE,
+            )
+        };
+        assert!(
+            text.contains("mirrors=0"),
+            "device arrays are used where they are\n{text}"
+        );
+        let mut got = vec![0f32; nd * nd * nd];
+        unsafe {
+            cudarc::driver::sys::cuMemcpyDtoH_v2(
+                got.as_mut_ptr() as *mut _,
+                dout.ptr as u64,
+                got.len() * 4,
+            )
+        };
+        let got: Vec<f64> = got.iter().map(|&x| x as f64).collect();
+        let e = rel_l2(&got, &out64);
+        assert!(e < tol, "n={n} f32 device arrays: rel L2 {e:e}");
+        assert_eq!(
+            cuda::live_resources()["cufft_plans"],
+            before,
+            "cuFFT plans left behind"
+        );
+    }
+    unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
+}
+
 /// Injected GPU faults (the real failure paths, triggered on purpose): out of device memory at
 /// plan time and at execute time, a kernel/cuFFT launch failing in the middle of a chunked
 /// pipeline (out of place and in place, pinned and pageable arrays), and an FFTX chain whose

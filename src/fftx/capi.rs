@@ -1,7 +1,8 @@
 //! FFTX's C interface. `build.rs` runs cbindgen on this file to make `include/fftx.h`; the
 //! helper macros of the header are in `build.rs` too. Every entry point runs inside [`guard`]:
 //! a failure returns NULL (or does nothing), and `fftx_last_error()` says which call failed and
-//! why; no panic crosses the boundary.
+//! why; no panic crosses the boundary. Both precisions (`fftx_*` double, `fftxf_*` float) are
+//! one body, the `entry_points!` macro, instantiated twice.
 #![allow(
     non_camel_case_types,
     clippy::missing_safety_doc,
@@ -12,6 +13,7 @@ use super::graph::Graph;
 use super::plan::{self, DimX, FftxPlan};
 use super::recorder::{self, OpCode};
 use crate::problem::Kind;
+use crate::real::Real;
 use std::cell::RefCell;
 use std::ffi::{c_void, CString};
 use std::os::raw::{c_char, c_int, c_uint};
@@ -21,6 +23,11 @@ use std::ptr::null_mut;
 pub type fftx_real = f64;
 /// `fftx_complex`: `double[2]`, as `fftw_complex`.
 pub type fftx_complex = [f64; 2];
+/// `fftxf_real`: single precision, the real of the `fftxf_*` interface (every `fftx_*` call has
+/// an `fftxf_*` twin over `float` arrays; the iodims, kinds, callbacks and flags are shared).
+pub type fftxf_real = f32;
+/// `fftxf_complex`: `float[2]`, as `fftwf_complex`.
+pub type fftxf_complex = [f32; 2];
 
 /// One dimension of a transform: length, input and output strides in elements (as `fftw_iodim`).
 #[repr(C)]
@@ -73,12 +80,23 @@ pub struct fftx_plan_s {
     plan: FftxPlan,
 }
 
+/// The opaque single-precision plan type (plans of the `fftxf_*` calls).
+pub struct fftxf_plan_s {
+    _opaque: [u8; 0],
+}
+
 /// A plan: a subplan, or a composition of subplans.
 pub type fftx_plan = *mut fftx_plan_s;
+/// A single-precision plan; `fftx_*` calls refuse it, as `fftxf_*` calls refuse an `fftx_plan`.
+pub type fftxf_plan = *mut fftxf_plan_s;
 /// A real temporary; accepted wherever an `fftx_real *` array is.
 pub type fftx_temp_real = *mut fftx_real;
 /// A complex temporary; accepted wherever an `fftx_complex *` array is.
 pub type fftx_temp_complex = *mut fftx_complex;
+/// A single-precision real temporary; accepted wherever an `fftxf_real *` array is.
+pub type fftxf_temp_real = *mut fftxf_real;
+/// A single-precision complex temporary; accepted wherever an `fftxf_complex *` array is.
+pub type fftxf_temp_complex = *mut fftxf_complex;
 /// A pointwise function `f(in, out, data)` written with the `FFTX_*` helper macros.
 pub type fftx_callback = Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_void)>;
 /// An r2r kind (FFTW's values).
@@ -148,7 +166,9 @@ fn register(plan: FftxPlan) -> fftx_plan {
     p
 }
 
-fn live<'a>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
+/// A live plan of the interface of `T` (`fftx_*` plans are f64, `fftxf_*` plans f32): a plan of
+/// the other precision is refused.
+fn live<'a, T: Real>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
     if p.is_null() {
         return Err("NULL plan".into());
     }
@@ -156,7 +176,16 @@ fn live<'a>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
         return Err(format!("{p:p} is not a live FFTX plan"));
     }
     // SAFETY: registered plans stay allocated until fftx_destroy_plan.
-    Ok(unsafe { &(*p).plan })
+    let plan = unsafe { &(*p).plan };
+    let precision = plan.graph.precision();
+    if precision != T::PRECISION {
+        return Err(format!(
+            "{p:p} is a {} plan, given to the {} interface (the precisions cannot be mixed)",
+            plan::precision_name(precision),
+            plan::precision_name(T::PRECISION)
+        ));
+    }
+    Ok(plan)
 }
 
 fn check_flags(flags: c_uint) -> Result<(), String> {
@@ -222,69 +251,62 @@ fn single(node: super::graph::Node, flags: c_uint) -> Result<fftx_plan, String> 
     Ok(register(plan))
 }
 
-unsafe fn temp<D: ReadDim>(
+unsafe fn temp<T: Real, D: ReadDim>(
     rank: c_int,
     d: *const D,
     complex: bool,
     zero: bool,
 ) -> Result<usize, String> {
-    plan::create_temp(&dims(rank, d, "temporary")?, complex, zero)
+    plan::create_temp(&dims(rank, d, "temporary")?, complex, zero, T::PRECISION)
 }
 
-unsafe fn guru_transform<D: ReadDim>(
+unsafe fn guru_transform<T: Real, D: ReadDim>(
     name: &str,
     kind: Kind,
-    rank: c_int,
-    d: *const D,
-    hr: c_int,
-    hd: *const D,
-    input: usize,
-    ic: bool,
-    output: usize,
-    oc: bool,
+    (rank, d): (c_int, *const D),
+    (hr, hd): (c_int, *const D),
+    (input, ic): (usize, bool),
+    (output, oc): (usize, bool),
     flags: c_uint,
 ) -> Result<fftx_plan, String> {
     check_flags(flags)?;
     let (d, l) = (dims(rank, d, "transform")?, dims(hr, hd, "howmany")?);
+    let p = T::PRECISION;
     let node = plan::transform(
         name,
         kind,
         &d,
         &l,
-        plan::buffer(input, ic, "in")?,
-        plan::buffer(output, oc, "out")?,
+        plan::buffer(input, ic, "in", p)?,
+        plan::buffer(output, oc, "out", p)?,
     )?;
     single(node, flags)
 }
 
-unsafe fn guru_copy<D: ReadDim>(
+unsafe fn guru_copy<T: Real, D: ReadDim>(
     name: &str,
-    rank: c_int,
-    d: *const D,
+    (rank, d): (c_int, *const D),
     input: usize,
     output: usize,
     complex: bool,
     flags: c_uint,
 ) -> Result<fftx_plan, String> {
     check_flags(flags)?;
+    let p = T::PRECISION;
     let node = plan::copy(
         name,
         &dims(rank, d, "copy")?,
-        plan::buffer(input, complex, "in")?,
-        plan::buffer(output, complex, "out")?,
+        plan::buffer(input, complex, "in", p)?,
+        plan::buffer(output, complex, "out", p)?,
     )?;
     single(node, flags)
 }
 
-unsafe fn guru_pointwise<D: ReadDim>(
+unsafe fn guru_pointwise<T: Real, D: ReadDim>(
     name: &str,
-    rank: c_int,
-    d: *const D,
-    hr: c_int,
-    hd: *const D,
-    input: usize,
-    output: usize,
-    data: usize,
+    (rank, d): (c_int, *const D),
+    (hr, hd): (c_int, *const D),
+    (input, output, data): (usize, usize, usize),
     func: fftx_callback,
     complex: bool,
     flags: c_uint,
@@ -292,22 +314,30 @@ unsafe fn guru_pointwise<D: ReadDim>(
     check_flags(flags)?;
     let f = func.ok_or("the pointwise function is NULL")?;
     let (d, l) = (dims(rank, d, "pointwise")?, dims(hr, hd, "howmany")?);
-    let prog = recorder::record(f, complex, data != 0)?;
+    let p = T::PRECISION;
+    let prog = recorder::record(f, ty::<T>(complex), data != 0)?;
     let data = if data == 0 {
         None
     } else {
-        Some(plan::buffer(data, complex, "data")?)
+        Some(plan::buffer(data, complex, "data", p)?)
     };
     let node = plan::pointwise(
         name,
         prog,
         &d,
         &l,
-        plan::buffer(input, complex, "in")?,
-        plan::buffer(output, complex, "out")?,
+        plan::buffer(input, complex, "in", p)?,
+        plan::buffer(output, complex, "out", p)?,
         data,
     )?;
     single(node, flags)
+}
+
+fn ty<T: Real>(complex: bool) -> recorder::Ty {
+    recorder::Ty {
+        complex,
+        precision: T::PRECISION,
+    }
 }
 
 unsafe fn r2r_kinds(
@@ -324,601 +354,500 @@ unsafe fn r2r_kinds(
     )
 }
 
-/// Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.
-#[no_mangle]
-pub extern "C" fn fftx_init(flags: c_uint) {
+/// `*_plan_compose` of either precision: the subplans must be of the call's.
+unsafe fn compose<T: Real>(
+    n: c_int,
+    plans: *const fftx_plan,
+    flags: c_uint,
+) -> Result<fftx_plan, String> {
+    check_flags(flags)?;
+    if n < 1 || plans.is_null() {
+        return Err(format!("needs at least one plan (n = {n})"));
+    }
+    let mut nodes = Vec::new();
+    for k in 0..n as usize {
+        let p = live::<T>(*plans.add(k)).map_err(|e| format!("subplan {k}: {e}"))?;
+        for node in &p.graph.nodes {
+            let mut node = node.clone();
+            node.label = match node.label.strip_prefix("subplan ") {
+                Some(rest) => format!("subplan {k}.{rest}"),
+                None => format!("subplan {k} ({})", node.label),
+            };
+            nodes.push(node);
+        }
+    }
+    let plan = FftxPlan::new(Graph { nodes }, flags & !FFTX_SUBPLAN)?;
+    Ok(register(plan))
+}
+
+unsafe fn destroy<T: Real>(p: fftx_plan) -> Result<(), String> {
+    if p.is_null() {
+        return Ok(());
+    }
+    live::<T>(p)?;
+    LIVE.lock().remove(&(p as usize));
+    drop(Box::from_raw(p));
+    Ok(())
+}
+
+unsafe fn print<T: Real>(p: fftx_plan) -> Result<(), String> {
+    use std::io::Write;
+    let s = live::<T>(p)?.describe();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{s}")
+        .and_then(|_| out.flush())
+        .map_err(|e| e.to_string())
+}
+
+unsafe fn sprint<T: Real>(p: fftx_plan) -> Result<*mut c_char, String> {
+    let s = CString::new(live::<T>(p)?.describe()).map_err(|e| e.to_string())?;
+    let bytes = s.as_bytes_with_nul();
+    let m = libc::malloc(bytes.len()) as *mut u8;
+    if m.is_null() {
+        return Err("out of memory".into());
+    }
+    std::ptr::copy_nonoverlapping(bytes.as_ptr(), m, bytes.len());
+    Ok(m as *mut c_char)
+}
+
+fn init(flags: c_uint) {
     INIT_FLAGS.store(flags, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Ends the FFTX region. Plans and temporaries still alive stay valid until released.
-#[no_mangle]
-pub extern "C" fn fftx_shutdown() {
+fn shutdown() {
     INIT_FLAGS.store(0, std::sync::atomic::Ordering::Relaxed);
     // The generated GPU modules (compiled once per process for every plan) go with it.
     let _ = std::panic::catch_unwind(crate::exec::cuda::kernels::forget_generated);
 }
 
+/// The C interface of one precision: `$p` the prefix (`fftx`, `fftxf`), `$T` the real type.
+/// Every entry point of both is this one body. `build.rs` expands it (between the BEGIN and
+/// END lines, `[<$p _name>]` and `$T` only) for cbindgen, which makes the header from it.
+macro_rules! entry_points {
+    ($p:ident, $T:ty) => {
+        paste::paste! {
+// BEGIN ENTRY POINTS
+/// Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.
+#[no_mangle]
+pub extern "C" fn [<$p _init>](flags: c_uint) {
+    init(flags)
+}
+
+/// Ends the FFTX region. Plans and temporaries still alive stay valid until released.
+#[no_mangle]
+pub extern "C" fn [<$p _shutdown>]() {
+    shutdown()
+}
+
 /// The last failure on this thread ("" if none): which call, which subplan, why. Valid until the
 /// next failure on this thread.
 #[no_mangle]
-pub extern "C" fn fftx_last_error() -> *const c_char {
+pub extern "C" fn [<$p _last_error>]() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_real(
+pub unsafe extern "C" fn [<$p _create_temp_real>](
     rank: c_int,
     dims: *const fftx_iodim,
-) -> fftx_temp_real {
-    guard("fftx_create_temp_real", null_mut(), || {
-        Ok(temp(rank, dims, false, false)? as fftx_temp_real)
+) -> [<$p _temp_real>] {
+    guard(concat!(stringify!($p), "_create_temp_real"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, false, false)? as [<$p _temp_real>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_complex(
+pub unsafe extern "C" fn [<$p _create_temp_complex>](
     rank: c_int,
     dims: *const fftx_iodim,
-) -> fftx_temp_complex {
-    guard("fftx_create_temp_complex", null_mut(), || {
-        Ok(temp(rank, dims, true, false)? as fftx_temp_complex)
+) -> [<$p _temp_complex>] {
+    guard(concat!(stringify!($p), "_create_temp_complex"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, true, false)? as [<$p _temp_complex>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_real(
+pub unsafe extern "C" fn [<$p _create_zero_temp_real>](
     rank: c_int,
     dims: *const fftx_iodim,
-) -> fftx_temp_real {
-    guard("fftx_create_zero_temp_real", null_mut(), || {
-        Ok(temp(rank, dims, false, true)? as fftx_temp_real)
+) -> [<$p _temp_real>] {
+    guard(concat!(stringify!($p), "_create_zero_temp_real"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, false, true)? as [<$p _temp_real>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_complex(
+pub unsafe extern "C" fn [<$p _create_zero_temp_complex>](
     rank: c_int,
     dims: *const fftx_iodim,
-) -> fftx_temp_complex {
-    guard("fftx_create_zero_temp_complex", null_mut(), || {
-        Ok(temp(rank, dims, true, true)? as fftx_temp_complex)
+) -> [<$p _temp_complex>] {
+    guard(concat!(stringify!($p), "_create_zero_temp_complex"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, true, true)? as [<$p _temp_complex>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_real64(
+pub unsafe extern "C" fn [<$p _create_temp_real64>](
     rank: c_int,
     dims: *const fftx_iodim64,
-) -> fftx_temp_real {
-    guard("fftx_create_temp_real64", null_mut(), || {
-        Ok(temp(rank, dims, false, false)? as fftx_temp_real)
+) -> [<$p _temp_real>] {
+    guard(concat!(stringify!($p), "_create_temp_real64"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, false, false)? as [<$p _temp_real>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_temp_complex64(
+pub unsafe extern "C" fn [<$p _create_temp_complex64>](
     rank: c_int,
     dims: *const fftx_iodim64,
-) -> fftx_temp_complex {
-    guard("fftx_create_temp_complex64", null_mut(), || {
-        Ok(temp(rank, dims, true, false)? as fftx_temp_complex)
+) -> [<$p _temp_complex>] {
+    guard(concat!(stringify!($p), "_create_temp_complex64"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, true, false)? as [<$p _temp_complex>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_real64(
+pub unsafe extern "C" fn [<$p _create_zero_temp_real64>](
     rank: c_int,
     dims: *const fftx_iodim64,
-) -> fftx_temp_real {
-    guard("fftx_create_zero_temp_real64", null_mut(), || {
-        Ok(temp(rank, dims, false, true)? as fftx_temp_real)
+) -> [<$p _temp_real>] {
+    guard(concat!(stringify!($p), "_create_zero_temp_real64"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, false, true)? as [<$p _temp_real>])
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_create_zero_temp_complex64(
+pub unsafe extern "C" fn [<$p _create_zero_temp_complex64>](
     rank: c_int,
     dims: *const fftx_iodim64,
-) -> fftx_temp_complex {
-    guard("fftx_create_zero_temp_complex64", null_mut(), || {
-        Ok(temp(rank, dims, true, true)? as fftx_temp_complex)
+) -> [<$p _temp_complex>] {
+    guard(concat!(stringify!($p), "_create_zero_temp_complex64"), null_mut(), || {
+        Ok(temp::<$T, _>(rank, dims, true, true)? as [<$p _temp_complex>])
     })
 }
 /// Releases a temporary. Plans that use it keep what they need.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_destroy_temp_real(t: fftx_temp_real) {
-    guard("fftx_destroy_temp_real", (), || {
-        plan::destroy_temp(t as usize, false)
+pub unsafe extern "C" fn [<$p _destroy_temp_real>](t: [<$p _temp_real>]) {
+    guard(concat!(stringify!($p), "_destroy_temp_real"), (), || {
+        plan::destroy_temp(t as usize, false, <$T as Real>::PRECISION)
     })
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_destroy_temp_complex(t: fftx_temp_complex) {
-    guard("fftx_destroy_temp_complex", (), || {
-        plan::destroy_temp(t as usize, true)
+pub unsafe extern "C" fn [<$p _destroy_temp_complex>](t: [<$p _temp_complex>]) {
+    guard(concat!(stringify!($p), "_destroy_temp_complex"), (), || {
+        plan::destroy_temp(t as usize, true, <$T as Real>::PRECISION)
     })
 }
 
 /// Complex DFT (FFTX_FORWARD or FFTX_BACKWARD, unnormalized), FFTW's guru form.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft(
+pub unsafe extern "C" fn [<$p _plan_guru_dft>](
     rank: c_int,
     dims: *const fftx_iodim,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
     sign: c_int,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_dft", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru_dft",
-            Kind::Dft { sign },
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            true,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_dft");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, true), (output as usize, true));
+        let k = Kind::Dft { sign };
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft_r2c(
+pub unsafe extern "C" fn [<$p _plan_guru_dft_r2c>](
     rank: c_int,
     dims: *const fftx_iodim,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim,
-    input: *mut fftx_real,
-    output: *mut fftx_complex,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _complex>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_dft_r2c", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru_dft_r2c",
-            Kind::R2c,
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            false,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_dft_r2c");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, false), (output as usize, true));
+        let k = Kind::R2c;
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_dft_c2r(
+pub unsafe extern "C" fn [<$p _plan_guru_dft_c2r>](
     rank: c_int,
     dims: *const fftx_iodim,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim,
-    input: *mut fftx_complex,
-    output: *mut fftx_real,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _real>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_dft_c2r", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru_dft_c2r",
-            Kind::C2r,
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            true,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_dft_c2r");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, true), (output as usize, false));
+        let k = Kind::C2r;
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_r2r(
+pub unsafe extern "C" fn [<$p _plan_guru_r2r>](
     rank: c_int,
     dims: *const fftx_iodim,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
     kind: *const fftx_r2r_kind,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_r2r", null_mut(), || {
-        let k = r2r_kinds(rank, kind)?;
-        guru_transform(
-            "fftx_plan_guru_r2r",
-            Kind::R2r(k),
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            false,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_r2r");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, false), (output as usize, false));
+        let k = Kind::R2r(r2r_kinds(rank, kind)?);
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft(
+pub unsafe extern "C" fn [<$p _plan_guru64_dft>](
     rank: c_int,
     dims: *const fftx_iodim64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim64,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
     sign: c_int,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_dft", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru64_dft",
-            Kind::Dft { sign },
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            true,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_dft");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, true), (output as usize, true));
+        let k = Kind::Dft { sign };
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft_r2c(
+pub unsafe extern "C" fn [<$p _plan_guru64_dft_r2c>](
     rank: c_int,
     dims: *const fftx_iodim64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim64,
-    input: *mut fftx_real,
-    output: *mut fftx_complex,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _complex>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_dft_r2c", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru64_dft_r2c",
-            Kind::R2c,
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            false,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_dft_r2c");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, false), (output as usize, true));
+        let k = Kind::R2c;
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_dft_c2r(
+pub unsafe extern "C" fn [<$p _plan_guru64_dft_c2r>](
     rank: c_int,
     dims: *const fftx_iodim64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim64,
-    input: *mut fftx_complex,
-    output: *mut fftx_real,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _real>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_dft_c2r", null_mut(), || {
-        guru_transform(
-            "fftx_plan_guru64_dft_c2r",
-            Kind::C2r,
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            true,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_dft_c2r");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, true), (output as usize, false));
+        let k = Kind::C2r;
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_r2r(
+pub unsafe extern "C" fn [<$p _plan_guru64_r2r>](
     rank: c_int,
     dims: *const fftx_iodim64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodim64,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
     kind: *const fftx_r2r_kind,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_r2r", null_mut(), || {
-        let k = r2r_kinds(rank, kind)?;
-        guru_transform(
-            "fftx_plan_guru64_r2r",
-            Kind::R2r(k),
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            false,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_r2r");
+    guard(name, null_mut(), || {
+        let (i, o) = ((input as usize, false), (output as usize, false));
+        let k = Kind::R2r(r2r_kinds(rank, kind)?);
+        guru_transform::<$T, _>(name, k, (rank, dims), (howmany_rank, howmany_dims), i, o, flags)
+    }) as [<$p _plan>]
 }
 
 /// Copies a (sub-)box: out[oofs-shifted box] = in[iofs-shifted box]; other entries of out keep
 /// their values.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_copy_real(
+pub unsafe extern "C" fn [<$p _plan_guru_copy_real>](
     rank: c_int,
     dims: *const fftx_iodimx,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_copy_real", null_mut(), || {
-        guru_copy(
-            "fftx_plan_guru_copy_real",
-            rank,
-            dims,
-            input as usize,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_copy_real");
+    guard(name, null_mut(), || {
+        guru_copy::<$T, _>(name, (rank, dims), input as usize, output as usize, false, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_copy_complex(
+pub unsafe extern "C" fn [<$p _plan_guru_copy_complex>](
     rank: c_int,
     dims: *const fftx_iodimx,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_copy_complex", null_mut(), || {
-        guru_copy(
-            "fftx_plan_guru_copy_complex",
-            rank,
-            dims,
-            input as usize,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_copy_complex");
+    guard(name, null_mut(), || {
+        guru_copy::<$T, _>(name, (rank, dims), input as usize, output as usize, true, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_copy_real(
+pub unsafe extern "C" fn [<$p _plan_guru64_copy_real>](
     rank: c_int,
     dims: *const fftx_iodimx64,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_copy_real", null_mut(), || {
-        guru_copy(
-            "fftx_plan_guru64_copy_real",
-            rank,
-            dims,
-            input as usize,
-            output as usize,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_copy_real");
+    guard(name, null_mut(), || {
+        guru_copy::<$T, _>(name, (rank, dims), input as usize, output as usize, false, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_copy_complex(
+pub unsafe extern "C" fn [<$p _plan_guru64_copy_complex>](
     rank: c_int,
     dims: *const fftx_iodimx64,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_copy_complex", null_mut(), || {
-        guru_copy(
-            "fftx_plan_guru64_copy_complex",
-            rank,
-            dims,
-            input as usize,
-            output as usize,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_copy_complex");
+    guard(name, null_mut(), || {
+        guru_copy::<$T, _>(name, (rank, dims), input as usize, output as usize, true, flags)
+    }) as [<$p _plan>]
 }
 
 /// out = func(in, data) element by element; `func` is recorded at plan time (see the FFTX_*
 /// helper macros); `data` may be NULL if `func` does not read it.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_pointwise_c2c(
+pub unsafe extern "C" fn [<$p _plan_guru_pointwise_c2c>](
     rank: c_int,
     dims: *const fftx_iodimx,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodimx,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
-    data: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
+    data: *mut [<$p _complex>],
     func: fftx_callback,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_pointwise_c2c", null_mut(), || {
-        guru_pointwise(
-            "fftx_plan_guru_pointwise_c2c",
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            output as usize,
-            data as usize,
-            func,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_pointwise_c2c");
+    guard(name, null_mut(), || {
+        let io = (input as usize, output as usize, data as usize);
+        let h = (howmany_rank, howmany_dims);
+        guru_pointwise::<$T, _>(name, (rank, dims), h, io, func, true, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru_pointwise_r2r(
+pub unsafe extern "C" fn [<$p _plan_guru_pointwise_r2r>](
     rank: c_int,
     dims: *const fftx_iodimx,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodimx,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
-    data: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
+    data: *mut [<$p _real>],
     func: fftx_callback,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru_pointwise_r2r", null_mut(), || {
-        guru_pointwise(
-            "fftx_plan_guru_pointwise_r2r",
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            output as usize,
-            data as usize,
-            func,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru_pointwise_r2r");
+    guard(name, null_mut(), || {
+        let io = (input as usize, output as usize, data as usize);
+        let h = (howmany_rank, howmany_dims);
+        guru_pointwise::<$T, _>(name, (rank, dims), h, io, func, false, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_pointwise_c2c(
+pub unsafe extern "C" fn [<$p _plan_guru64_pointwise_c2c>](
     rank: c_int,
     dims: *const fftx_iodimx64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodimx64,
-    input: *mut fftx_complex,
-    output: *mut fftx_complex,
-    data: *mut fftx_complex,
+    input: *mut [<$p _complex>],
+    output: *mut [<$p _complex>],
+    data: *mut [<$p _complex>],
     func: fftx_callback,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_pointwise_c2c", null_mut(), || {
-        guru_pointwise(
-            "fftx_plan_guru64_pointwise_c2c",
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            output as usize,
-            data as usize,
-            func,
-            true,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_pointwise_c2c");
+    guard(name, null_mut(), || {
+        let io = (input as usize, output as usize, data as usize);
+        let h = (howmany_rank, howmany_dims);
+        guru_pointwise::<$T, _>(name, (rank, dims), h, io, func, true, flags)
+    }) as [<$p _plan>]
 }
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_guru64_pointwise_r2r(
+pub unsafe extern "C" fn [<$p _plan_guru64_pointwise_r2r>](
     rank: c_int,
     dims: *const fftx_iodimx64,
     howmany_rank: c_int,
     howmany_dims: *const fftx_iodimx64,
-    input: *mut fftx_real,
-    output: *mut fftx_real,
-    data: *mut fftx_real,
+    input: *mut [<$p _real>],
+    output: *mut [<$p _real>],
+    data: *mut [<$p _real>],
     func: fftx_callback,
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_guru64_pointwise_r2r", null_mut(), || {
-        guru_pointwise(
-            "fftx_plan_guru64_pointwise_r2r",
-            rank,
-            dims,
-            howmany_rank,
-            howmany_dims,
-            input as usize,
-            output as usize,
-            data as usize,
-            func,
-            false,
-            flags,
-        )
-    })
+) -> [<$p _plan>] {
+    let name = concat!(stringify!($p), "_plan_guru64_pointwise_r2r");
+    guard(name, null_mut(), || {
+        let io = (input as usize, output as usize, data as usize);
+        let h = (howmany_rank, howmany_dims);
+        guru_pointwise::<$T, _>(name, (rank, dims), h, io, func, false, flags)
+    }) as [<$p _plan>]
 }
 
 /// One plan running `plans[0..n]` in order (each may itself be composed). The subplans stay
-/// the caller's to destroy.
+/// the caller's to destroy; they must all be plans of this precision's interface.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_plan_compose(
+pub unsafe extern "C" fn [<$p _plan_compose>](
     n: c_int,
-    plans: *const fftx_plan,
+    plans: *const [<$p _plan>],
     flags: c_uint,
-) -> fftx_plan {
-    guard("fftx_plan_compose", null_mut(), || {
-        check_flags(flags)?;
-        if n < 1 || plans.is_null() {
-            return Err(format!("needs at least one plan (n = {n})"));
-        }
-        let mut nodes = Vec::new();
-        for k in 0..n as usize {
-            let p = live(*plans.add(k)).map_err(|e| format!("subplan {k}: {e}"))?;
-            for node in &p.graph.nodes {
-                let mut node = node.clone();
-                node.label = match node.label.strip_prefix("subplan ") {
-                    Some(rest) => format!("subplan {k}.{rest}"),
-                    None => format!("subplan {k} ({})", node.label),
-                };
-                nodes.push(node);
-            }
-        }
-        let plan = FftxPlan::new(Graph { nodes }, flags & !FFTX_SUBPLAN)?;
-        Ok(register(plan))
+) -> [<$p _plan>] {
+    guard(concat!(stringify!($p), "_plan_compose"), null_mut(), || {
+        compose::<$T>(n, plans as *const fftx_plan, flags)
+    }) as [<$p _plan>]
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn [<$p _execute>](p: [<$p _plan>]) {
+    guard(concat!(stringify!($p), "_execute"), (), || {
+        live::<$T>(p as fftx_plan)?.execute()
     })
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fftx_execute(p: fftx_plan) {
-    guard("fftx_execute", (), || live(p)?.execute())
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn fftx_destroy_plan(p: fftx_plan) {
-    guard("fftx_destroy_plan", (), || {
-        if p.is_null() {
-            return Ok(());
-        }
-        if !LIVE.lock().remove(&(p as usize)) {
-            return Err(format!("{p:p} is not a live FFTX plan"));
-        }
-        drop(Box::from_raw(p));
-        Ok(())
+pub unsafe extern "C" fn [<$p _destroy_plan>](p: [<$p _plan>]) {
+    guard(concat!(stringify!($p), "_destroy_plan"), (), || {
+        destroy::<$T>(p as fftx_plan)
     })
 }
 
 /// Prints the (optimized) plan to stdout.
 #[no_mangle]
-pub unsafe extern "C" fn fftx_print_plan(p: fftx_plan) {
-    guard("fftx_print_plan", (), || {
-        use std::io::Write;
-        let s = live(p)?.describe();
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{s}")
-            .and_then(|_| out.flush())
-            .map_err(|e| e.to_string())
+pub unsafe extern "C" fn [<$p _print_plan>](p: [<$p _plan>]) {
+    guard(concat!(stringify!($p), "_print_plan"), (), || {
+        print::<$T>(p as fftx_plan)
     })
 }
 
 /// The printout as a string; release it with free().
 #[no_mangle]
-pub unsafe extern "C" fn fftx_sprint_plan(p: fftx_plan) -> *mut c_char {
-    guard("fftx_sprint_plan", null_mut(), || {
-        let s = CString::new(live(p)?.describe()).map_err(|e| e.to_string())?;
-        let bytes = s.as_bytes_with_nul();
-        let m = libc::malloc(bytes.len()) as *mut u8;
-        if m.is_null() {
-            return Err("out of memory".into());
-        }
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), m, bytes.len());
-        Ok(m as *mut c_char)
+pub unsafe extern "C" fn [<$p _sprint_plan>](p: [<$p _plan>]) -> *mut c_char {
+    guard(concat!(stringify!($p), "_sprint_plan"), null_mut(), || {
+        sprint::<$T>(p as fftx_plan)
     })
 }
 
@@ -926,64 +855,76 @@ pub unsafe extern "C" fn fftx_sprint_plan(p: fftx_plan) -> *mut c_char {
 
 /// `FFTX_COMPLEX_TEMP(t)`: a complex temporary register of the pointwise function.
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_temp_complex() -> *mut fftx_complex {
+pub extern "C" fn [<$p _pointwise_temp_complex>]() -> *mut [<$p _complex>] {
     guard("FFTX_COMPLEX_TEMP", null_mut(), || {
-        Ok(recorder::new_temp(true) as *mut fftx_complex)
+        Ok(recorder::new_temp(ty::<$T>(true)) as *mut [<$p _complex>])
     })
 }
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_temp_real() -> *mut fftx_real {
+pub extern "C" fn [<$p _pointwise_temp_real>]() -> *mut [<$p _real>] {
     guard("FFTX_REAL_TEMP", null_mut(), || {
-        Ok(recorder::new_temp(false) as *mut fftx_real)
+        Ok(recorder::new_temp(ty::<$T>(false)) as *mut [<$p _real>])
     })
 }
 /// `FFTX_COMPLEX_<OP>(d, s)` for op 0 = MOV, 1 = ADD, 2 = SUB, 3 = MULT, 4 = DIV, 5 = CONJ
 /// (d = conj d), 6 = NEG (d = -d).
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_complex(op: c_int, d: *mut fftx_complex, s: *mut fftx_complex) {
+pub extern "C" fn [<$p _pointwise_complex>](
+    op: c_int,
+    d: *mut [<$p _complex>],
+    s: *mut [<$p _complex>],
+) {
     guard("FFTX_COMPLEX", (), || {
-        record_op(true, op, d as usize, s as usize)
+        record_op(ty::<$T>(true), op, d as usize, s as usize)
     })
 }
 /// `FFTX_REAL_<OP>(d, s)`, ops as for complex (CONJ is refused).
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_real(op: c_int, d: *mut fftx_real, s: *mut fftx_real) {
+pub extern "C" fn [<$p _pointwise_real>](op: c_int, d: *mut [<$p _real>], s: *mut [<$p _real>]) {
     guard("FFTX_REAL", (), || {
-        record_op(false, op, d as usize, s as usize)
+        record_op(ty::<$T>(false), op, d as usize, s as usize)
     })
 }
-/// `FFTX_COMPLEX_SCALE(d, c)`: d = c*d, c a real constant.
+/// `FFTX_COMPLEX_SCALE(d, c)`: d = c*d, c a real constant (given in double precision, rounded
+/// to the plan's when it runs).
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_complex_scale(d: *mut fftx_complex, c: f64) {
+pub extern "C" fn [<$p _pointwise_complex_scale>](d: *mut [<$p _complex>], c: f64) {
     guard("FFTX_COMPLEX_SCALE", (), || {
-        recorder::scale(true, d as usize, c);
+        recorder::scale(ty::<$T>(true), d as usize, c);
         stray()
     })
 }
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_real_scale(d: *mut fftx_real, c: f64) {
+pub extern "C" fn [<$p _pointwise_real_scale>](d: *mut [<$p _real>], c: f64) {
     guard("FFTX_REAL_SCALE", (), || {
-        recorder::scale(false, d as usize, c);
+        recorder::scale(ty::<$T>(false), d as usize, c);
         stray()
     })
 }
 /// `FFTX_COMPLEX_SET(d, re, im)`: d = re + i im, constants.
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_complex_set(d: *mut fftx_complex, re: f64, im: f64) {
+pub extern "C" fn [<$p _pointwise_complex_set>](d: *mut [<$p _complex>], re: f64, im: f64) {
     guard("FFTX_COMPLEX_SET", (), || {
-        recorder::set(true, d as usize, re, im);
+        recorder::set(ty::<$T>(true), d as usize, re, im);
         stray()
     })
 }
 #[no_mangle]
-pub extern "C" fn fftx_pointwise_real_set(d: *mut fftx_real, c: f64) {
+pub extern "C" fn [<$p _pointwise_real_set>](d: *mut [<$p _real>], c: f64) {
     guard("FFTX_REAL_SET", (), || {
-        recorder::set(false, d as usize, c, 0.0);
+        recorder::set(ty::<$T>(false), d as usize, c, 0.0);
         stray()
     })
 }
+// END ENTRY POINTS
+        }
+    };
+}
 
-fn record_op(complex: bool, op: c_int, d: usize, s: usize) -> Result<(), String> {
+entry_points!(fftx, f64);
+entry_points!(fftxf, f32);
+
+fn record_op(ty: recorder::Ty, op: c_int, d: usize, s: usize) -> Result<(), String> {
     let code = match op {
         0 => OpCode::Mov,
         1 => OpCode::Add,
@@ -994,7 +935,7 @@ fn record_op(complex: bool, op: c_int, d: usize, s: usize) -> Result<(), String>
         6 => OpCode::Neg,
         _ => return Err(format!("unknown pointwise operation {op}")),
     };
-    recorder::op(complex, code, d, s);
+    recorder::op(ty, code, d, s);
     stray()
 }
 

@@ -11,33 +11,54 @@
 //!
 //! Buffers are reached through a table of device addresses (`callerInfo` / a kernel argument),
 //! so the source depends on the shapes, not on the arrays: plans of the same geometry share one
-//! compiled module. Only double precision (FFTX's `fftx_real`).
+//! compiled module. The precision (FFTX's `fftx_real` double, `fftxf_real` float) is the
+//! prelude's (`prelude`): the code uses its `fx_real` / `fx_cplx` types and `fx_lit` constants.
 
 use super::pencil::{
     fused_shape, shared_stride, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
 };
 use super::recorder::{Inst, Program, Reg};
-use crate::problem::Kind1d;
+use crate::problem::{Kind1d, Precision};
 use std::fmt::Write;
 use std::ops::Range;
 
+/// The types of a precision: `fx_real` (float or double) and `fx_cplx` (float2 or double2),
+/// and `fx_make` (make_float2 or make_double2). Everything after uses only these.
+fn types(p: Precision) -> &'static str {
+    match p {
+        Precision::F64 => {
+            "typedef double fx_real;\ntypedef double2 fx_cplx;\n#define fx_make make_double2\n"
+        }
+        Precision::F32 => {
+            "typedef float fx_real;\ntypedef float2 fx_cplx;\n#define fx_make make_float2\n"
+        }
+    }
+}
+
 const PRELUDE: &str = r#"typedef unsigned long long u64;
 typedef long long i64;
-__device__ __forceinline__ double2 fx_c(double re, double im) { return make_double2(re, im); }
-__device__ __forceinline__ double2 fx_rdc(u64 a, i64 pos) { const double* q = (const double*)a + 2 * pos; return make_double2(q[0], q[1]); }
-__device__ __forceinline__ double2 fx_rdr(u64 a, i64 pos) { return make_double2(((const double*)a)[pos], 0.0); }
-__device__ __forceinline__ void fx_wrc(u64 a, i64 pos, double2 v) { double* q = (double*)a + 2 * pos; q[0] = v.x; q[1] = v.y; }
-__device__ __forceinline__ void fx_wrr(u64 a, i64 pos, double2 v) { ((double*)a)[pos] = v.x; }
-__device__ __forceinline__ double2 fx_mul(double2 a, double2 b) { return make_double2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-__device__ __forceinline__ double2 fx_conj(double2 a) { return make_double2(a.x, -a.y); }
+__device__ __forceinline__ fx_cplx fx_c(fx_real re, fx_real im) { return fx_make(re, im); }
+// A constant given by the bits of its f64 value, rounded to fx_real (folded at compile time).
+__device__ __forceinline__ fx_real fx_lit(u64 bits) { return (fx_real)__longlong_as_double((i64)bits); }
+__device__ __forceinline__ fx_cplx fx_rdc(u64 a, i64 pos) { const fx_real* q = (const fx_real*)a + 2 * pos; return fx_c(q[0], q[1]); }
+__device__ __forceinline__ fx_cplx fx_rdr(u64 a, i64 pos) { return fx_c(((const fx_real*)a)[pos], 0); }
+__device__ __forceinline__ void fx_wrc(u64 a, i64 pos, fx_cplx v) { fx_real* q = (fx_real*)a + 2 * pos; q[0] = v.x; q[1] = v.y; }
+__device__ __forceinline__ void fx_wrr(u64 a, i64 pos, fx_cplx v) { ((fx_real*)a)[pos] = v.x; }
+__device__ __forceinline__ fx_cplx fx_mul(fx_cplx a, fx_cplx b) { return fx_c(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+__device__ __forceinline__ fx_cplx fx_conj(fx_cplx a) { return fx_c(a.x, -a.y); }
 // The spectrum of a (h = 0) or b (h = 1) from Z = FFT(a + i b) at k (z) and n - k (w).
-__device__ __forceinline__ double2 fx_half(double2 z, double2 w, int h) { return h ? make_double2(0.5 * (z.y + w.y), -0.5 * (z.x - w.x)) : make_double2(0.5 * (z.x + w.x), 0.5 * (z.y - w.y)); }
-__device__ __forceinline__ double2 fx_div(double2 a, double2 b) { double s = b.x * b.x + b.y * b.y; return make_double2((a.x * b.x + a.y * b.y) / s, (a.y * b.x - a.x * b.y) / s); }
+__device__ __forceinline__ fx_cplx fx_half(fx_cplx z, fx_cplx w, int h) { const fx_real f = 0.5; return h ? fx_c(f * (z.y + w.y), -f * (z.x - w.x)) : fx_c(f * (z.x + w.x), f * (z.y - w.y)); }
+__device__ __forceinline__ fx_cplx fx_div(fx_cplx a, fx_cplx b) { fx_real s = b.x * b.x + b.y * b.y; return fx_c((a.x * b.x + a.y * b.y) / s, (a.y * b.x - a.x * b.y) / s); }
 "#;
 
-/// An exact double literal.
-fn lit(x: f64) -> String {
-    format!("__longlong_as_double((i64)0x{:016x}ULL)", x.to_bits())
+/// The prelude of every generated source: the precision's types, then the helpers over them.
+pub fn prelude(p: Precision) -> String {
+    format!("{}{PRELUDE}", types(p))
+}
+
+/// A constant exactly as its double, rounded to the source's `fx_real`.
+pub fn lit(x: f64) -> String {
+    format!("fx_lit(0x{:016x}ULL)", x.to_bits())
 }
 
 fn reg(r: Reg) -> String {
@@ -51,9 +72,9 @@ fn reg(r: Reg) -> String {
 
 /// A block computing `v = prog(v, g)` (`g` read by `data`).
 fn program(p: &Program, v: &str, g: &str) -> String {
-    let mut s = format!("{{ double2 r_in = {v}, r_out = fx_c(0.0, 0.0), r_data = {g};");
+    let mut s = format!("{{ fx_cplx r_in = {v}, r_out = fx_c(0.0, 0.0), r_data = {g};");
     for t in 0..p.temps {
-        let _ = write!(s, " double2 r_t{t} = fx_c(0.0, 0.0);");
+        let _ = write!(s, " fx_cplx r_t{t} = fx_c(0.0, 0.0);");
     }
     for inst in &p.insts {
         let line = match *inst {
@@ -161,9 +182,9 @@ fn reach(p: &Pass, along: &Range<usize>) -> Vec<Range<usize>> {
 
 fn load_fn(k: usize, p: &Pass) -> String {
     let ty = if p.kind.real_in() {
-        "double"
+        "fx_real"
     } else {
-        "double2"
+        "fx_cplx"
     };
     let mut s = format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_in());
@@ -177,7 +198,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
         "  if (j < {} || j >= {}) return {zero};",
         p.live_in.start, p.live_in.end
     );
-    s += "  double2 v = fx_c(0.0, 0.0);\n";
+    s += "  fx_cplx v = fx_c(0.0, 0.0);\n";
     let want = reach(p, &p.live_in);
     match &p.load {
         Side::Inter { slot, map } => {
@@ -189,7 +210,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
                 .collect();
             let _ = writeln!(
                 s,
-                "  if ({}) v = ((const double2*)P[{slot}])[{}];",
+                "  if ({}) v = ((const fx_cplx*)P[{slot}])[{}];",
                 inside(&ranges, &want),
                 offset(0, &map.origin, &map.strides)
             );
@@ -221,9 +242,9 @@ fn load_fn(k: usize, p: &Pass) -> String {
 
 fn store_fn(k: usize, p: &Pass) -> String {
     let ty = if p.kind_out().real_out() {
-        "double"
+        "fx_real"
     } else {
-        "double2"
+        "fx_cplx"
     };
     let mut s = format!("__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.len_out());
@@ -234,7 +255,7 @@ fn store_fn(k: usize, p: &Pass) -> String {
     );
     let _ = writeln!(
         s,
-        "  double2 v = {};",
+        "  fx_cplx v = {};",
         if p.kind_out().real_out() {
             "fx_c(e, 0.0)"
         } else {
@@ -255,7 +276,7 @@ fn store_fn(k: usize, p: &Pass) -> String {
                 .collect();
             let _ = writeln!(
                 s,
-                "  if ({}) ((double2*)P[{slot}])[{}] = v;",
+                "  if ({}) ((fx_cplx*)P[{slot}])[{}] = v;",
                 inside(&ranges, &want),
                 offset(0, &map.origin, &map.strides)
             );
@@ -273,7 +294,7 @@ fn store_fn(k: usize, p: &Pass) -> String {
 /// The middle of a merged pass: `fftx_mid{k}(off, v, info)` for element `off` of the first
 /// transform's output (twin: `pencil::mid_element`).
 fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
-    let mut s = format!("extern \"C\" __device__ double2 fftx_mid{k}(u64 off, double2 v, void* info) {{\n  const u64* P = (const u64*)info;\n");
+    let mut s = format!("extern \"C\" __device__ fx_cplx fftx_mid{k}(u64 off, fx_cplx v, void* info) {{\n  const u64* P = (const u64*)info;\n");
     s += &decode(p, p.kind.len_out(p.n));
     let _ = writeln!(
         s,
@@ -310,7 +331,7 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// write of the pass's data, as cuFFT with callbacks would do. Loads and stores walk along the
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
-pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
+pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
     let FusedShape {
         radices,
         pencils: pb,
@@ -340,21 +361,21 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     }
     if radices.len() > 1 {
         for (h, &sign) in signs.iter().enumerate() {
-            let _ = write!(s, "__device__ const double2 fftx_tw{k}_{h}[{n}] = {{");
+            let _ = write!(s, "__device__ const fx_cplx fftx_tw{k}_{h}[{n}] = {{");
             for m in 0..n {
                 let (re, im) = super::fftgen::root(sign, m, n);
                 let _ = write!(
                     s,
-                    "{}{{{:.17e}, {:.17e}}}",
+                    "{}{{{}, {}}}",
                     if m > 0 { ", " } else { "" },
-                    re,
-                    im
+                    table_lit(re, precision),
+                    table_lit(im, precision)
                 );
             }
             s += "};\n";
         }
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ double2 sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
     let c2r_in = |b: &str| {
@@ -365,8 +386,8 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
         (Kind1d::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
         // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
-        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double xa = 0.0, xb = 0.0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
-        (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; double2 xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
+        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_real xa = 0, xb = 0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
+        (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_cplx xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
     };
     s += &two_phase(
         pb * n,
@@ -376,7 +397,7 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         &format!("sm[q * {stride} + {}] = v[it];", pad("j")),
     );
     s += "  __syncthreads();\n";
-    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  double2* x = sm + q * {stride};");
+    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};");
     stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
     if let Some(m) = &p.mid {
         // The middle: keep, pointwise, the second transform's input rules; then the half
@@ -391,7 +412,7 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
         s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_mid{k}(b * {len1}ULL + j, v[it], info);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
         s += "  __syncthreads();\n";
         if m.kind == Kind1d::C2r {
-            let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ double2 w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
+            let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ fx_cplx w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
         }
         stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
     }
@@ -414,6 +435,14 @@ pub fn fused_pass(k: usize, p: &Pass) -> Option<String> {
     Some(s)
 }
 
+/// A twiddle table entry: a literal of the precision (`1.5e0f` for float), correctly rounded.
+fn table_lit(x: f64, p: Precision) -> String {
+    match p {
+        Precision::F64 => format!("{x:.17e}"),
+        Precision::F32 => format!("{:.9e}f", x as f32),
+    }
+}
+
 /// Whether a fused pass packs two real pencils into one complex transform.
 pub fn packs(p: &Pass) -> bool {
     p.mid.is_none() && matches!(p.kind, Kind1d::R2c | Kind1d::C2r)
@@ -429,7 +458,7 @@ pub fn pencils_per_block(p: &Pass) -> Option<usize> {
 fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str) -> String {
     let it = total.div_ceil(threads);
     format!(
-        "  {{\n  double2 v[{it}];\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    v[it] = fx_c(0.0, 0.0);\n    if (e < {total}) {{ {order} const u64 b = b0 + q; {first} }}\n  }}\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    if (e < {total}) {{ {order} {then} }}\n  }}\n  }}\n"
+        "  {{\n  fx_cplx v[{it}];\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    v[it] = fx_c(0.0, 0.0);\n    if (e < {total}) {{ {order} const u64 b = b0 + q; {first} }}\n  }}\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    if (e < {total}) {{ {order} {then} }}\n  }}\n  }}\n"
     )
 }
 
@@ -442,7 +471,7 @@ fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn F
         let items = n / r;
         let _ = writeln!(s, "  {{ // stage {st}: radix {r}, p = {pp}");
         for q in 0..r {
-            let _ = writeln!(s, "  double2 u{q} = fx_c(0.0, 0.0);");
+            let _ = writeln!(s, "  fx_cplx u{q} = fx_c(0.0, 0.0);");
         }
         let _ = writeln!(s, "  const int k = t % {pp};\n  if (t < {items}) {{");
         for q in 0..r {
@@ -475,7 +504,7 @@ fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn F
 /// The source of a chain's passes: callbacks only (`kernels` false: for LTO-IR), or callbacks
 /// and the gather/scatter kernels that call them (for PTX).
 pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
-    let mut s = String::from(PRELUDE);
+    let mut s = prelude(prog.precision());
     for (k, p) in prog.passes.iter().enumerate() {
         s += &load_fn(k, p);
         s += &store_fn(k, p);
@@ -483,23 +512,24 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p).expect("merged passes are made for the fused kernels only");
+            s += &fused_pass(k, p, prog.precision())
+                .expect("merged passes are made for the fused kernels only");
         } else if kernels {
             let (ti, to) = (
                 if p.kind.real_in() {
-                    "double"
+                    "fx_real"
                 } else {
-                    "double2"
+                    "fx_cplx"
                 },
                 if p.kind.real_out() {
-                    "double"
+                    "fx_real"
                 } else {
-                    "double2"
+                    "fx_cplx"
                 },
             );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p) {
+            if let Some(f) = fused_pass(k, p, prog.precision()) {
                 s += &f;
             }
         }
@@ -512,16 +542,17 @@ pub const ELEM_SRC: usize = 0;
 pub const ELEM_DST: usize = 1;
 pub const ELEM_DATA: usize = 2;
 
-/// A copy or pointwise node as one kernel `fftx_elem(total, P)` over its index space `shape`.
-/// `src`, `dst`, `data`: (complex, base, strides) of each access.
+/// A copy or pointwise node as one kernel `fftx_elem(total, P)` over its index space `shape`,
+/// in `precision`. `src`, `dst`, `data`: (complex, base, strides) of each access.
 pub fn elementwise_source(
+    precision: Precision,
     shape: &[usize],
     src: (bool, isize, &[isize]),
     dst: (bool, isize, &[isize]),
     data: Option<(bool, isize, &[isize])>,
     prog: Option<&Program>,
 ) -> String {
-    let mut s = String::from(PRELUDE);
+    let mut s = prelude(precision);
     let _ = writeln!(
         s,
         "extern \"C\" __global__ void fftx_elem(u64 total, const u64* P) {{ {GRID_STRIDE} {{"
@@ -542,7 +573,7 @@ pub fn elementwise_source(
             offset(base, &zeros, st)
         )
     };
-    let _ = writeln!(s, "  double2 v = {};", rd(ELEM_SRC, src));
+    let _ = writeln!(s, "  fx_cplx v = {};", rd(ELEM_SRC, src));
     if let Some(p) = prog {
         let g = data
             .map(|d| rd(ELEM_DATA, d))
@@ -566,7 +597,7 @@ mod tests {
 
     #[test]
     fn literals_are_exact_and_programs_read_their_registers() {
-        assert_eq!(lit(1.0), "__longlong_as_double((i64)0x3ff0000000000000ULL)");
+        assert_eq!(lit(1.0), "fx_lit(0x3ff0000000000000ULL)");
         let p = Program {
             complex: true,
             temps: 1,
@@ -619,7 +650,7 @@ mod tests {
         let s = chain_source(&prog, true);
         assert!(
             s.contains(
-                "\n__device__ double fftx_ld0(void* dataIn, u64 off, void* info, void* smem)"
+                "\n__device__ fx_real fftx_ld0(void* dataIn, u64 off, void* info, void* smem)"
             ),
             "{s}"
         );
@@ -631,13 +662,98 @@ mod tests {
         // The segment covers everything the pass reads: no bounds test.
         assert!(s.contains("if (true) v = fx_rdr(P[2], (i64)0 + (i0 - 0) * (i64)64 + (i1 - 0) * (i64)8 + (i2 - 0) * (i64)1);"), "{s}");
         assert!(
-            s.contains("fftx_gather0(u64 total, const u64* P, double* out)"),
+            s.contains("fftx_gather0(u64 total, const u64* P, fx_real* out)"),
             "{s}"
         );
         assert!(
-            s.contains("fftx_scatter0(u64 total, const u64* P, const double2* in)"),
+            s.contains("fftx_scatter0(u64 total, const u64* P, const fx_cplx* in)"),
             "{s}"
         );
+    }
+
+    /// The graph with every buffer single precision (an `fftxf_*` plan's).
+    fn single(g: &crate::fftx::graph::Graph) -> crate::fftx::graph::Graph {
+        use crate::fftx::graph::{Buf, Temp};
+        let f32 = |b: &mut Buf| match b {
+            Buf::User { precision, .. } => *precision = Precision::F32,
+            Buf::Temp(t) => {
+                *t = std::sync::Arc::new(Temp {
+                    precision: Precision::F32,
+                    ..**t
+                })
+            }
+        };
+        let mut g = g.clone();
+        for n in &mut g.nodes {
+            f32(&mut n.input.buf);
+            f32(&mut n.output.buf);
+            if let Some(d) = &mut n.data {
+                f32(&mut d.buf);
+            }
+        }
+        g
+    }
+
+    /// An `fftxf_*` chain's source is the same code over float types: float2 and float in the
+    /// prelude, float twiddle literals, and no double arithmetic anywhere (constants are folded
+    /// from their double bits).
+    #[test]
+    fn single_precision_sources_use_float_types() {
+        use crate::fftx::passes::{fuse, prune, tests::fig2, Step};
+        let (p, _) = prune(&single(&fig2(64, 20, 30))).unwrap();
+        let steps = fuse(&p);
+        let chain = steps
+            .iter()
+            .find_map(|s| match s {
+                Step::Chain(c) => Some(c),
+                _ => None,
+            })
+            .unwrap();
+        let prog = crate::fftx::pencil::lower(chain, true).unwrap();
+        assert_eq!(prog.precision(), Precision::F32);
+        let s = chain_source(&prog, true);
+        assert!(
+            s.starts_with("typedef float fx_real;\ntypedef float2 fx_cplx;"),
+            "{s}"
+        );
+        assert!(
+            !s.replace("__longlong_as_double", "").contains("double"),
+            "{s}"
+        );
+        assert!(
+            s.contains("fftx_tw0_0[64] = {{1.000000000e0f, 0.000000000e0f}, "),
+            "{s}"
+        );
+        let d = chain_source(
+            &crate::fftx::pencil::lower(
+                fuse(&prune(&fig2(64, 20, 30)).unwrap().0)
+                    .iter()
+                    .find_map(|s| match s {
+                        Step::Chain(c) => Some(c.clone()),
+                        _ => None,
+                    })
+                    .as_ref()
+                    .unwrap(),
+                true,
+            )
+            .unwrap(),
+            true,
+        );
+        // The same code but for the prelude's types and the literals.
+        assert_eq!(s.lines().count(), d.lines().count());
+        assert!(d.starts_with("typedef double fx_real;"));
+        let e = elementwise_source(
+            Precision::F32,
+            &[4],
+            (true, 0, &[1]),
+            (true, 0, &[1]),
+            None,
+            None,
+        );
+        assert!(e.contains("typedef float2 fx_cplx;"), "{e}");
+        if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {
+            std::fs::write(format!("{dir}/fig2-64-f32.cu"), &s).unwrap();
+        }
     }
 
     /// The sources of the paper's Fig. 2 chain (and a 3-D one); with FFTX_GPU_DUMP=DIR they are
@@ -691,7 +807,7 @@ mod tests {
             })
             .unwrap();
         let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true);
-        assert!(s64.contains("__device__ const double2 fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
+        assert!(s64.contains("__device__ const fx_cplx fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
         let merged = crate::fftx::pencil::lower(c64, true).unwrap();
         assert_eq!(
@@ -709,6 +825,7 @@ mod tests {
             std::fs::write(format!("{dir}/fig2-64-merged.cu"), &m64).unwrap();
         }
         let e = elementwise_source(
+            Precision::F64,
             &[3, 4],
             (true, 2, &[8, -1]),
             (false, 0, &[4, 1]),

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-type C64 = Complex<f64>;
+type Cx<T> = Complex<T>;
 
 /// Calls `f(index)` for every index of the box `ranges` (row-major). Nothing for an empty box.
 pub fn walk_box(ranges: &[Range<usize>], mut f: impl FnMut(&[usize])) {
@@ -61,17 +61,28 @@ impl Addrs {
     }
 }
 
-/// A copy or standalone pointwise node, addresses resolved.
-struct Elementwise {
+/// A step the CPU executor runs itself (everything but a plain transform), in the plan's
+/// precision.
+trait CpuStep {
+    /// Runs the step; returns the number of 1-D transforms it computed.
+    ///
+    /// # Safety
+    /// The arrays the step addresses must be valid.
+    unsafe fn run(&mut self) -> u64;
+}
+
+/// A copy or standalone pointwise node, addresses resolved; elements of `T`.
+struct Elementwise<T> {
     shape: Vec<usize>,
     src: (usize, bool, Access),
     dst: (usize, bool, Access),
     data: Option<(usize, bool, Access)>,
     prog: Option<Arc<Program>>,
+    _real: std::marker::PhantomData<T>,
 }
 
-impl Elementwise {
-    unsafe fn run(&self) {
+impl<T: Real> CpuStep for Elementwise<T> {
+    unsafe fn run(&mut self) -> u64 {
         let mut regs = Vec::new();
         let (sa, sc, s) = &self.src;
         let (da, dc, d) = &self.dst;
@@ -79,19 +90,19 @@ impl Elementwise {
         let r = shape.len();
         let mut idx = vec![0usize; r];
         if shape.contains(&0) {
-            return;
+            return 0;
         }
         let (mut ps, mut pd) = (s.base, d.base);
         let mut pdata = self.data.as_ref().map_or(0, |x| x.2.base);
         loop {
-            let x = load(*sa, *sc, ps);
+            let x: Cx<T> = load(*sa, *sc, ps);
             let y = match &self.prog {
                 None => x,
                 Some(p) => {
                     let g = self
                         .data
                         .as_ref()
-                        .map_or(C64::new(0.0, 0.0), |(a, c, _)| load(*a, *c, pdata));
+                        .map_or(Cx::default(), |(a, c, _)| load(*a, *c, pdata));
                     p.run(x, g, &mut regs)
                 }
             };
@@ -99,7 +110,7 @@ impl Elementwise {
             let mut k = r;
             loop {
                 if k == 0 {
-                    return;
+                    return 0;
                 }
                 k -= 1;
                 idx[k] += 1;
@@ -124,14 +135,14 @@ impl Elementwise {
 }
 
 /// One stage of a chain, with its 1-D algorithms.
-enum StageExec {
+enum StageExec<T> {
     Fft {
         passes: Vec<(usize, Vec<Range<usize>>)>,
         in_live: Vec<Range<usize>>,
         out_live: Vec<Range<usize>>,
-        c2c: Vec<Arc<dyn Fft<f64>>>,
-        r2c: Option<Arc<dyn RealToComplex<f64>>>,
-        c2r: Option<Arc<dyn ComplexToReal<f64>>>,
+        c2c: Vec<Arc<dyn Fft<T>>>,
+        r2c: Option<Arc<dyn RealToComplex<T>>>,
+        c2r: Option<Arc<dyn ComplexToReal<T>>>,
     },
     Pointwise {
         prog: Arc<Program>,
@@ -139,14 +150,15 @@ enum StageExec {
     },
 }
 
-struct ChainExec {
+/// A fused chain on the pencil engine, in precision `T`.
+struct ChainExec<T> {
     rshape: Vec<usize>,
     cshape: Vec<usize>,
-    rbuf: Vec<f64>,
-    cbuf: Vec<C64>,
+    rbuf: Vec<T>,
+    cbuf: Vec<Cx<T>>,
     loads: Vec<(usize, bool, Segment)>,
     stores: Vec<(usize, bool, Segment)>,
-    stages: Vec<StageExec>,
+    stages: Vec<StageExec<T>>,
     /// Input box of the first stage, output box of the last.
     first_in: Vec<Range<usize>>,
     last_out: Vec<Range<usize>>,
@@ -173,12 +185,12 @@ fn clip(seg: &Segment, live: &[Range<usize>]) -> Vec<Range<usize>> {
         .collect()
 }
 
-impl ChainExec {
-    fn new(chain: Chain, addrs: &Addrs) -> ChainExec {
+impl<T: Real> ChainExec<T> {
+    fn new(chain: Chain, addrs: &Addrs) -> ChainExec<T> {
         let rank = chain.n.len();
         let rshape = chain.n.clone();
         let cshape = shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
-        let planners = f64::planners();
+        let planners = T::planners();
         let mut stages = Vec::new();
         for s in &chain.stages {
             stages.push(match s {
@@ -257,14 +269,14 @@ impl ChainExec {
             loads: resolve(&chain.loads),
             stores: resolve(&chain.stores),
             rbuf: vec![
-                0.0;
+                T::zero();
                 if needs_real {
                     rshape.iter().product()
                 } else {
                     0
                 }
             ],
-            cbuf: vec![C64::default(); cshape.iter().product()],
+            cbuf: vec![Cx::default(); cshape.iter().product()],
             rshape,
             cshape,
             stages,
@@ -272,12 +284,12 @@ impl ChainExec {
             last_out,
             first_real,
             last_real,
-            threads: crate::planner::settings(Precision::F64).nthreads(),
+            threads: crate::planner::settings(T::PRECISION).nthreads(),
         }
     }
 
     /// Runs the chain; returns the number of 1-D transforms computed.
-    unsafe fn run(&mut self) -> u64 {
+    unsafe fn run_chain(&mut self) -> u64 {
         // Load: zeros in the live box, then the segments that fall inside it.
         let in_shape = if self.first_real {
             self.rshape.clone()
@@ -287,10 +299,10 @@ impl ChainExec {
         let first_in = self.first_in.clone();
         if self.first_real {
             let buf = &mut self.rbuf;
-            walk_box(&first_in, |i| buf[linear(&in_shape, i)] = 0.0);
+            walk_box(&first_in, |i| buf[linear(&in_shape, i)] = T::zero());
         } else {
             let buf = &mut self.cbuf;
-            walk_box(&first_in, |i| buf[linear(&in_shape, i)] = C64::default());
+            walk_box(&first_in, |i| buf[linear(&in_shape, i)] = Cx::default());
         }
         for (addr, complex, seg) in &self.loads {
             let r = clip(seg, &first_in);
@@ -302,7 +314,7 @@ impl ChainExec {
                         .zip(&seg.access.strides)
                         .map(|((&x, &o), &s)| (x - o) as isize * s)
                         .sum::<isize>();
-                let v = load(*addr, *complex, pos);
+                let v: Cx<T> = load(*addr, *complex, pos);
                 let l = linear(&in_shape, i);
                 if real {
                     rbuf[l] = v.re
@@ -331,7 +343,7 @@ impl ChainExec {
                         .sum::<isize>();
                 let l = linear(&out_shape, i);
                 let v = if self.last_real {
-                    C64::new(self.rbuf[l], 0.0)
+                    Cx::new(self.rbuf[l], T::zero())
                 } else {
                     self.cbuf[l]
                 };
@@ -361,7 +373,7 @@ impl ChainExec {
                                     .map(|(&x, &s)| x as isize * s)
                                     .sum::<isize>(),
                         ),
-                        None => C64::default(),
+                        None => Cx::default(),
                     };
                     cbuf[l] = prog.run(cbuf[l], g, &mut regs);
                     l += 1;
@@ -400,9 +412,9 @@ impl ChainExec {
                     let job = |range: Range<usize>| {
                         #[allow(clippy::redundant_locals)] // the Sync wrappers, not their pointers
                         let (rbuf, cbuf) = (rbuf, cbuf);
-                        let mut line: Vec<C64> = Vec::new();
-                        let mut scratch: Vec<C64> = Vec::new();
-                        let mut row: Vec<f64> = vec![0.0; n_real];
+                        let mut line: Vec<Cx<T>> = Vec::new();
+                        let mut scratch: Vec<Cx<T>> = Vec::new();
+                        let mut row: Vec<T> = vec![T::zero(); n_real];
                         let mut idx = vec![0usize; rank];
                         for p in range {
                             let mut rest = p;
@@ -415,11 +427,11 @@ impl ChainExec {
                             unsafe {
                                 if a == last && r2c.is_some() {
                                     let fft = r2c.as_ref().unwrap();
-                                    line.resize(h, C64::default());
-                                    scratch.resize(fft.get_scratch_len(), C64::default());
+                                    line.resize(h, Cx::default());
+                                    scratch.resize(fft.get_scratch_len(), Cx::default());
                                     let rb = linear(rshape, &idx);
                                     let cb = linear(&cshape, &idx);
-                                    row.iter_mut().for_each(|x| *x = 0.0);
+                                    row.iter_mut().for_each(|x| *x = T::zero());
                                     for j in in_live[a].clone() {
                                         row[j] = *rbuf.0.add(rb + j);
                                     }
@@ -430,18 +442,18 @@ impl ChainExec {
                                     }
                                 } else if a == last && c2r.is_some() {
                                     let fft = c2r.as_ref().unwrap();
-                                    line.resize(h, C64::default());
-                                    scratch.resize(fft.get_scratch_len(), C64::default());
+                                    line.resize(h, Cx::default());
+                                    scratch.resize(fft.get_scratch_len(), Cx::default());
                                     let rb = linear(rshape, &idx);
                                     let cb = linear(&cshape, &idx);
-                                    line.iter_mut().for_each(|x| *x = C64::default());
+                                    line.iter_mut().for_each(|x| *x = Cx::default());
                                     for j in in_live[a].clone() {
                                         line[j] = *cbuf.0.add(cb + j);
                                     }
                                     // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
-                                    line[0].im = 0.0;
+                                    line[0].im = T::zero();
                                     if n_real.is_multiple_of(2) {
-                                        line[h - 1].im = 0.0;
+                                        line[h - 1].im = T::zero();
                                     }
                                     fft.process_with_scratch(&mut line, &mut row, &mut scratch)
                                         .expect("lengths set at plan time");
@@ -451,10 +463,10 @@ impl ChainExec {
                                 } else {
                                     let fft = &c2c[a];
                                     let stride = cstr[a];
-                                    line.resize(cshape[a], C64::default());
-                                    scratch.resize(fft.get_inplace_scratch_len(), C64::default());
+                                    line.resize(cshape[a], Cx::default());
+                                    scratch.resize(fft.get_inplace_scratch_len(), Cx::default());
                                     let base = linear(&cshape, &idx);
-                                    line.iter_mut().for_each(|x| *x = C64::default());
+                                    line.iter_mut().for_each(|x| *x = Cx::default());
                                     for j in in_live[a].clone() {
                                         line[j] = *cbuf.0.add(base + j * stride);
                                     }
@@ -475,11 +487,32 @@ impl ChainExec {
 }
 
 enum StepExec {
-    Elementwise(Box<Elementwise>),
     Fftw(Box<Plan>),
-    Chain(Box<ChainExec>),
-    /// A chain run as the GPU runs it (`FFTX_CHAIN_ENGINE=pencil`): the twin of the GPU passes.
-    Pencil(Box<(PencilProgram, Vec<usize>)>),
+    /// Copies, pointwise nodes and chains (on the pencil engine, or as the GPU runs them with
+    /// `FFTX_CHAIN_ENGINE=pencil`).
+    Cpu(Box<dyn CpuStep>),
+}
+
+/// A chain run as the GPU runs it (`FFTX_CHAIN_ENGINE=pencil`): the twin of the GPU passes, in
+/// precision `T`; the addresses of the program's buffers.
+struct PencilStep<T> {
+    prog: PencilProgram,
+    addrs: Vec<usize>,
+    _real: std::marker::PhantomData<T>,
+}
+
+impl<T: Real> CpuStep for PencilStep<T> {
+    unsafe fn run(&mut self) -> u64 {
+        let addrs = &self.addrs;
+        super::pencil::run_cpu::<T>(&self.prog, &|s| addrs[s - super::pencil::BUFFERS]);
+        self.prog.transforms()
+    }
+}
+
+impl<T: Real> CpuStep for ChainExec<T> {
+    unsafe fn run(&mut self) -> u64 {
+        self.run_chain()
+    }
 }
 
 /// `FFTX_CHAIN_ENGINE=pencil`: chains run as pencil programs on the CPU (the GPU's passes, for
@@ -491,8 +524,9 @@ fn pencil_engine() -> bool {
 /// What a plan runs: its steps and the temporaries they use.
 pub struct Compiled {
     steps: Vec<StepExec>,
-    /// Storage of the temporaries that are still used (f64; complex ones interleaved).
-    temps: Vec<(Arc<Temp>, Vec<f64>)>,
+    /// Storage of the temporaries that are still used: 8-byte words holding the plan's reals
+    /// (complex ones interleaved); all-zero words are zeros of either precision.
+    temps: Vec<(Arc<Temp>, Vec<u64>)>,
     /// 1-D transforms each execute computes (plain transforms counted as FFTW does them).
     pub planned_transforms: u64,
     pub executed_transforms: u64,
@@ -500,9 +534,9 @@ pub struct Compiled {
     plain_counts: Vec<u64>,
     /// The plan lowered to the GPU (then `steps` is empty).
     gpu: Option<Box<super::gpu::GpuCompiled>>,
-    /// With `gpu`: the steps and flags to lower for the CPU if the GPU fails mid-execute, and
-    /// that lowering once made.
-    fallback: Option<(Vec<Step>, u32)>,
+    /// With `gpu`: the steps, flags and precision to lower for the CPU if the GPU fails
+    /// mid-execute, and that lowering once made.
+    fallback: Option<(Vec<Step>, u32, Precision)>,
     cpu: Option<Box<Compiled>>,
 }
 
@@ -530,8 +564,8 @@ impl Compiled {
                         format_args!("fftx_execute: the GPU failed ({}); computing on the CPU", f.error),
                     );
                     if self.cpu.is_none() {
-                        let (steps, flags) = self.fallback.clone().expect("kept with every GPU lowering");
-                        self.cpu = Some(Box::new(lower_cpu(steps, flags)?));
+                        let (steps, flags, precision) = self.fallback.clone().expect("kept with every GPU lowering");
+                        self.cpu = Some(Box::new(lower_cpu(steps, flags, precision)?));
                     }
                     let cpu = self.cpu.as_mut().expect("made above");
                     cpu.execute()?;
@@ -549,13 +583,12 @@ impl Compiled {
         }
         for (t, v) in &mut self.temps {
             if t.zero {
-                v.iter_mut().for_each(|x| *x = 0.0);
+                v.iter_mut().for_each(|x| *x = 0);
             }
         }
         let mut count = 0;
         for (k, s) in self.steps.iter_mut().enumerate() {
             match s {
-                StepExec::Elementwise(e) => e.run(),
                 StepExec::Fftw(p) => {
                     // FFTX plans are made on its temporaries and the caller's checked arrays,
                     // never on NULL.
@@ -564,12 +597,7 @@ impl Compiled {
                     }
                     count += self.plain_counts[k];
                 }
-                StepExec::Chain(c) => count += c.run(),
-                StepExec::Pencil(p) => {
-                    let (prog, addrs) = &**p;
-                    super::pencil::run_cpu(prog, &|s| addrs[s - super::pencil::BUFFERS]);
-                    count += prog.transforms();
-                }
+                StepExec::Cpu(c) => count += c.run(),
             }
         }
         self.executed_transforms += count;
@@ -588,13 +616,15 @@ fn fftw_flags(flags: u32) -> u32 {
     }
 }
 
-/// Allocates the temporaries the steps use and makes every step runnable.
-pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
+/// Allocates the temporaries the steps use and makes every step runnable. `precision`: every
+/// buffer's (the graph's).
+pub fn lower(steps: Vec<Step>, flags: u32, precision: Precision) -> Result<Compiled, String> {
     if let Some(must) = super::gpu::wanted(&steps) {
         match super::gpu::lower(
             &steps,
             fftw_flags(flags),
             flags & super::graph::flags::ESTIMATE == 0,
+            precision,
         ) {
             Ok(g) => {
                 let mut seen = std::collections::HashSet::new();
@@ -612,7 +642,7 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                     executions: 0,
                     plain_counts: Vec::new(),
                     gpu: Some(Box::new(g)),
-                    fallback: Some((steps, flags)),
+                    fallback: Some((steps, flags, precision)),
                     cpu: None,
                 });
             }
@@ -626,17 +656,26 @@ pub fn lower(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
             }
         }
     }
-    lower_cpu(steps, flags)
+    lower_cpu(steps, flags, precision)
 }
 
-/// Lowers the steps for the CPU.
-fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
-    let mut temps: Vec<(Arc<Temp>, Vec<f64>)> = Vec::new();
+/// Lowers the steps for the CPU, in the plan's precision.
+fn lower_cpu(steps: Vec<Step>, flags: u32, precision: Precision) -> Result<Compiled, String> {
+    match precision {
+        Precision::F64 => lower_cpu_in::<f64>(steps, flags),
+        Precision::F32 => lower_cpu_in::<f32>(steps, flags),
+    }
+}
+
+/// Lowers the steps for the CPU with reals `T`.
+fn lower_cpu_in<T: Real>(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
+    let mut temps: Vec<(Arc<Temp>, Vec<u64>)> = Vec::new();
     let mut addrs = Addrs(HashMap::new());
     let mut note = |b: &Buf| {
         if let Buf::Temp(t) = b {
             if let std::collections::hash_map::Entry::Vacant(e) = addrs.0.entry(t.id) {
-                let v = vec![0.0f64; t.len * if t.complex { 2 } else { 1 }];
+                let reals = t.len * if t.complex { 2 } else { 1 };
+                let v = vec![0u64; (reals * std::mem::size_of::<T>()).div_ceil(8)];
                 e.insert(v.as_ptr() as usize);
                 temps.push((t.clone(), v));
             }
@@ -673,7 +712,7 @@ fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
             Step::Node(n) => {
                 let resolve = |a: &Access| (addrs.of(&a.buf), a.buf.complex(), a.clone());
                 match &n.op {
-                    Op::Copy | Op::Pointwise(_) => StepExec::Elementwise(Box::new(Elementwise {
+                    Op::Copy | Op::Pointwise(_) => StepExec::Cpu(Box::new(Elementwise::<T> {
                         shape: n.in_shape.clone(),
                         src: resolve(&n.input),
                         dst: resolve(&n.output),
@@ -683,18 +722,24 @@ fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                         } else {
                             None
                         },
+                        _real: std::marker::PhantomData,
                     })),
                     _ => {
                         let p = problem_of(&n);
-                        let input =
-                            array(addrs.of(&n.input.buf), n.input.buf.complex(), n.input.base);
+                        let input = array(
+                            addrs.of(&n.input.buf),
+                            n.input.buf.complex(),
+                            n.input.base,
+                            T::PRECISION,
+                        );
                         let output = array(
                             addrs.of(&n.output.buf),
                             n.output.buf.complex(),
                             n.output.base,
+                            T::PRECISION,
                         );
                         plain = unpruned_count(&n);
-                        let plan = crate::planner::plan::<f64>(p, input, output, fftw_flags(flags))
+                        let plan = crate::planner::plan::<T>(p, input, output, fftw_flags(flags))
                             .map_err(|e| format!("{}: {e}", n.label))?;
                         StepExec::Fftw(Box::new(plan))
                     }
@@ -716,10 +761,14 @@ fn lower_cpu(steps: Vec<Step>, flags: u32) -> Result<Compiled, String> {
                         &c,
                         std::env::var("FFTX_PENCIL_MERGE").map_or(true, |v| v != "0"),
                     )?;
-                    let a = prog.buffers.iter().map(|b| addrs.of(b)).collect();
-                    StepExec::Pencil(Box::new((prog, a)))
+                    let addrs = prog.buffers.iter().map(|b| addrs.of(b)).collect();
+                    StepExec::Cpu(Box::new(PencilStep::<T> {
+                        prog,
+                        addrs,
+                        _real: std::marker::PhantomData,
+                    }))
                 } else {
-                    StepExec::Chain(Box::new(ChainExec::new(c, &addrs)))
+                    StepExec::Cpu(Box::new(ChainExec::<T>::new(c, &addrs)))
                 }
             }
         });

@@ -6,11 +6,10 @@
 //! [`Codelet::eval`] runs it in Rust, so the code the GPU runs is tested here against a direct
 //! DFT (its CPU twin). Powers of two are radix-2 decimation in time; other sizes a direct DFT.
 
+use crate::real::Real;
 use num_complex::Complex;
 use std::f64::consts::PI;
 use std::fmt::Write;
-
-type C64 = Complex<f64>;
 
 #[derive(Clone, Debug)]
 enum COp {
@@ -99,22 +98,26 @@ impl Codelet {
             .collect()
     }
 
-    /// Runs the codelet on `x` (the CPU twin of its CUDA form).
-    pub fn eval(&self, x: &[C64]) -> Vec<C64> {
-        let mut v: Vec<C64> = x.to_vec();
+    /// Runs the codelet on `x` (the CPU twin of its CUDA form) in precision `T`: the constants
+    /// are rounded to `T`, as the CUDA of that precision has them.
+    pub fn eval<T: Real>(&self, x: &[Complex<T>]) -> Vec<Complex<T>> {
+        let mut v: Vec<Complex<T>> = x.to_vec();
         for op in &self.ops {
             let r = match *op {
                 COp::Add(a, b) => v[a] + v[b],
                 COp::Sub(a, b) => v[a] - v[b],
-                COp::Mul(a, re, im) => v[a] * C64::new(re, im),
-                COp::MulI(a, s) => C64::new(-s * v[a].im, s * v[a].re),
+                COp::Mul(a, re, im) => v[a] * Complex::new(T::cast(re), T::cast(im)),
+                COp::MulI(a, s) => {
+                    let s = T::cast(s);
+                    Complex::new(-s * v[a].im, s * v[a].re)
+                }
             };
             v.push(r);
         }
         self.outputs.iter().map(|&o| v[o]).collect()
     }
 
-    /// CUDA statements: reads `{a}0..{a}{size}` (double2), writes the results back into them.
+    /// CUDA statements: reads `{a}0..{a}{size}` (fx_cplx), writes the results back into them.
     pub fn cuda(&self, a: &str) -> String {
         let name = |i: usize| {
             if i < self.size {
@@ -127,36 +130,28 @@ impl Codelet {
         for (k, op) in self.ops.iter().enumerate() {
             let d = format!("t{k}");
             let e = match *op {
-                COp::Add(x, y) => format!(
-                    "make_double2({0}.x + {1}.x, {0}.y + {1}.y)",
-                    name(x),
-                    name(y)
-                ),
-                COp::Sub(x, y) => format!(
-                    "make_double2({0}.x - {1}.x, {0}.y - {1}.y)",
-                    name(x),
-                    name(y)
-                ),
+                COp::Add(x, y) => format!("fx_c({0}.x + {1}.x, {0}.y + {1}.y)", name(x), name(y)),
+                COp::Sub(x, y) => format!("fx_c({0}.x - {1}.x, {0}.y - {1}.y)", name(x), name(y)),
                 COp::Mul(x, re, im) => format!(
-                    "make_double2({0}.x * {1} - {0}.y * {2}, {0}.x * {2} + {0}.y * {1})",
+                    "fx_c({0}.x * {1} - {0}.y * {2}, {0}.x * {2} + {0}.y * {1})",
                     name(x),
                     lit(re),
                     lit(im)
                 ),
                 COp::MulI(x, sg) => format!(
-                    "make_double2({}{}.y, {}{}.x)",
+                    "fx_c({}{}.y, {}{}.x)",
                     if sg > 0.0 { "-" } else { "" },
                     name(x),
                     if sg > 0.0 { "" } else { "-" },
                     name(x)
                 ),
             };
-            let _ = writeln!(s, "    const double2 {d} = {e};");
+            let _ = writeln!(s, "    const fx_cplx {d} = {e};");
         }
         // Outputs may name inputs: copy through fresh values first.
         let outs: Vec<String> = self.outputs.iter().map(|&o| name(o)).collect();
         for (k, o) in outs.iter().enumerate() {
-            let _ = writeln!(s, "    const double2 o{k} = {o};");
+            let _ = writeln!(s, "    const fx_cplx o{k} = {o};");
         }
         for k in 0..self.size {
             let _ = writeln!(s, "    {a}{k} = o{k};");
@@ -166,7 +161,7 @@ impl Codelet {
 }
 
 fn lit(x: f64) -> String {
-    format!("__longlong_as_double((long long)0x{:016x}ULL)", x.to_bits())
+    super::cudagen::lit(x)
 }
 
 /// The radices of a pencil of `n` points: the fewest stages of at most 16 points each, as even
@@ -222,19 +217,20 @@ impl Stockham {
         }
     }
 
-    pub fn run(&self, x: &[C64]) -> Vec<C64> {
+    /// The transform of `x` in precision `T` (twiddles rounded to `T`, as the kernel's tables).
+    pub fn run<T: Real>(&self, x: &[Complex<T>]) -> Vec<Complex<T>> {
         let n = self.n;
         let mut a = x.to_vec();
         let mut p = 1;
         for c in &self.stages {
             let r = c.size;
-            let mut y = vec![C64::default(); n];
+            let mut y = vec![Complex::<T>::default(); n];
             for i in 0..n / r {
                 let k = i % p;
-                let u: Vec<C64> = (0..r)
+                let u: Vec<Complex<T>> = (0..r)
                     .map(|q| {
                         let (re, im) = root(self.sign, q * k, p * r);
-                        a[i + q * n / r] * C64::new(re, im)
+                        a[i + q * n / r] * Complex::new(T::cast(re), T::cast(im))
                     })
                     .collect();
                 for (q, v) in c.eval(&u).into_iter().enumerate() {
@@ -251,6 +247,8 @@ impl Stockham {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type C64 = Complex<f64>;
 
     fn direct(x: &[C64], sign: i32) -> Vec<C64> {
         let n = x.len();
@@ -336,7 +334,7 @@ mod tests {
     fn cuda_form_names_every_value_once() {
         let s = Codelet::new(4, -1).cuda("a");
         assert!(
-            s.contains("const double2 o3 =") && s.contains("a3 = o3;"),
+            s.contains("const fx_cplx o3 =") && s.contains("a3 = o3;"),
             "{s}"
         );
     }

@@ -178,9 +178,11 @@ impl Variant {
         stream: cu::CUstream,
     ) -> Result<Variant> {
         let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(Error::unsupported)?;
+        // Bytes of one complex element in the plan's precision.
+        let cbytes = 2 * prog.precision().bytes();
         let inter = [
-            DevBuf::new(prog.inter_len * 16)?,
-            DevBuf::new(prog.inter_len * 16)?,
+            DevBuf::new(prog.inter_len * cbytes)?,
+            DevBuf::new(prog.inter_len * cbytes)?,
         ];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
         words.extend(prog.buffers.iter().map(addr));
@@ -200,7 +202,7 @@ impl Variant {
             .iter()
             .zip(&v.passes)
             .filter(|(_, g)| g.fused.is_none())
-            .map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * 16)
+            .map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * cbytes)
             .max();
         if let Some(bytes) = virt {
             v.virt = Some((DevBuf::new(bytes)?, DevBuf::new(bytes)?));
@@ -252,7 +254,7 @@ impl Variant {
                             p.n as i64,
                             p.batch() as i64,
                             ty,
-                            Precision::F64,
+                            self.prog.precision(),
                             None,
                         )?,
                         Some(g),
@@ -294,10 +296,11 @@ impl Variant {
                 store: store.then(|| format!("fftx_st{k}")),
                 real_in: p.kind.real_in(),
                 real_out: p.kind.real_out(),
-                precision: Precision::F64,
+                precision: self.prog.precision(),
                 info: self.table.ptr,
             };
-            CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, Precision::F64, Some(&cb))
+            let precision = self.prog.precision();
+            CufftPlan::batched_1d(p.n as i64, p.batch() as i64, ty, precision, Some(&cb))
                 .map_err(|e| e.context(format!("pass {k} ({ty:?} n={} batch={})", p.n, p.batch())))
         };
         let both = match plan(true) {
@@ -337,12 +340,13 @@ impl Variant {
             }
             // What the pass moves: the live part of each pencil in and out, and each data
             // operand over the elements it is applied to.
-            let elem = |real: bool| if real { 8.0 } else { 16.0 };
+            let rb = self.prog.precision().bytes() as f64;
+            let elem = |real: bool| if real { rb } else { 2.0 * rb };
             let live_in = p.live_in.len().min(p.len_in()) as f64;
             let live_out = p.live_out.len().min(p.len_out()) as f64;
             let data_in = |f: Option<&super::pencil::Fused>, len: f64| {
                 if f.is_some_and(|f| f.data.is_some()) {
-                    len * 16.0
+                    len * 2.0 * rb
                 } else {
                     0.0
                 }
@@ -759,8 +763,13 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
     (work >= 1 << 20).then_some(false)
 }
 
-/// Lowers the optimized steps to the GPU.
-pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> Result<GpuCompiled> {
+/// Lowers the optimized steps to the GPU, in the plan's precision (every buffer's).
+pub fn lower(
+    steps: &[Step],
+    fftw_flags: u32,
+    measure: bool,
+    precision: Precision,
+) -> Result<GpuCompiled> {
     cuda::fault::at_plan()?;
     let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.check_alive()?;
@@ -814,7 +823,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> Result<GpuCompil
     for (a, _, _) in accesses(steps) {
         if let Buf::Temp(t) = &a.buf {
             if let std::collections::hash_map::Entry::Vacant(e) = temps.entry(t.id) {
-                let bytes = t.len * if t.complex { 16 } else { 8 };
+                let bytes = t.len * t.precision.bytes() * if t.complex { 2 } else { 1 };
                 let d = DevBuf::new(bytes)?;
                 e.insert(d.ptr);
                 if t.zero {
@@ -843,14 +852,19 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> Result<GpuCompil
                     addr(&n.input.buf) as usize,
                     n.input.buf.complex(),
                     n.input.base,
+                    precision,
                 );
                 let o = array(
                     addr(&n.output.buf) as usize,
                     n.output.buf.complex(),
                     n.output.base,
+                    precision,
                 );
-                let plan = crate::planner::plan::<f64>(p, i, o, fftw_flags)
-                    .map_err(|e| Error::unsupported(format!("{}: {e}", n.label)))?;
+                let plan = match precision {
+                    Precision::F64 => crate::planner::plan::<f64>(p, i, o, fftw_flags),
+                    Precision::F32 => crate::planner::plan::<f32>(p, i, o, fftw_flags),
+                }
+                .map_err(|e| Error::unsupported(format!("{}: {e}", n.label)))?;
                 (GpuStep::Fftw(Box::new(plan)), unpruned_count(n))
             }
             Step::Node(n) => {
@@ -873,6 +887,7 @@ pub fn lower(steps: &[Step], fftw_flags: u32, measure: bool) -> Result<GpuCompil
                 let side = |a: &Access| (a.buf.complex(), a.base, a.strides.clone());
                 let (si, so, sd) = (side(&n.input), side(&n.output), n.data.as_ref().map(side));
                 let src = cudagen::elementwise_source(
+                    precision,
                     &n.in_shape,
                     (si.0, si.1, &si.2),
                     (so.0, so.1, &so.2),
@@ -1004,6 +1019,7 @@ mod tests {
             buf: Buf::User {
                 addr: 0x1000,
                 complex: false,
+                precision: Precision::F64,
             },
             base: 0,
             strides: strides.to_vec(),

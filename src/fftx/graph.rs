@@ -36,14 +36,18 @@ pub struct Temp {
     pub len: usize,
     /// Created by `fftx_create_zero_temp_*`: every entry is zero at the start of each execute.
     pub zero: bool,
+    /// `fftx_create_*` (F64) or `fftxf_create_*` (F32).
+    pub precision: Precision,
 }
 
 #[derive(Clone, Debug)]
 pub enum Buf {
-    /// A caller's array: its address and element type. Its extent is not known.
+    /// A caller's array: its address and element type (the precision is the entry point's:
+    /// `fftx_*` F64, `fftxf_*` F32). Its extent is not known.
     User {
         addr: usize,
         complex: bool,
+        precision: Precision,
     },
     Temp(Arc<Temp>),
 }
@@ -67,23 +71,36 @@ impl Buf {
             Buf::User { .. } => None,
         }
     }
+    pub fn precision(&self) -> Precision {
+        match self {
+            Buf::User { precision, .. } => *precision,
+            Buf::Temp(t) => t.precision,
+        }
+    }
     /// Bytes of one element.
     pub fn elem_bytes(&self) -> isize {
+        let real = self.precision().bytes() as isize;
         if self.complex() {
-            16
+            2 * real
         } else {
-            8
+            real
         }
     }
     pub fn name(&self) -> String {
+        // Single-precision buffers say so; double is the default and unmarked.
+        let f32 = if self.precision() == Precision::F32 {
+            "f32-"
+        } else {
+            ""
+        };
         match self {
-            Buf::User { addr, complex } => format!(
-                "{}array@{:#x}",
+            Buf::User { addr, complex, .. } => format!(
+                "{f32}{}array@{:#x}",
                 if *complex { "complex-" } else { "real-" },
                 addr
             ),
             Buf::Temp(t) => format!(
-                "{}temp#{}[{}]{}",
+                "{f32}{}temp#{}[{}]{}",
                 if t.complex { "complex-" } else { "real-" },
                 t.id,
                 t.len,
@@ -243,6 +260,16 @@ pub struct Graph {
     pub nodes: Vec<Node>,
 }
 
+impl Graph {
+    /// The precision of every buffer of the graph (`plan` and `capi` keep one per graph);
+    /// F64 for an empty graph.
+    pub fn precision(&self) -> Precision {
+        self.nodes
+            .first()
+            .map_or(Precision::F64, |n| n.input.buf.precision())
+    }
+}
+
 /// Calls `f(index, position)` for every index of `shape` in row-major order.
 pub fn walk(shape: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(&[usize], isize)) {
     if shape.contains(&0) {
@@ -285,14 +312,18 @@ pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
     idx
 }
 
-/// A buffer address as an executor array: complex buffers are interleaved f64 pairs, `base` in
-/// elements.
-pub fn array(addr: usize, complex: bool, base: isize) -> ArrayPtr {
+/// A buffer address as an executor array: complex buffers are interleaved pairs of the
+/// precision's reals, `base` in elements.
+pub fn array(addr: usize, complex: bool, base: isize, precision: Precision) -> ArrayPtr {
+    let real = precision.bytes() as isize;
     if complex {
-        let re = (addr as isize + base * 16) as usize;
-        ArrayPtr::Complex { re, im: re + 8 }
+        let re = (addr as isize + base * 2 * real) as usize;
+        ArrayPtr::Complex {
+            re,
+            im: re + real as usize,
+        }
     } else {
-        ArrayPtr::Real((addr as isize + base * 8) as usize)
+        ArrayPtr::Real((addr as isize + base * real) as usize)
     }
 }
 
@@ -328,7 +359,7 @@ pub fn problem_of(node: &Node) -> Problem {
         kind,
         dims,
         loops,
-        precision: Precision::F64,
+        precision: node.input.buf.precision(),
         in_place,
     }
 }
@@ -350,6 +381,7 @@ mod tests {
             buf: Buf::User {
                 addr: 800,
                 complex: false,
+                precision: Precision::F64,
             },
             base: 10,
             strides: vec![-5, 1],

@@ -10,8 +10,13 @@
 //! functions are recorded by `recorder` into instruction lists.
 //!
 //! Semantics are those of the FFTX paper's appendix (`y ≐ A x`: a copy assigns only the entries
-//! it addresses; zero temporaries are zero at the start of every execute). Only double
-//! precision (`fftx_real` = `double`).
+//! it addresses; zero temporaries are zero at the start of every execute).
+//!
+//! Two precisions: `fftx_*` (`fftx_real` = `double`) and `fftxf_*` (`fftxf_real` = `float`), one
+//! generic body (`capi::entry_points!`). A plan's precision is its buffers' (`graph::Buf`,
+//! `graph::Temp`); one plan has one. The passes do not depend on it; the CPU executor runs in
+//! it (`exec`, `pencil::run_cpu`, `recorder::Program::run` are generic over `crate::real::Real`)
+//! and the generated CUDA is written over the precision's types (`cudagen::prelude`).
 
 pub mod capi;
 pub mod cudagen;

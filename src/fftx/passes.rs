@@ -928,10 +928,15 @@ pub(crate) mod tests {
             complex,
             len,
             zero,
+            precision: crate::problem::Precision::F64,
         }))
     }
     pub fn user(addr: usize, complex: bool) -> Buf {
-        Buf::User { addr, complex }
+        Buf::User {
+            addr,
+            complex,
+            precision: crate::problem::Precision::F64,
+        }
     }
     fn acc(buf: &Buf, base: isize, strides: &[isize]) -> Access {
         Access {

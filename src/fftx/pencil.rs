@@ -18,12 +18,11 @@
 use super::graph::{Access, Buf};
 use super::passes::{Chain, Segment, Stage};
 use super::recorder::Program;
-use crate::problem::{Kind, Kind1d};
+use crate::problem::{Kind, Kind1d, Precision};
+use crate::real::Real;
 use num_complex::Complex;
 use std::ops::Range;
 use std::sync::Arc;
-
-type C64 = Complex<f64>;
 
 /// Where a buffer of the program is: the two intermediate slots (`INTER0`, `INTER1`: compact
 /// complex boxes the executor allocates), then the buffers of the chain's graph.
@@ -182,6 +181,12 @@ pub struct PencilProgram {
 }
 
 impl PencilProgram {
+    /// The precision of the program's buffers (one per plan; F64 without buffers).
+    pub fn precision(&self) -> Precision {
+        self.buffers
+            .first()
+            .map_or(Precision::F64, |b| b.precision())
+    }
     /// 1-D transforms of one run.
     pub fn transforms(&self) -> u64 {
         self.passes
@@ -419,49 +424,49 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
 ///
 /// # Safety
 /// As [`load_element`].
-pub unsafe fn mid_element(
+pub unsafe fn mid_element<T: Real>(
     p: &Pass,
     m: &Mid,
     b: usize,
     k: usize,
-    v: C64,
+    v: Complex<T>,
     addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<C64>,
-) -> C64 {
+    regs: &mut Vec<Complex<T>>,
+) -> Complex<T> {
     if !m.keep.contains(&k) {
-        return C64::default();
+        return Complex::default();
     }
     let mut v = match &m.fused {
         Some(f) => apply(f, v, &p.index(b, k), addr, regs),
         None => v,
     };
     if m.kind == Kind1d::C2r && (k == 0 || (p.n.is_multiple_of(2) && k == p.n / 2)) {
-        v.im = 0.0;
+        v.im = T::zero();
     }
     v
 }
 
 // ---------------------------------------------------------------------------------- CPU twin
 
-/// Element `pos` of a buffer at `addr` (complex elements for complex buffers).
+/// Element `pos` of a buffer of `T` at `addr` (complex elements for complex buffers).
 ///
 /// # Safety
 /// `addr` and `pos` must address a valid element.
 #[inline]
-pub unsafe fn read(addr: usize, complex: bool, pos: isize) -> C64 {
-    let p = addr as *const f64;
+pub unsafe fn read<T: Real>(addr: usize, complex: bool, pos: isize) -> Complex<T> {
+    let p = addr as *const T;
     if complex {
-        C64::new(*p.offset(2 * pos), *p.offset(2 * pos + 1))
+        Complex::new(*p.offset(2 * pos), *p.offset(2 * pos + 1))
     } else {
-        C64::new(*p.offset(pos), 0.0)
+        Complex::new(*p.offset(pos), T::zero())
     }
 }
 
 /// # Safety
 /// As [`read`].
 #[inline]
-pub unsafe fn write(addr: usize, complex: bool, pos: isize, v: C64) {
-    let p = addr as *mut f64;
+pub unsafe fn write<T: Real>(addr: usize, complex: bool, pos: isize, v: Complex<T>) {
+    let p = addr as *mut T;
     if complex {
         *p.offset(2 * pos) = v.re;
         *p.offset(2 * pos + 1) = v.im;
@@ -474,18 +479,18 @@ pub unsafe fn write(addr: usize, complex: bool, pos: isize, v: C64) {
 ///
 /// # Safety
 /// `addr(slot)` must give valid buffers for every map of the pass.
-pub unsafe fn load_element(
+pub unsafe fn load_element<T: Real>(
     p: &Pass,
     b: usize,
     j: usize,
     addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<C64>,
-) -> C64 {
+    regs: &mut Vec<Complex<T>>,
+) -> Complex<T> {
     if !p.live_in.contains(&j) {
-        return C64::default();
+        return Complex::default();
     }
     let i = p.index(b, j);
-    let mut v = C64::default();
+    let mut v = Complex::default();
     match &p.load {
         Side::Inter { slot, map } => {
             if let Some(pos) = map.position(&i) {
@@ -504,24 +509,24 @@ pub unsafe fn load_element(
         v = apply(f, v, &i, addr, regs);
     }
     if p.kind == Kind1d::C2r && (j == 0 || (p.n.is_multiple_of(2) && j == p.n / 2)) {
-        v.im = 0.0; // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
+        v.im = T::zero(); // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
     }
     if p.kind.real_in() {
-        v.im = 0.0;
+        v.im = T::zero();
     }
     v
 }
 
-unsafe fn apply(
+unsafe fn apply<T: Real>(
     f: &Fused,
-    v: C64,
+    v: Complex<T>,
     i: &[usize],
     addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<C64>,
-) -> C64 {
+    regs: &mut Vec<Complex<T>>,
+) -> Complex<T> {
     let g = match &f.data {
         Some(d) => read(addr(d.slot), d.complex, d.position(i).unwrap_or(d.base)),
-        None => C64::default(),
+        None => Complex::default(),
     };
     f.prog.run(v, g, regs)
 }
@@ -530,13 +535,13 @@ unsafe fn apply(
 ///
 /// # Safety
 /// As [`load_element`].
-pub unsafe fn store_element(
+pub unsafe fn store_element<T: Real>(
     p: &Pass,
     b: usize,
     k: usize,
-    v: C64,
+    v: Complex<T>,
     addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<C64>,
+    regs: &mut Vec<Complex<T>>,
 ) {
     if !p.live_out.contains(&k) {
         return;
@@ -565,7 +570,7 @@ pub unsafe fn store_element(
 /// One pencil's transform as the GPU computes it: the fused kernels' Stockham stages where the
 /// length has them (a real input as complex, a half spectrum extended by symmetry), rustfft
 /// (cuFFT's twin) elsewhere. `line` holds `kind.len_in(n)` values; returns `kind.len_out(n)`.
-fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
+fn transform<T: Real>(kind: Kind1d, n: usize, line: &mut [Complex<T>]) -> Vec<Complex<T>> {
     use rustfft::FftDirection;
     let sign = match kind {
         Kind1d::Dft { sign } => sign,
@@ -574,7 +579,7 @@ fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
     };
     let nout = kind.len_out(n);
     if let Some(shape) = fused_shape(n) {
-        let full: Vec<C64> = if kind == Kind1d::C2r {
+        let full: Vec<Complex<T>> = if kind == Kind1d::C2r {
             (0..n)
                 .map(|j| {
                     if j < line.len() {
@@ -592,15 +597,15 @@ fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
             .iter()
             .map(|v| {
                 if kind == Kind1d::C2r {
-                    C64::new(v.re, 0.0)
+                    Complex::new(v.re, T::zero())
                 } else {
                     *v
                 }
             })
             .collect();
     }
-    let planners = <f64 as crate::real::Real>::planners();
-    let mut out = vec![C64::default(); nout];
+    let planners = T::planners();
+    let mut out = vec![Complex::default(); nout];
     match kind {
         Kind1d::Dft { sign } => {
             let dir = if sign < 0 {
@@ -612,7 +617,7 @@ fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
             planners.fft.lock().plan_fft(n, dir).process(&mut out);
         }
         Kind1d::R2c => {
-            let mut r: Vec<f64> = line.iter().map(|x| x.re).collect();
+            let mut r: Vec<T> = line.iter().map(|x| x.re).collect();
             planners
                 .real
                 .lock()
@@ -621,7 +626,7 @@ fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
                 .expect("lengths set by the pass");
         }
         Kind1d::C2r => {
-            let mut r = vec![0.0; n];
+            let mut r = vec![T::zero(); n];
             planners
                 .real
                 .lock()
@@ -630,21 +635,22 @@ fn transform(kind: Kind1d, n: usize, line: &mut [C64]) -> Vec<C64> {
                 .expect("lengths set by the pass");
             out.iter_mut()
                 .zip(&r)
-                .for_each(|(o, &x)| *o = C64::new(x, 0.0));
+                .for_each(|(o, &x)| *o = Complex::new(x, T::zero()));
         }
     }
     out
 }
 
-/// Runs a pencil program on the CPU: the twin of the GPU's passes. `addr(slot)` gives every
-/// buffer slot's address (`BUFFERS..`); the intermediates are allocated here.
+/// Runs a pencil program on the CPU in precision `T` (the plan's): the twin of the GPU's
+/// passes. `addr(slot)` gives every buffer slot's address (`BUFFERS..`); the intermediates are
+/// allocated here.
 ///
 /// # Safety
-/// The buffers must be valid for every map of the program.
-pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
+/// The buffers must be valid for every map of the program, and hold `T`s.
+pub unsafe fn run_cpu<T: Real>(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
     let mut inter = [
-        vec![C64::default(); prog.inter_len],
-        vec![C64::default(); prog.inter_len],
+        vec![Complex::<T>::default(); prog.inter_len],
+        vec![Complex::<T>::default(); prog.inter_len],
     ];
     let inter_addr = [
         inter[0].as_mut_ptr() as usize,
@@ -659,20 +665,20 @@ pub unsafe fn run_cpu(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize
     };
     let mut regs = Vec::new();
     for p in &prog.passes {
-        let mut line: Vec<C64> = vec![C64::default(); p.len_in()];
+        let mut line: Vec<Complex<T>> = vec![Complex::default(); p.len_in()];
         for b in 0..p.batch() {
             for (j, x) in line.iter_mut().enumerate() {
                 *x = load_element(p, b, j, &addr, &mut regs);
             }
             let mut out = transform(p.kind, p.n, &mut line);
             if let Some(m) = &p.mid {
-                let mut mid: Vec<C64> = out
+                let mut mid: Vec<Complex<T>> = out
                     .iter()
                     .enumerate()
                     .map(|(k, &v)| mid_element(p, m, b, k, v, &addr, &mut regs))
                     .collect();
                 mid.truncate(m.kind.len_in(p.n));
-                mid.resize(m.kind.len_in(p.n), C64::default());
+                mid.resize(m.kind.len_in(p.n), Complex::default());
                 out = transform(m.kind, p.n, &mut mid);
             }
             for (k, &v) in out.iter().enumerate() {
@@ -704,6 +710,7 @@ pub fn fused_shape(n: usize) -> Option<FusedShape> {
     let radices = super::fftgen::radices(n)?;
     let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
     let pencils = (256 / t).min(2048 / n).max(1);
+    // 16 bytes: a double2 (float2 kernels use half; one shape serves both precisions).
     if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
         return None;
     }

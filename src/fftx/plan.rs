@@ -8,7 +8,7 @@ use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
 use super::passes::{fuse, prune, shape_of, zeros, PruneReport, Stage, Step};
 use super::recorder::Program;
-use crate::problem::{Kind, R2rKind};
+use crate::problem::{Kind, Precision, R2rKind};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -46,8 +46,14 @@ static NEXT_TEMP: AtomicU64 = AtomicU64::new(1);
 /// Live temporaries by handle address.
 static TEMPS: Lazy<Mutex<HashMap<usize, Arc<Temp>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
-/// Makes a temporary; returns its handle (an address only the library hands out).
-pub fn create_temp(dims: &[DimX], complex: bool, zero: bool) -> Result<usize, String> {
+/// Makes a temporary of `precision` (`fftx_create_*` F64, `fftxf_create_*` F32); returns its
+/// handle (an address only the library hands out).
+pub fn create_temp(
+    dims: &[DimX],
+    complex: bool,
+    zero: bool,
+    precision: Precision,
+) -> Result<usize, String> {
     let mut len: isize = 1;
     for (i, d) in dims.iter().enumerate() {
         if d.n < 1 {
@@ -70,6 +76,7 @@ pub fn create_temp(dims: &[DimX], complex: bool, zero: bool) -> Result<usize, St
         complex,
         len: len as usize,
         zero,
+        precision,
     });
     // The handle: 16 bytes of our own, never dereferenced by us; its address is the key.
     let handle = Box::into_raw(Box::new([0u64; 2])) as usize;
@@ -77,7 +84,7 @@ pub fn create_temp(dims: &[DimX], complex: bool, zero: bool) -> Result<usize, St
     Ok(handle)
 }
 
-pub fn destroy_temp(handle: usize, complex: bool) -> Result<(), String> {
+pub fn destroy_temp(handle: usize, complex: bool, precision: Precision) -> Result<(), String> {
     if handle == 0 {
         return Ok(());
     }
@@ -89,6 +96,12 @@ pub fn destroy_temp(handle: usize, complex: bool) -> Result<(), String> {
             t.id,
             kind(t.complex),
             kind(complex)
+        )),
+        Some(t) if t.precision != precision => Err(format!(
+            "temporary #{} is {}, released by the {} interface",
+            t.id,
+            precision_name(t.precision),
+            precision_name(precision)
         )),
         Some(_) => {
             temps.remove(&handle);
@@ -107,8 +120,17 @@ fn kind(complex: bool) -> &'static str {
     }
 }
 
+/// "double precision (fftx_*)" or "single precision (fftxf_*)": how errors name a precision.
+pub fn precision_name(p: Precision) -> &'static str {
+    match p {
+        Precision::F64 => "double precision (fftx_*)",
+        Precision::F32 => "single precision (fftxf_*)",
+    }
+}
+
 /// The buffer behind a pointer a caller passed: one of our temporaries, or the caller's array.
-pub fn buffer(ptr: usize, complex: bool, what: &str) -> Result<Buf, String> {
+/// `precision`: the entry point's (a temporary of the other precision is refused).
+pub fn buffer(ptr: usize, complex: bool, what: &str, precision: Precision) -> Result<Buf, String> {
     if ptr == 0 {
         return Err(format!("{what} is NULL"));
     }
@@ -119,8 +141,18 @@ pub fn buffer(ptr: usize, complex: bool, what: &str) -> Result<Buf, String> {
             kind(t.complex),
             kind(complex)
         )),
+        Some(t) if t.precision != precision => Err(format!(
+            "{what} is temporary #{} of {}, but this plan is {}: one plan takes one precision",
+            t.id,
+            precision_name(t.precision),
+            precision_name(precision)
+        )),
         Some(t) => Ok(Buf::Temp(t.clone())),
-        None => Ok(Buf::User { addr: ptr, complex }),
+        None => Ok(Buf::User {
+            addr: ptr,
+            complex,
+            precision,
+        }),
     }
 }
 
@@ -369,7 +401,7 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
         )
     };
     let unoptimized_transforms = g.nodes.iter().map(unpruned_count).sum();
-    let compiled = exec::lower(steps.clone(), flags)?;
+    let compiled = exec::lower(steps.clone(), flags, g.precision())?;
     Ok(Ready {
         compiled,
         steps,
@@ -381,6 +413,16 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
 
 impl FftxPlan {
     pub fn new(graph: Graph, flags: u32) -> Result<FftxPlan, String> {
+        let p = graph.precision();
+        if let Some(n) = graph.nodes.iter().find(|n| n.input.buf.precision() != p) {
+            return Err(format!(
+                "{} is {}, but {} is {}: the subplans of one plan must have one precision",
+                n.label,
+                precision_name(n.input.buf.precision()),
+                graph.nodes[0].label,
+                precision_name(p)
+            ));
+        }
         let ready = if flags & SUBPLAN == 0 {
             Some(compile(&graph, flags)?)
         } else {

@@ -17,6 +17,8 @@
 //! meant to become CUDA source for the GPU later (issue 6): every instruction is a one-line
 //! expression over registers.
 
+use crate::problem::Precision;
+use crate::real::Real;
 use num_complex::Complex;
 use std::cell::RefCell;
 use std::fmt;
@@ -84,16 +86,17 @@ pub struct Program {
 }
 
 impl Program {
-    /// Applies the program to one element: `out = p(input, data)`.
+    /// Applies the program to one element: `out = p(input, data)`, in the plan's precision `T`
+    /// (recorded constants are kept as f64 and rounded to `T` here).
     #[inline]
-    pub fn run(
+    pub fn run<T: Real>(
         &self,
-        input: Complex<f64>,
-        data: Complex<f64>,
-        regs: &mut Vec<Complex<f64>>,
-    ) -> Complex<f64> {
+        input: Complex<T>,
+        data: Complex<T>,
+        regs: &mut Vec<Complex<T>>,
+    ) -> Complex<T> {
         regs.clear();
-        regs.resize(3 + self.temps as usize, Complex::new(0.0, 0.0));
+        regs.resize(3 + self.temps as usize, Complex::default());
         regs[0] = input;
         regs[2] = data;
         let at = |r: Reg| match r {
@@ -112,13 +115,13 @@ impl Program {
                     regs[at(d)] = if self.complex {
                         regs[at(d)] / regs[at(s)]
                     } else {
-                        Complex::new(regs[at(d)].re / regs[at(s)].re, 0.0)
+                        Complex::new(regs[at(d)].re / regs[at(s)].re, T::zero())
                     }
                 }
                 Inst::Conj(d) => regs[at(d)] = regs[at(d)].conj(),
                 Inst::Neg(d) => regs[at(d)] = -regs[at(d)],
-                Inst::Scale(d, c) => regs[at(d)] = regs[at(d)] * c,
-                Inst::Set(d, re, im) => regs[at(d)] = Complex::new(re, im),
+                Inst::Scale(d, c) => regs[at(d)] = regs[at(d)] * T::cast(c),
+                Inst::Set(d, re, im) => regs[at(d)] = Complex::new(T::cast(re), T::cast(im)),
             }
         }
         regs[1]
@@ -152,6 +155,9 @@ pub enum OpCode {
 
 struct Recording {
     complex: bool,
+    /// The plan's precision: its helpers are `fftx_pointwise_*` (F64) or `fftxf_pointwise_*`
+    /// (F32), and the handles hold values of that size.
+    precision: Precision,
     arena: Vec<u8>,
     /// Offset of slot 0 in `arena` (slots are 64-byte aligned).
     off: usize,
@@ -193,10 +199,23 @@ impl Recording {
     }
 }
 
-fn with_recording(complex: bool, what: &str, f: impl FnOnce(&mut Recording) -> Result<(), String>) {
+/// A helper's type: complex or real, and its interface's precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ty {
+    pub complex: bool,
+    pub precision: Precision,
+}
+
+fn with_recording(ty: Ty, what: &str, f: impl FnOnce(&mut Recording) -> Result<(), String>) {
+    let complex = ty.complex;
     RECORDING.with(|r| {
         let mut r = r.borrow_mut();
         match r.as_mut() {
+            Some(rec) if rec.precision != ty.precision => rec.fail(format!(
+                "{what}: a {} helper in a {} pointwise function",
+                super::plan::precision_name(ty.precision),
+                super::plan::precision_name(rec.precision)
+            )),
             Some(rec) if rec.complex == complex => {
                 if let Err(e) = f(rec) {
                     rec.fail(e);
@@ -209,9 +228,9 @@ fn with_recording(complex: bool, what: &str, f: impl FnOnce(&mut Recording) -> R
 }
 
 /// `FFTX_*_TEMP`: a new temporary register; returns its handle (NULL outside a recording).
-pub fn new_temp(complex: bool) -> *mut u8 {
+pub fn new_temp(ty: Ty) -> *mut u8 {
     let mut out = std::ptr::null_mut();
-    with_recording(complex, "FFTX_TEMP", |rec| {
+    with_recording(ty, "FFTX_TEMP", |rec| {
         if 3 + rec.temps as usize >= SLOTS {
             return Err(format!("more than {} pointwise temporaries", SLOTS - 3));
         }
@@ -223,7 +242,8 @@ pub fn new_temp(complex: bool) -> *mut u8 {
 }
 
 /// A one- or two-operand helper.
-pub fn op(complex: bool, code: OpCode, d: usize, s: usize) {
+pub fn op(ty: Ty, code: OpCode, d: usize, s: usize) {
+    let complex = ty.complex;
     let name = match code {
         OpCode::Mov => "MOV",
         OpCode::Add => "ADD",
@@ -234,7 +254,7 @@ pub fn op(complex: bool, code: OpCode, d: usize, s: usize) {
         OpCode::Neg => "NEG",
     };
     let what = format!("FFTX_{}_{name}", if complex { "COMPLEX" } else { "REAL" });
-    with_recording(complex, &what, |rec| {
+    with_recording(ty, &what, |rec| {
         let d = rec.reg_of(d, &format!("{what} destination"))?;
         let src = match code {
             OpCode::Conj | OpCode::Neg => None,
@@ -257,16 +277,17 @@ pub fn op(complex: bool, code: OpCode, d: usize, s: usize) {
     })
 }
 
-pub fn scale(complex: bool, d: usize, c: f64) {
-    with_recording(complex, "FFTX_SCALE", |rec| {
+pub fn scale(ty: Ty, d: usize, c: f64) {
+    with_recording(ty, "FFTX_SCALE", |rec| {
         let d = rec.reg_of(d, "FFTX_SCALE destination")?;
         rec.insts.push(Inst::Scale(d, c));
         Ok(())
     })
 }
 
-pub fn set(complex: bool, d: usize, re: f64, im: f64) {
-    with_recording(complex, "FFTX_SET", |rec| {
+pub fn set(ty: Ty, d: usize, re: f64, im: f64) {
+    let complex = ty.complex;
+    with_recording(ty, "FFTX_SET", |rec| {
         let d = rec.reg_of(d, "FFTX_SET destination")?;
         rec.insts
             .push(Inst::Set(d, re, if complex { im } else { 0.0 }));
@@ -278,14 +299,27 @@ pub fn set(complex: bool, d: usize, re: f64, im: f64) {
 pub type Callback =
     unsafe extern "C" fn(*mut std::ffi::c_void, *mut std::ffi::c_void, *mut std::ffi::c_void);
 
-fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String> {
+/// The arena's contents for one recording: values of the plan's precision (what the function
+/// reads through its float or double handles), every one differing from the other run's in
+/// sign and magnitude.
+fn fill_arena(arena: &mut [u8], precision: Precision, fill: f64) {
+    let v = |i: usize| fill * (1.0 + i as f64 * 0.25);
+    match precision {
+        Precision::F64 => arena.chunks_mut(8).enumerate().for_each(|(i, c)| {
+            c.copy_from_slice(&v(i).to_ne_bytes()[..c.len()]);
+        }),
+        Precision::F32 => arena.chunks_mut(4).enumerate().for_each(|(i, c)| {
+            c.copy_from_slice(&(v(i) as f32).to_ne_bytes()[..c.len()]);
+        }),
+    }
+}
+
+fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Program, String> {
+    let complex = ty.complex;
     let mut arena = vec![0u8; SLOTS * SLOT + SLOT];
     // Slots are 64-byte aligned: slot 0 starts at the arena's first aligned byte.
     let off = (SLOT - arena.as_ptr() as usize % SLOT) % SLOT;
-    for (i, chunk) in arena.chunks_mut(8).enumerate() {
-        // Every value of one run differs from the other run's in sign and magnitude.
-        chunk.copy_from_slice(&(fill * (1.0 + i as f64 * 0.25)).to_ne_bytes()[..chunk.len()]);
-    }
+    fill_arena(&mut arena, ty.precision, fill);
     let snapshot = arena.clone();
     let busy = RECORDING.with(|r| r.borrow().is_some());
     if busy {
@@ -296,6 +330,7 @@ fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String>
     RECORDING.with(|r| {
         *r.borrow_mut() = Some(Recording {
             complex,
+            precision: ty.precision,
             arena,
             off,
             temps: 0,
@@ -329,10 +364,10 @@ fn record_once(f: Callback, complex: bool, fill: f64) -> Result<Program, String>
 }
 
 /// Records `f` and checks the program. `has_data`: whether a data operand was given.
-pub fn record(f: Callback, complex: bool, has_data: bool) -> Result<Program, String> {
+pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Program, String> {
     STRAY.with(|s| s.borrow_mut().take());
-    let a = record_once(f, complex, 1.0e10)?;
-    let b = record_once(f, complex, -3.5e-7)?;
+    let a = record_once(f, ty, 1.0e10)?;
+    let b = record_once(f, ty, -3.5e-7)?;
     if a != b {
         return Err("the pointwise function records differently on different values: it depends on values it reads directly (branches or constants computed from them), which cannot be represented".into());
     }
@@ -406,62 +441,112 @@ mod tests {
     use super::*;
     use std::ffi::c_void;
 
+    const C: Ty = Ty {
+        complex: true,
+        precision: Precision::F64,
+    };
+    const R: Ty = Ty {
+        complex: false,
+        precision: Precision::F64,
+    };
+    const CF: Ty = Ty {
+        complex: true,
+        precision: Precision::F32,
+    };
+
+    unsafe extern "C" fn branches_f32(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
+        if *(i as *const f32) > 0.0 {
+            op(CF, OpCode::Mov, o as usize, i as usize);
+        } else {
+            set(CF, o as usize, 0.0, 0.0);
+        }
+    }
+
+    unsafe extern "C" fn scaling_f32(i: *mut c_void, o: *mut c_void, d: *mut c_void) {
+        let t = new_temp(CF) as usize;
+        op(CF, OpCode::Mov, t, i as usize);
+        op(CF, OpCode::Mul, t, d as usize);
+        op(CF, OpCode::Mov, o as usize, t);
+        scale(CF, o as usize, 0.5);
+    }
+
+    #[test]
+    fn single_precision_recordings_see_float_values_and_float_helpers() {
+        // The handles hold floats: a branch on a float value is seen.
+        let e = record(branches_f32, CF, false).unwrap_err();
+        assert!(e.contains("records differently"), "{e}");
+        let p = record(scaling_f32, CF, true).unwrap();
+        let mut regs = vec![];
+        let y = p.run(
+            Complex::new(1.0f32, 2.0),
+            Complex::new(3.0f32, -1.0),
+            &mut regs,
+        );
+        assert_eq!(y, Complex::new(2.5f32, 2.5));
+        // A double helper in a float function (or the other way round) is refused.
+        let e = record(scaling, CF, true).unwrap_err();
+        assert!(
+            e.contains("double precision (fftx_*) helper in a single"),
+            "{e}"
+        );
+        let e = record(scaling_f32, C, true).unwrap_err();
+        assert!(
+            e.contains("single precision (fftxf_*) helper in a double"),
+            "{e}"
+        );
+    }
+
     unsafe extern "C" fn scaling(i: *mut c_void, o: *mut c_void, d: *mut c_void) {
-        let t = new_temp(true) as usize;
-        op(true, OpCode::Mov, t, i as usize);
-        op(true, OpCode::Mul, t, d as usize);
-        op(true, OpCode::Mov, o as usize, t);
+        let t = new_temp(C) as usize;
+        op(C, OpCode::Mov, t, i as usize);
+        op(C, OpCode::Mul, t, d as usize);
+        op(C, OpCode::Mov, o as usize, t);
     }
 
     unsafe extern "C" fn direct_write(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(true, OpCode::Mov, o as usize, i as usize);
+        op(C, OpCode::Mov, o as usize, i as usize);
         *(o as *mut f64) = 1.0;
     }
 
     unsafe extern "C" fn branches(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
         if *(i as *const f64) > 0.0 {
-            op(true, OpCode::Mov, o as usize, i as usize);
+            op(C, OpCode::Mov, o as usize, i as usize);
         } else {
-            set(true, o as usize, 0.0, 0.0);
+            set(C, o as usize, 0.0, 0.0);
         }
     }
 
     unsafe extern "C" fn value_constant(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(true, OpCode::Mov, o as usize, i as usize);
-        scale(true, o as usize, *(i as *const f64));
+        op(C, OpCode::Mov, o as usize, i as usize);
+        scale(C, o as usize, *(i as *const f64));
     }
 
     unsafe extern "C" fn pointer_math(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(
-            true,
-            OpCode::Mov,
-            o as usize,
-            (i as *mut f64).add(2) as usize,
-        );
+        op(C, OpCode::Mov, o as usize, (i as *mut f64).add(2) as usize);
     }
 
     unsafe extern "C" fn local_var(_i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
         let x = [1.0f64, 2.0];
-        op(true, OpCode::Mov, o as usize, x.as_ptr() as usize);
+        op(C, OpCode::Mov, o as usize, x.as_ptr() as usize);
     }
 
     unsafe extern "C" fn writes_in(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(true, OpCode::Neg, i as usize, 0);
-        op(true, OpCode::Mov, o as usize, i as usize);
+        op(C, OpCode::Neg, i as usize, 0);
+        op(C, OpCode::Mov, o as usize, i as usize);
     }
 
     unsafe extern "C" fn no_out(i: *mut c_void, _o: *mut c_void, _d: *mut c_void) {
-        let t = new_temp(true) as usize;
-        op(true, OpCode::Mov, t, i as usize);
+        let t = new_temp(C) as usize;
+        op(C, OpCode::Mov, t, i as usize);
     }
 
     unsafe extern "C" fn real_helper(i: *mut c_void, o: *mut c_void, _d: *mut c_void) {
-        op(false, OpCode::Mov, o as usize, i as usize);
+        op(R, OpCode::Mov, o as usize, i as usize);
     }
 
     #[test]
     fn records_the_papers_scaling() {
-        let p = record(scaling, true, true).unwrap();
+        let p = record(scaling, C, true).unwrap();
         assert_eq!(
             p.insts,
             vec![
@@ -490,16 +575,16 @@ mod tests {
             (real_helper, "real helper"),
         ];
         for (f, want) in cases {
-            let e = record(f, true, true).unwrap_err();
+            let e = record(f, C, true).unwrap_err();
             assert!(e.contains(want), "{e}");
         }
-        let e = record(scaling, true, false).unwrap_err();
+        let e = record(scaling, C, false).unwrap_err();
         assert!(e.contains("no data operand"), "{e}");
     }
 
     #[test]
     fn helpers_outside_recording_are_reported() {
-        op(true, OpCode::Add, 8, 16);
+        op(C, OpCode::Add, 8, 16);
         assert!(take_stray().unwrap().contains("outside"));
         assert!(take_stray().is_none());
     }
