@@ -181,8 +181,8 @@ fn live<'a, T: Real>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
     if precision != T::PRECISION {
         return Err(format!(
             "{p:p} is a {} plan, given to the {} interface (the precisions cannot be mixed)",
-            plan::precision_name(precision),
-            plan::precision_name(T::PRECISION)
+            recorder::precision_name(precision),
+            recorder::precision_name(T::PRECISION)
         ));
     }
     Ok(plan)

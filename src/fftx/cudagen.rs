@@ -14,6 +14,7 @@
 //! compiled module. The precision (FFTX's `fftx_real` double, `fftxf_real` float) is the
 //! prelude's (`prelude`): the code uses its `fx_real` / `fx_cplx` types and `fx_lit` constants.
 
+use super::fftgen::lit;
 use super::pencil::{
     fused_shape, shared_stride, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
 };
@@ -54,11 +55,6 @@ __device__ __forceinline__ fx_cplx fx_div(fx_cplx a, fx_cplx b) { fx_real s = b.
 /// The prelude of every generated source: the precision's types, then the helpers over them.
 pub fn prelude(p: Precision) -> String {
     format!("{}{PRELUDE}", types(p))
-}
-
-/// A constant exactly as its double, rounded to the source's `fx_real`.
-pub fn lit(x: f64) -> String {
-    format!("fx_lit(0x{:016x}ULL)", x.to_bits())
 }
 
 fn reg(r: Reg) -> String {

@@ -160,8 +160,10 @@ impl Codelet {
     }
 }
 
-fn lit(x: f64) -> String {
-    super::cudagen::lit(x)
+/// A constant exactly as its double, rounded to the generated source's `fx_real` (the prelude's
+/// `fx_lit`).
+pub fn lit(x: f64) -> String {
+    format!("fx_lit(0x{:016x}ULL)", x.to_bits())
 }
 
 /// The radices of a pencil of `n` points: the fewest stages of at most 16 points each, as even

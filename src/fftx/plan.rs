@@ -7,7 +7,7 @@ use super::exec::{self, Compiled};
 use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
 use super::passes::{fuse, prune, shape_of, zeros, PruneReport, Stage, Step};
-use super::recorder::Program;
+use super::recorder::{precision_name, Program};
 use crate::problem::{Kind, Precision, R2rKind};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -117,14 +117,6 @@ fn kind(complex: bool) -> &'static str {
         "complex"
     } else {
         "real"
-    }
-}
-
-/// "double precision (fftx_*)" or "single precision (fftxf_*)": how errors name a precision.
-pub fn precision_name(p: Precision) -> &'static str {
-    match p {
-        Precision::F64 => "double precision (fftx_*)",
-        Precision::F32 => "single precision (fftxf_*)",
     }
 }
 

@@ -213,8 +213,8 @@ fn with_recording(ty: Ty, what: &str, f: impl FnOnce(&mut Recording) -> Result<(
         match r.as_mut() {
             Some(rec) if rec.precision != ty.precision => rec.fail(format!(
                 "{what}: a {} helper in a {} pointwise function",
-                super::plan::precision_name(ty.precision),
-                super::plan::precision_name(rec.precision)
+                precision_name(ty.precision),
+                precision_name(rec.precision)
             )),
             Some(rec) if rec.complex == complex => {
                 if let Err(e) = f(rec) {
@@ -434,6 +434,14 @@ pub fn check(p: &mut Program, has_data: bool) -> Result<(), String> {
 /// A helper's misuse outside recording, if any (taken: reported once).
 pub fn take_stray() -> Option<String> {
     STRAY.with(|s| s.borrow_mut().take())
+}
+
+/// "double precision (fftx_*)" or "single precision (fftxf_*)": how errors name a precision.
+pub fn precision_name(p: Precision) -> &'static str {
+    match p {
+        Precision::F64 => "double precision (fftx_*)",
+        Precision::F32 => "single precision (fftxf_*)",
+    }
 }
 
 #[cfg(test)]
