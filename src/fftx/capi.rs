@@ -430,13 +430,19 @@ macro_rules! entry_points {
 /// Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.
 #[no_mangle]
 pub extern "C" fn [<$p _init>](flags: c_uint) {
-    init(flags)
+    guard(concat!(stringify!($p), "_init"), (), || {
+        init(flags);
+        Ok(())
+    })
 }
 
 /// Ends the FFTX region. Plans and temporaries still alive stay valid until released.
 #[no_mangle]
 pub extern "C" fn [<$p _shutdown>]() {
-    shutdown()
+    guard(concat!(stringify!($p), "_shutdown"), (), || {
+        shutdown();
+        Ok(())
+    })
 }
 
 /// The last failure on this thread ("" if none): which call, which subplan, why. Valid until the
