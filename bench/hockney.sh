@@ -3,7 +3,7 @@
 #   bash bench/hockney.sh
 # Builds bench/hockney.cu with nvcc against .device/lib/libfftx.so and cuFFT (never the real FFTW),
 # then for every n runs the naive cuFFT rows (naive-f32, naive-f64, naive-f64-host) as one process
-# and the FFTX rows (fftx-f64-device, fftx-f64-device-nomult, fftx-f64-host) as one process per
+# and the FFTX rows (fftx-f32-device, fftx-f64-device, fftx-f64-device-nomult, fftx-f64-host) as one process per
 # FFTX_GPU_FUSION value, each under a timeout, so a crash or a hang costs only that process's rows.
 #
 # Environment: OUT (default ./bench-out), HOCKNEY_NS (default "64 128 256"),
@@ -74,9 +74,9 @@ def find(n, pipeline):
     return None
 
 # the naive row of the same precision and residency
-BASE = {"fftx-f64-device": "naive-f64", "fftx-f64-host": "naive-f64-host",
+BASE = {"fftx-f64-device": "naive-f64", "fftx-f64-host": "naive-f64-host", "fftx-f32-device": "naive-f32",
         "naive-f64": "naive-f64", "naive-f64-host": "naive-f64-host"}
-ORDER = ["naive-f32", "naive-f64", "fftx-f64-device", "fftx-f64-device-nomult", "naive-f64-host", "fftx-f64-host"]
+ORDER = ["naive-f32", "fftx-f32-device", "naive-f64", "fftx-f64-device", "fftx-f64-device-nomult", "naive-f64-host", "fftx-f64-host"]
 key = lambda r: (int(r["n"]), ORDER.index(r["pipeline"]) if r["pipeline"] in ORDER else 99, r.get("fusion", ""))
 rows.sort(key=key)
 
@@ -115,10 +115,10 @@ for r in rows:
                        f"(naive-f64 mult_ms) {f(mult, '.4f')} ms, ratio {f(ratio, '.3f')} ({verdict})")
 out += fused_lines or ["- (no fftx-f64-device and fftx-f64-device-nomult pair)"]
 
-out += ["", "## Accuracy (target: err(fftx-f64) / err(naive-f64) within 2x)", ""]
+out += ["", "## Accuracy (target: err(fftx) / err(naive) of the same precision within 2x)", ""]
 acc = []
 for r in rows:
-    if r["pipeline"] in ("fftx-f64-device", "fftx-f64-host"):
+    if r["pipeline"] in ("fftx-f64-device", "fftx-f64-host", "fftx-f32-device"):
         base = find(r["n"], BASE[r["pipeline"]])
         if base and num(base, "err") > 0:
             ratio = num(r, "err") / num(base, "err")
@@ -173,7 +173,7 @@ for n in $NS; do
   one "$n" naive-f32,naive-f64,naive-f64-host -
   for fusion in $FUSIONS; do
     step "n=$n fftx FFTX_GPU_FUSION=$fusion"
-    one "$n" fftx-f64-device,fftx-f64-device-nomult,fftx-f64-host "$fusion"
+    one "$n" fftx-f32-device,fftx-f64-device,fftx-f64-device-nomult,fftx-f64-host "$fusion"
   done
   tail -n +$((start + 1)) "$RAW" | grep -E '^(ROW|NOTE|ERROR) ' | sed 's/^/    /'
   table >/dev/null

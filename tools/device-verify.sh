@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# A shorter device run than tools/device-run.sh, for one `device` call (under 10 minutes): the
+# sections named as arguments, in order, each under its own time limit, logs under $OUT.
+#   gpu       tests/gpu.rs (GPU vs CPU executor, out-of-card Programs on CudaProgram, fftxf twins)
+#   fftx      the FFTX suite (double and single precision) with FFTX_BACKEND=gpu, and the ctest programs
+#   hockney   bench/hockney.sh (HOCKNEY_FUSIONS, default "auto kernel")
+#   cpu       bench/cpu/run.sh: fftx's CPU executor vs FFTW 3.3.10 at 1 thread and all cores
+#   bench     bench/run.sh: the FFTW-API benchmark against FFTW and cuFFTW
+# Run after tools/device-build.sh here, with carry [".device"]:  bash tools/device-verify.sh gpu fftx hockney
+# The device tool returns at most 8 files: at the end every log and raw file goes into
+# $OUT/logs.tgz, and $OUT keeps only that, summary.txt and the markdown tables.
+set -u
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$OUT/gpu.txt" 2>&1
+status=0
+section() { # name, seconds, command...
+  local name=$1 secs=$2; shift 2
+  echo "=== [$(date +%H:%M:%S)] $name" | tee -a "$OUT/summary.txt"
+  timeout -k 5 "$secs" "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  grep -E "^test result|FAILED|panicked|^failures:" "$OUT/$name.log" | head -20 | tee -a "$OUT/summary.txt"
+  echo "--- $name rc=$rc" | tee -a "$OUT/summary.txt"
+  [ $rc = 0 ] || status=1
+}
+for s in "$@"; do
+  case $s in
+    gpu) section gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_LOG=warn .device/tests/gpu --test-threads=1 ;;
+    fftx)
+      section fftx-gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
+      for p in .device/ctest/*; do section "ctest-$(basename "$p")" 60 env FFTX_BACKEND=gpu FFTX_LOG=warn "$p"; done ;;
+    hockney) section hockney 330 env OUT="$OUT" HOCKNEY_FUSIONS="${HOCKNEY_FUSIONS:-auto kernel}" bash bench/hockney.sh ;;
+    cpu) section cpu-bench 300 env OUT="$OUT" FFTX_LIB="$PWD/.device/lib/libfftx.so" bash bench/cpu/run.sh ;;
+    bench) section bench 560 env OUT="$OUT" bash bench/run.sh ;;
+    *) echo "unknown section $s"; status=1 ;;
+  esac
+done
+echo "device-verify status: $status" | tee -a "$OUT/summary.txt"
+bundle() {
+  (cd "$OUT" && tar czf /tmp/device-logs.tgz --exclude=summary.txt --exclude='*.md' . &&
+    find . -type f ! -name summary.txt ! -name '*.md' -delete && find . -mindepth 1 -type d -empty -delete &&
+    mv /tmp/device-logs.tgz logs.tgz)
+}
+bundle
+exit $status
