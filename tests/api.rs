@@ -1,6 +1,10 @@
 //! FFTW API behaviour beyond the numbers: basic/advanced layouts (in-place r2c padding, embeds),
 //! new-array execute, bad input, planner flags, wisdom, threads, concurrency, plan inspection.
-//! Tests that change planner state (threads, wisdom, callbacks) hold STATE so they never overlap.
+//! Tests that change or read back process-wide planner state (threads, wisdom, callbacks) hold
+//! STATE exclusively; every other test plans, and planning records wisdom (ESTIMATE choices
+//! too, as FFTW's planner does), so they hold it shared: a wisdom export never sees a plan of a
+//! test running beside it (under valgrind's scheduling one did, and the exported text changed
+//! between two exports of the wisdom test).
 
 mod common;
 use common::*;
@@ -8,9 +12,9 @@ use fftx::*;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr::{null, null_mut};
-use std::sync::Mutex;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-static STATE: Mutex<()> = Mutex::new(());
+static STATE: RwLock<()> = RwLock::new(());
 
 /// Puts the backend back to FFTX_BACKEND's when dropped.
 struct Restore;
@@ -20,8 +24,14 @@ impl Drop for Restore {
     }
 }
 
-fn state() -> std::sync::MutexGuard<'static, ()> {
-    STATE.lock().unwrap_or_else(|e| e.into_inner())
+/// Exclusive: the test changes or inspects process-wide planner state.
+fn state() -> RwLockWriteGuard<'static, ()> {
+    STATE.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Shared: the test only plans and executes.
+fn planning() -> RwLockReadGuard<'static, ()> {
+    STATE.read().unwrap_or_else(|e| e.into_inner())
 }
 
 fn random_complex(n: usize, seed: u64) -> Vec<fftw_complex> {
@@ -78,6 +88,7 @@ fn err_c(a: &[fftw_complex], b: &[fftw_complex]) -> f64 {
 
 #[test]
 fn direct_dft_reference_small_sizes() {
+    let _s = planning();
     for (seed, shape) in [
         vec![1],
         vec![2],
@@ -122,6 +133,7 @@ fn direct_dft_reference_small_sizes() {
 
 #[test]
 fn large_prime_and_power_of_two_sizes() {
+    let _s = planning();
     for (seed, n) in [(1u64, 65537usize), (2, 1 << 20), (3, 999983)] {
         let mut x = random_complex(n, seed);
         let mut y = vec![[0.0; 2]; n];
@@ -174,6 +186,7 @@ fn large_prime_and_power_of_two_sizes() {
 
 #[test]
 fn in_place_r2c_uses_fftws_padded_layout() {
+    let _s = planning();
     // Basic-interface in-place r2c: the real array's last dimension is padded to 2(n/2+1).
     let reference = reference("fftw_");
     let _ = reference; // loaded to assert FFTW is present
@@ -231,6 +244,7 @@ fn in_place_r2c_uses_fftws_padded_layout() {
 
 #[test]
 fn plan_many_with_embeds_matches_fftw() {
+    let _s = planning();
     let h = dlopen("libfftw3.so.3");
     type Many = unsafe extern "C" fn(
         c_int,
@@ -302,6 +316,7 @@ fn plan_many_with_embeds_matches_fftw() {
 
 #[test]
 fn new_array_execute_and_its_checks() {
+    let _s = planning();
     let n = 64;
     let mut a = random_complex(n, 1);
     let mut b = vec![[0.0; 2]; n];
@@ -372,6 +387,7 @@ fn estimate_and_measure_planning_leave_arrays_alone() {
 /// What FFTW 3.3.10 refuses (NULL); what it accepts and fftx used to refuse is in
 /// tests/fftw_contract.rs.
 fn bad_input_gives_null_plans_and_no_crash() {
+    let _s = planning();
     let mut a = random_complex(16, 1);
     let mut b = vec![[0.0; 2]; 16];
     let mut r = random_real(16, 2);
@@ -489,6 +505,7 @@ fn bad_input_gives_null_plans_and_no_crash() {
 
 #[test]
 fn rank_zero_howmany_zero_and_empty_loops() {
+    let _s = planning();
     let mut a = random_complex(6, 3);
     let mut b = vec![[0.0; 2]; 6];
     unsafe {
@@ -549,6 +566,7 @@ fn rank_zero_howmany_zero_and_empty_loops() {
 
 #[test]
 fn guru64_strides_beyond_2_to_the_31() {
+    let _s = planning();
     // A sparse 16 GiB mapping: three elements 2^31 + 5 floats apart (8 GiB), the rest never
     // touched, so the 64-bit offset arithmetic is exercised without the memory.
     let stride: isize = (1 << 31) + 5;
@@ -941,6 +959,7 @@ fn threads_and_the_threads_callback() {
 
 #[test]
 fn concurrent_planning_and_execution() {
+    let _s = planning();
     let handles: Vec<_> = (0..8)
         .map(|t| {
             std::thread::spawn(move || {
@@ -995,6 +1014,7 @@ fn concurrent_planning_and_execution() {
 
 #[test]
 fn plan_inspection_memory_and_version() {
+    let _s = planning();
     let n = 1024;
     unsafe {
         let a = fftw_alloc_complex(n);
