@@ -4,7 +4,10 @@
 use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
 use crate::exec::cpu::program::CpuProgram;
 use crate::exec::cpu::CpuTransform;
-use crate::exec::cuda::{self, transform::GpuTransform, transform::Written};
+use crate::exec::cuda::program::CudaProgram;
+use crate::exec::cuda::transform::{Failure, GpuTransform, Written};
+use crate::exec::cuda::{self, ErrorKind};
+use crate::passes::out_of_card::{self, Budget};
 use crate::problem::{Kind, Problem};
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
@@ -48,15 +51,68 @@ impl<T: Real> Steps for Vec<StepExec<T>> {
 pub struct StepExec<T: Real> {
     problem: Problem,
     cpu: CpuTransform<T>,
-    gpu: OnceCell<Option<GpuTransform<T>>>,
+    gpu: OnceCell<Option<GpuRun<T>>>,
     backend: Backend,
+}
+
+/// How a step runs on the GPU: streamed through device buffers a chunk of transforms at a
+/// time, or, when one transform's data exceed what the device gives a plan
+/// ([`cuda::usable_device_bytes`]: the card, or `FFTX_GPU_MEMORY`), as the out-of-card Program
+/// of `passes::out_of_card` (rounds of tiles through two device buffers) on the CUDA executor.
+enum GpuRun<T: Real> {
+    Streamed(GpuTransform<T>),
+    OutOfCard { exec: CudaProgram<T>, steps: usize },
+}
+
+impl<T: Real> GpuRun<T> {
+    fn new(problem: &Problem, threads: usize) -> cuda::Result<Self> {
+        cuda::fault::at_plan()?;
+        match GpuTransform::new(problem, threads) {
+            Err(e) if e.kind == ErrorKind::OutOfDeviceMemory => {
+                let g = cuda::gpu().ok_or(e)?;
+                let bytes = cuda::usable_device_bytes(g);
+                let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
+                crate::log_info!(
+                    "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
+                    program.steps.len()
+                );
+                Ok(GpuRun::OutOfCard {
+                    exec: CudaProgram::new(&program)?,
+                    steps: program.steps.len(),
+                })
+            }
+            r => r.map(GpuRun::Streamed),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            GpuRun::Streamed(g) => g.describe(),
+            GpuRun::OutOfCard { steps, .. } => format!("gpu out-of-card program of {steps} steps"),
+        }
+    }
+
+    /// # Safety
+    /// The arrays must hold every element the problem addresses.
+    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
+        match self {
+            GpuRun::Streamed(g) => g.execute(input, output),
+            GpuRun::OutOfCard { exec, .. } => {
+                cuda::fault::at_execute(0)?;
+                exec.run(input, output).map_err(|error| Failure {
+                    error,
+                    written: Written::Unknown,
+                })
+            }
+        }
+    }
 }
 
 impl<T: Real> StepExec<T> {
     pub fn new(problem: &Problem, backend: Backend, threads: usize) -> Result<Self, String> {
         let gpu = OnceCell::new();
         if backend == Backend::Gpu {
-            let g = GpuTransform::new(problem, threads).map_err(|e| e.message)?;
+            let g = GpuRun::new(problem, threads).map_err(|e| e.message)?;
             let _ = gpu.set(Some(g));
         }
         Ok(StepExec {
@@ -95,7 +151,7 @@ impl<T: Real> StepExec<T> {
         let gpu = self
             .gpu
             .get_or_init(|| match GpuTransform::new(&self.problem, 1) {
-                Ok(g) => Some(g),
+                Ok(g) => Some(GpuRun::Streamed(g)),
                 Err(e) => {
                     crate::log_warn!("execute: cannot run on the GPU: {e}");
                     None
@@ -109,10 +165,10 @@ impl<T: Real> StepExec<T> {
         };
         match g.execute(input, output) {
             Ok(()) => Ok(()),
-            Err(cuda::transform::Failure { error, .. }) if device_arrays => Err(format!(
+            Err(Failure { error, .. }) if device_arrays => Err(format!(
                 "execute on the GPU failed: {error}; the output is not computed (the arrays are GPU memory)"
             )),
-            Err(cuda::transform::Failure { error, written }) => {
+            Err(Failure { error, written }) => {
                 let in_place = overlap(&self.problem, input, output) != Overlap::Disjoint;
                 match recovery(written, in_place) {
                     Recovery::All => {

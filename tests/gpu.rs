@@ -395,7 +395,7 @@ fn planner_keeps_small_transforms_on_the_cpu() {
 }
 
 #[test]
-fn out_of_device_memory_falls_back_to_the_cpu() {
+fn what_cannot_run_even_out_of_card_falls_back_to_the_cpu() {
     let _s = state();
     if !have_gpu() {
         return;
@@ -420,9 +420,74 @@ fn out_of_device_memory_falls_back_to_the_cpu() {
         cuda::set_device_budget(None);
         assert!(
             text.contains("(cpu"),
-            "a plan that does not fit the device runs on the CPU: {text}"
+            "4 KiB cannot hold the tiles of 2^16 = 256 x 256 either: the CPU plans it: {text}"
         );
         assert!(rel_l2(&gpu, &cpu) == 0.0);
+    }
+}
+
+/// A transform whose data exceed the device bytes a plan may use (here `FFTX_GPU_MEMORY`'s
+/// budget) runs on the GPU as the out-of-card Program, through the FFTW API: c2c 1-D (four-step)
+/// out of place and in place (then a transpose round), 2-D by rows then columns, r2c 3-D by
+/// slabs then pencils; the same results as the CPU executor's.
+#[test]
+fn transforms_bigger_than_the_budget_run_out_of_card() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let c2c = |ns: &'static [i32]| {
+            move |a: *mut f64, b: *mut f64| {
+                fftw_plan_dft(
+                    ns.len() as i32,
+                    ns.as_ptr(),
+                    a as *mut _,
+                    b as *mut _,
+                    FFTW_FORWARD,
+                    FFTW_ESTIMATE,
+                )
+            }
+        };
+        let cases: [(&str, &'static [i32], usize, bool); 3] = [
+            ("c2c 2^16 out of place", &[1 << 16], 64 << 10, false),
+            ("c2c 2^16 in place", &[1 << 16], 64 << 10, true),
+            ("c2c 128 x 96", &[128, 96], 48 << 10, false),
+        ];
+        for (name, ns, budget, in_place) in cases {
+            let n: usize = ns.iter().map(|&d| d as usize).product();
+            let x = random(2 * n, 21);
+            let make = c2c(ns);
+            let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, in_place, &make);
+            cuda::set_device_budget(Some(budget));
+            let (gpu, text) = run_f64(BackendSetting::Gpu, &x, 2 * n, in_place, &make);
+            cuda::set_device_budget(None);
+            assert!(text.contains("out-of-card"), "{name}: {text}");
+            let e = rel_l2(&gpu, &cpu);
+            eprintln!("{name}: rel. L2 against the CPU {e:.2e}");
+            assert!(e < 1e-14 * (n as f64).log2(), "{name}: {e:.3e}\n{text}");
+        }
+        let (n0, n1, n2) = (16usize, 24usize, 20usize);
+        let x = random(n0 * n1 * n2, 22);
+        let out_len = 2 * n0 * n1 * (n2 / 2 + 1);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_r2c_3d(
+                n0 as i32,
+                n1 as i32,
+                n2 as i32,
+                a,
+                b as *mut _,
+                FFTW_ESTIMATE,
+            )
+        };
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, out_len, false, &make);
+        cuda::set_device_budget(Some(24 << 10));
+        let (gpu, text) = run_f64(BackendSetting::Gpu, &x, out_len, false, &make);
+        cuda::set_device_budget(None);
+        assert!(text.contains("out-of-card"), "r2c 16 x 24 x 20: {text}");
+        let e = rel_l2(&gpu, &cpu);
+        eprintln!("r2c 16 x 24 x 20: rel. L2 against the CPU {e:.2e}");
+        assert!(e < 1e-13, "r2c: {e:.3e}\n{text}");
     }
 }
 

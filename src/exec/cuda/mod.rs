@@ -61,6 +61,13 @@ pub fn device_budget() -> usize {
     DEVICE_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Device bytes one plan may count on: the budget, and at most nine tenths of the card (the
+/// context, cuFFT's work areas and other plans take the rest). A transform that needs more is
+/// lowered out of card.
+pub fn usable_device_bytes(g: &Gpu) -> usize {
+    device_budget().min(g.total_memory / 10 * 9)
+}
+
 /// Sets the device byte budget (None: no limit beyond the card's).
 pub fn set_device_budget(bytes: Option<usize>) {
     DEVICE_BUDGET.store(

@@ -186,13 +186,11 @@ impl<T: Real> GpuTransform<T> {
         let need = SLOTS.min(howmany.div_ceil(chunk))
             * chunk
             * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
-        if need > super::device_budget() {
+        let usable = super::usable_device_bytes(g);
+        if need > usable {
             return Err(Error::new(
                 super::ErrorKind::OutOfDeviceMemory,
-                format!(
-                    "out of memory: {need} device bytes exceed the budget of {}",
-                    super::device_budget()
-                ),
+                format!("out of memory: {need} device bytes exceed the {usable} a plan may use"),
             ));
         }
         let t = GpuTransform {
