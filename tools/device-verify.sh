@@ -6,6 +6,8 @@
 #   hockney   bench/hockney.sh (HOCKNEY_FUSIONS, default "auto kernel")
 #   cpu       bench/cpu/run.sh: fftx's CPU executor vs FFTW 3.3.10 at 1 thread and all cores
 #   bench     bench/run.sh: the FFTW-API benchmark against FFTW and cuFFTW
+#   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
+#             budget (out of card) and on the whole card, against FFTW at 16 threads
 # Run after tools/device-build.sh here, with carry [".device"]:  bash tools/device-verify.sh gpu fftx hockney
 # The device tool returns at most 8 files: at the end every log and raw file goes into
 # $OUT/logs.tgz, and $OUT keeps only that, summary.txt and the markdown tables.
@@ -33,6 +35,12 @@ for s in "$@"; do
     hockney) section hockney 330 env OUT="$OUT" HOCKNEY_FUSIONS="${HOCKNEY_FUSIONS:-auto kernel}" bash bench/hockney.sh ;;
     cpu) section cpu-bench 300 env OUT="$OUT" FFTX_LIB="$PWD/.device/lib/libfftx.so" bash bench/cpu/run.sh ;;
     bench) section bench 560 env OUT="$OUT" bash bench/run.sh ;;
+    ooc)
+      for budget in 1073741824 none; do
+        section "ooc-$budget" 240 env OUT="$OUT/ooc-$budget" BENCH_FILTER='c2c_f32_2^28' BENCH_ALLOCS=fftw \
+          BENCH_LIBS="$([ $budget = none ] && echo fftx || echo 'fftw fftx')" BENCH_MIN_TIME=0.5 \
+          $([ $budget = none ] || echo FFTX_GPU_MEMORY=$budget) bash bench/run.sh
+      done ;;
     *) echo "unknown section $s"; status=1 ;;
   esac
 done
