@@ -8,6 +8,7 @@
 #   bench     bench/run.sh: the FFTW-API benchmark against FFTW and cuFFTW
 #   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
 #             budget (out of card) and on the whole card, against FFTW at 16 threads
+# GPU_TESTS="name ..." runs only the tests of tests/gpu.rs whose names contain one of them.
 # Run after tools/device-build.sh here, with carry [".device"]:  bash tools/device-verify.sh gpu fftx hockney
 # The device tool returns at most 8 files: at the end every log and raw file goes into
 # $OUT/logs.tgz, and $OUT keeps only that, summary.txt and the markdown tables.
@@ -28,7 +29,7 @@ section() { # name, seconds, command...
 }
 for s in "$@"; do
   case $s in
-    gpu) section gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_LOG=warn .device/tests/gpu --test-threads=1 ;;
+    gpu) section gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_LOG=warn .device/tests/gpu --test-threads=1 ${GPU_TESTS:-} ;;
     fftx)
       section fftx-gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
       for p in .device/ctest/*; do section "ctest-$(basename "$p")" 60 env FFTX_BACKEND=gpu FFTX_LOG=warn "$p"; done ;;
