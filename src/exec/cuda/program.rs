@@ -489,6 +489,7 @@ impl<T: Real> CudaProgram<T> {
             };
             let (r, step) = (route(p, from.buf, to.buf), 1 + *complex as isize);
             let bytes = elements(dims) * step as usize * unit;
+            let dims = &host_order(dims, r);
             let strided = match r {
                 Route::HostToDevice => !contiguous(dims, |d| d.os, step),
                 Route::DeviceToHost => !contiguous(dims, |d| d.is, step),
@@ -712,7 +713,9 @@ impl<T: Real> CudaProgram<T> {
             unreachable!()
         };
         let (c, s) = (*complex, *stream);
-        match route(&self.program, from.buf, to.buf) {
+        let r = route(&self.program, from.buf, to.buf);
+        let dims = &host_order(dims, r);
+        match r {
             Route::HostToHost => {
                 host_transfer::<T>(
                     (bases[from.buf], from.offset),
@@ -854,6 +857,21 @@ impl<T: Real> CudaProgram<T> {
         }
         r
     }
+}
+
+/// A transfer's axes reordered so that the host side's is innermost where it is smallest:
+/// the host then gathers or scatters contiguous runs (memcpy, `host_transfer`) and the device
+/// side, if strided, is packed by the copy kernel. A box is a set of element moves, so any
+/// order of its axes means the same. (Round A of an out-of-card four-step writes its tile
+/// transposed; in the pass's order the host scattered single elements 128 KiB apart.)
+fn host_order(dims: &[IoDim], r: Route) -> Vec<IoDim> {
+    let mut d = dims.to_vec();
+    match r {
+        Route::HostToDevice => d.sort_by_key(|a| std::cmp::Reverse(a.is.abs())),
+        Route::DeviceToHost => d.sort_by_key(|a| std::cmp::Reverse(a.os.abs())),
+        _ => {}
+    }
+    d
 }
 
 fn device_alloc(bytes: usize) -> Result<u64> {
@@ -999,6 +1017,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn transfers_run_along_the_host_sides_smallest_stride() {
+        // Round A of a four-step writes its tile transposed: (k1, n2) to k1·2 + n2·32768.
+        let d2h = [IoDim::new(16384, 5460, 2), IoDim::new(2730, 2, 32768)];
+        let o = host_order(&d2h, Route::DeviceToHost);
+        assert_eq!(o, vec![d2h[1], d2h[0]]);
+        assert!(contiguous(&o[1..], |d| d.os, 2) && !contiguous(&o, |d| d.is, 2));
+        // Already host-major, and device-to-device: left as they are.
+        let h2d = [IoDim::new(16384, 32768, 5460), IoDim::new(2730, 2, 2)];
+        assert_eq!(host_order(&h2d, Route::HostToDevice), h2d.to_vec());
+        assert_eq!(host_order(&d2h, Route::DeviceToDevice), d2h.to_vec());
     }
 
     #[test]
