@@ -288,7 +288,7 @@ fn two_dimensions_by_rows_then_columns_in_and_out_of_place() {
 
 #[test]
 fn three_dimensions_slabs_then_pencils_in_place() {
-    let mut c = Case::new(&[16, 24, 20], 24 << 10);
+    let mut c = Case::new(&[16, 24, 20], 48 << 10);
     c.in_place = true;
     let p = check::<f64>(&c);
     assert_eq!(rounds(&p), 2, "{}", p.describe());
