@@ -4,3 +4,6 @@
 //! loaded at run time (`ffi`), so the library works, and plans ordinary FFTs, without it.
 
 pub mod dist;
+pub mod ffi;
+pub mod plan;
+pub mod transpose;
