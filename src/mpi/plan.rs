@@ -364,7 +364,7 @@ impl<T: Real> Steps for MpiExec<T> {
         if device {
             return Err("MPI plans run on host arrays; these are GPU memory".into());
         }
-        let words = self.scratch.div_ceil(16);
+        let words = self.scratch.div_ceil(16).max(1);
         let mut w = vec![0u128; words];
         let mut v = vec![0u128; words];
         let (wp, vp) = (w.as_mut_ptr() as usize, v.as_mut_ptr() as usize);

@@ -66,7 +66,8 @@ impl Transpose {
         let e = self.elem;
         let la = self.rows_a(rank).1;
         let lb = self.rows_b(rank).1;
-        let mut send = vec![0u8; self.bytes_before(rank)];
+        // (never empty: an empty Vec's address is 1, Open MPI's MPI_IN_PLACE)
+        let mut send = vec![0u8; self.bytes_before(rank).max(1)];
         let mut at = 0;
         for q in 0..size {
             let (bs, bl) = self.rows_b(q);
@@ -76,7 +77,7 @@ impl Transpose {
                 at += bl * e;
             }
         }
-        let mut recv = vec![0u8; self.bytes_after(rank)];
+        let mut recv = vec![0u8; self.bytes_after(rank).max(1)];
         ffi::alltoallv(comm.raw(), send.as_ptr(), recv.as_mut_ptr(), &x)?;
         let mut at = 0;
         for q in 0..size {
