@@ -2,6 +2,8 @@
 //! forms FFTW's Fortran 2003 module binds to (a Fortran `MPI_Fint` communicator, converted
 //! with `MPI_Comm_f2c`). The plans are ordinary plans (fftw_execute, fftw_destroy_plan).
 //! See `crate::mpi` for how they compute.
+// FFTW's signatures take up to ten arguments.
+#![allow(clippy::too_many_arguments)]
 
 use super::advanced::read_kinds;
 use super::{guard, interleaved, live_plan, real_array, register};
@@ -164,7 +166,6 @@ fn geometry(
 }
 
 /// The common end of the plan_ calls: a distributed plan, registered.
-#[allow(clippy::too_many_arguments)]
 unsafe fn plan_many<T: Real>(
     rnk: c_int,
     n: *const isize,
@@ -190,7 +191,6 @@ unsafe fn plan_many<T: Real>(
 }
 
 /// `plan_many_transpose`: nx x ny (rows of nx distributed) to ny x nx, howmany reals each.
-#[allow(clippy::too_many_arguments)]
 unsafe fn plan_transpose<T: Real>(
     nx: isize,
     ny: isize,

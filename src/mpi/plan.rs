@@ -221,7 +221,8 @@ fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
     }
 }
 
-/// The stages of a rank >= 2 plan (see the module's comment).
+/// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
+/// kinds' stage lists share their blocks and plans, and read best side by side.)
 pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
     let (p, me, h) = (comm.size as isize, comm.rank, g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
