@@ -133,6 +133,24 @@ static void XN(transpose)(const char *name, ptrdiff_t n0, ptrdiff_t n1) {
     X(free)(o);
 }
 
+/* 1-D r2r, howmany 4 (FFTW's rank-1 r2r needs howmany >= processes; default blocks). */
+static void XN(r2r_1d)(const char *name, ptrdiff_t n) {
+    ptrdiff_t ln0, s0, h = 4;
+    ptrdiff_t alloc = XM(local_size_many)(1, &n, h, FFTW_MPI_DEFAULT_BLOCK, MPI_COMM_WORLD, &ln0, &s0);
+    fprintf(out, "L %s%s %td %td %td\n", TAG, name, alloc, ln0, s0);
+    R *in = X(alloc_real)(alloc), *o = X(alloc_real)(alloc);
+    for (ptrdiff_t k = 0; k < ln0 * h; ++k) in[k] = (R) val(15, s0 * h + k);
+    X(r2r_kind) kind = FFTW_REDFT01;
+    X(plan) p = XM(plan_many_r2r)(1, &n, h, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, in, o,
+                                  MPI_COMM_WORLD, &kind, FFTW_ESTIMATE);
+    if (!p) { fprintf(out, "NULL plan %s%s\n", TAG, name); return; }
+    XM(execute_r2r)(p, in, o);
+    XN(put_r)(name, o, 1, ln0 * h, ln0 * h);
+    X(destroy_plan)(p);
+    X(free)(in);
+    X(free)(o);
+}
+
 static void XN(run_all)(void) {
     XM(init)();
     ptrdiff_t a[2] = {12, 10}, b[3] = {6, 5, 4}, c[3] = {5, 6, 4}, d[2] = {10, 6};
@@ -151,5 +169,8 @@ static void XN(run_all)(void) {
     XN(r2r_2d)("r2r2d", 9, 8);
     XN(many)("many2d", 6, 8, 3);
     XN(transpose)("transpose", 7, 5);
+    XN(r2r_1d)("r2r1d", 40);
+    XM(gather_wisdom)(MPI_COMM_WORLD);
+    XM(broadcast_wisdom)(MPI_COMM_WORLD);
     XM(cleanup)();
 }

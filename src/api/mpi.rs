@@ -135,10 +135,9 @@ fn geometry(
         ));
     }
     let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
-    if n.len() == 1 && blocks == (0, 0) {
+    if let (1, (0, 0), MpiKind::Dft(sign)) = (n.len(), blocks, &kind) {
         // the 1-D distribution local_size_1d gives (FFTW's radix blocks)
-        let sign = if let MpiKind::Dft(s) = kind { s } else { -1 };
-        let l = dist::local_size_guru(&dims, howmany, p, 0, sign, flags);
+        let l = dist::local_size_guru(&dims, howmany, p, 0, *sign, flags);
         sz[0].b = [l.n_in[0].max(1), l.n_out[0].max(1)];
     }
     let (bi, bo) = if n.len() == 1 {
