@@ -59,6 +59,29 @@ static void XN(c2c_1d)(const char *name, ptrdiff_t n, int sign) {
     X(free)(o);
 }
 
+/* Forward with FFTW_MPI_SCRAMBLED_OUT, backward with FFTW_MPI_SCRAMBLED_IN: the scrambled
+ * order in between is the library's own; the round trip gives n times the input back. */
+static void XN(c2c_1d_scrambled)(const char *name, ptrdiff_t n) {
+    ptrdiff_t li, si, lo, so, bi, bs, bo, bos;
+    ptrdiff_t a1 = XM(local_size_1d)(n, MPI_COMM_WORLD, FFTW_FORWARD, FFTW_MPI_SCRAMBLED_OUT, &li, &si, &lo, &so);
+    ptrdiff_t a2 = XM(local_size_1d)(n, MPI_COMM_WORLD, FFTW_BACKWARD, FFTW_MPI_SCRAMBLED_IN, &bi, &bs, &bo, &bos);
+    fprintf(out, "L %s%s %td %td %td %td %td %td %td %td %td %td\n", TAG, name, a1, li, si, lo, so, a2, bi, bs, bo, bos);
+    ptrdiff_t alloc = a1 > a2 ? a1 : a2;
+    XN(cplx) *in = X(alloc_complex)(alloc), *mid = X(alloc_complex)(alloc), *o = X(alloc_complex)(alloc);
+    XN(fill_c)(in, li, si, 17);
+    X(plan) p = XM(plan_dft_1d)(n, in, mid, MPI_COMM_WORLD, FFTW_FORWARD, FFTW_MPI_SCRAMBLED_OUT | FFTW_ESTIMATE);
+    X(plan) q = XM(plan_dft_1d)(n, mid, o, MPI_COMM_WORLD, FFTW_BACKWARD, FFTW_MPI_SCRAMBLED_IN | FFTW_ESTIMATE);
+    if (!p || !q) { fprintf(out, "NULL plan %s%s\n", TAG, name); return; }
+    X(execute)(p);
+    X(execute)(q);
+    XN(put_c)(name, o, bo);
+    X(destroy_plan)(p);
+    X(destroy_plan)(q);
+    X(free)(in);
+    X(free)(mid);
+    X(free)(o);
+}
+
 /* r2c of n (rank >= 2, optionally transposed out), then c2r back (transposed in if so). */
 static void XN(r2c_c2r)(const char *name, int rnk, const ptrdiff_t *n, unsigned tflags) {
     ptrdiff_t nc[3], ln0, s0, ln1, s1, rest = 1, rrest = 1;
@@ -161,6 +184,7 @@ static void XN(run_all)(void) {
     XN(c2c)("c2c3d_inplace", 3, c, 0, FFTW_FORWARD, 1);
     XN(c2c_1d)("c2c1d_48", 48, FFTW_FORWARD);
     XN(c2c_1d)("c2c1d_60b", 60, FFTW_BACKWARD);
+    XN(c2c_1d_scrambled)("c2c1d_scrambled", 36);
     ptrdiff_t r2[2] = {8, 10}, r3[3] = {6, 4, 7};
     XN(r2c_c2r)("r2c2d", 2, r2, 0);
     XN(r2c_c2r)("r2c3d", 3, r3, 0);

@@ -135,6 +135,12 @@ fn geometry(
         ));
     }
     let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
+    let scrambled = flags & (dist::SCRAMBLED_IN | dist::SCRAMBLED_OUT) != 0;
+    if let (1, true, MpiKind::Dft(sign)) = (n.len(), scrambled, &kind) {
+        if dist::choose_radix(n[0], p, *sign).is_none() {
+            return Err(format!("no scrambled 1-D plan for n = {} on {p} processes (FFTW has none: it needs n = r m with 1 < r < n)", n[0]));
+        }
+    }
     if let (1, (0, 0), MpiKind::Dft(sign)) = (n.len(), blocks, &kind) {
         // the 1-D distribution local_size_1d gives (FFTW's radix blocks)
         let l = dist::local_size_guru(&dims, howmany, p, 0, *sign, flags);
