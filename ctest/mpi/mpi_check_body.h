@@ -124,13 +124,13 @@ static void XN(r2r_2d)(const char *name, ptrdiff_t n0, ptrdiff_t n1) {
 }
 
 /* plan_many_dft: howmany interleaved 2-D transforms. */
-static void XN(many)(const char *name, ptrdiff_t n0, ptrdiff_t n1, ptrdiff_t h) {
+static void XN(many)(const char *name, ptrdiff_t n0, ptrdiff_t n1, ptrdiff_t h, ptrdiff_t block) {
     ptrdiff_t ln0, s0, n[2] = {n0, n1};
-    ptrdiff_t alloc = XM(local_size_many)(2, n, h, FFTW_MPI_DEFAULT_BLOCK, MPI_COMM_WORLD, &ln0, &s0);
+    ptrdiff_t alloc = XM(local_size_many)(2, n, h, block, MPI_COMM_WORLD, &ln0, &s0);
     fprintf(out, "L %s%s %td %td %td\n", TAG, name, alloc, ln0, s0);
     XN(cplx) *in = X(alloc_complex)(alloc), *o = X(alloc_complex)(alloc);
     XN(fill_c)(in, ln0 * n1 * h, s0 * n1 * h, 11);
-    X(plan) p = XM(plan_many_dft)(2, n, h, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, in, o,
+    X(plan) p = XM(plan_many_dft)(2, n, h, block, block, in, o,
                                   MPI_COMM_WORLD, FFTW_FORWARD, FFTW_ESTIMATE);
     if (!p) { fprintf(out, "NULL plan %s%s\n", TAG, name); return; }
     XM(execute_dft)(p, in, o);
@@ -191,7 +191,9 @@ static void XN(run_all)(void) {
     XN(r2c_c2r)("r2c3d_t", 3, r3, 1);
     XN(r2c_c2r)("r2c2d_t", 2, r2, 1);
     XN(r2r_2d)("r2r2d", 9, 8);
-    XN(many)("many2d", 6, 8, 3);
+    XN(many)("many2d", 6, 8, 3, FFTW_MPI_DEFAULT_BLOCK);
+    XN(many)("many2d_block5", 12, 8, 2, 5);
+    XN(c2c)("c2c2d_tin_tout", 2, a, FFTW_MPI_TRANSPOSED_IN | FFTW_MPI_TRANSPOSED_OUT, FFTW_BACKWARD, 0);
     XN(transpose)("transpose", 7, 5);
     XN(r2r_1d)("r2r1d", 40);
     XM(gather_wisdom)(MPI_COMM_WORLD);
