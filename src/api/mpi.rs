@@ -112,45 +112,9 @@ fn geometry(
     flags: u32,
     p: isize,
 ) -> Result<Geometry, String> {
-    let rdft2 = matches!(kind, MpiKind::R2c | MpiKind::C2r);
-    let min_rank = if rdft2 { 2 } else { 1 };
-    if howmany < 0 || n.len() < min_rank || n.iter().any(|&n| n < 1) {
-        return Err(format!(
-            "sizes {n:?}, howmany {howmany}: need rank >= {min_rank}, n >= 1, howmany >= 0"
-        ));
-    }
-    if blocks.0 < 0 || blocks.1 < 0 {
-        return Err(format!("negative block {blocks:?}"));
-    }
-    let dims = ddims(&n, blocks, flags);
-    let mut sz = dist::default_sz(&dims, p, rdft2);
-    let mut counted = sz.clone();
-    if rdft2 {
-        let last = counted.len() - 1;
-        counted[last].n = n[last] / 2 + 1;
-    }
-    if dist::num_blocks_total(&counted, IB) > p || dist::num_blocks_total(&counted, OB) > p {
-        return Err(format!(
-            "the blocks {blocks:?} need more than {p} processes"
-        ));
-    }
+    check_sizes(&n, howmany, blocks, &kind)?;
+    let (bi, bo) = resolve_blocks(&n, howmany, blocks, &kind, flags, p)?;
     let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
-    let scrambled = flags & (dist::SCRAMBLED_IN | dist::SCRAMBLED_OUT) != 0;
-    if let (1, true, MpiKind::Dft(sign)) = (n.len(), scrambled, &kind) {
-        if dist::choose_radix(n[0], p, *sign).is_none() {
-            return Err(format!("no scrambled 1-D plan for n = {} on {p} processes (FFTW has none: it needs n = r m with 1 < r < n)", n[0]));
-        }
-    }
-    if let (1, (0, 0), MpiKind::Dft(sign)) = (n.len(), blocks, &kind) {
-        // the 1-D distribution local_size_1d gives (FFTW's radix blocks)
-        let l = dist::local_size_guru(&dims, howmany, p, 0, *sign, flags);
-        sz[0].b = [l.n_in[0].max(1), l.n_out[0].max(1)];
-    }
-    let (bi, bo) = if n.len() == 1 {
-        (sz[0].b[IB], sz[0].b[OB])
-    } else {
-        (sz[tin as usize].b[IB], sz[tout as usize].b[OB])
-    };
     if (matches!(kind, MpiKind::R2c) && tin) || (matches!(kind, MpiKind::C2r) && tout) {
         return Err(
             "FFTW_MPI_TRANSPOSED_IN r2c and FFTW_MPI_TRANSPOSED_OUT c2r are not supported by fftx"
@@ -168,6 +132,72 @@ fn geometry(
         bo,
         flags,
     })
+}
+
+/// FFTW's argument checks: rank >= 1 (2 for r2c/c2r), n >= 1, howmany and blocks >= 0.
+fn check_sizes(
+    n: &[isize],
+    howmany: isize,
+    blocks: (isize, isize),
+    kind: &MpiKind,
+) -> Result<(), String> {
+    let min_rank = if matches!(kind, MpiKind::R2c | MpiKind::C2r) {
+        2
+    } else {
+        1
+    };
+    if howmany < 0 || n.len() < min_rank || n.iter().any(|&n| n < 1) {
+        return Err(format!(
+            "sizes {n:?}, howmany {howmany}: need rank >= {min_rank}, n >= 1, howmany >= 0"
+        ));
+    }
+    if blocks.0 < 0 || blocks.1 < 0 {
+        return Err(format!("negative block {blocks:?}"));
+    }
+    Ok(())
+}
+
+/// The input and output row blocks FFTW's plan has (of the distributed dimension each), or why
+/// FFTW has no plan.
+fn resolve_blocks(
+    n: &[isize],
+    howmany: isize,
+    blocks: (isize, isize),
+    kind: &MpiKind,
+    flags: u32,
+    p: isize,
+) -> Result<(isize, isize), String> {
+    let rdft2 = matches!(kind, MpiKind::R2c | MpiKind::C2r);
+    let dims = ddims(n, blocks, flags);
+    let sz = dist::default_sz(&dims, p, rdft2);
+    let mut counted = sz.clone();
+    if rdft2 {
+        let last = counted.len() - 1;
+        counted[last].n = n[last] / 2 + 1;
+    }
+    if dist::num_blocks_total(&counted, IB) > p || dist::num_blocks_total(&counted, OB) > p {
+        return Err(format!(
+            "the blocks {blocks:?} need more than {p} processes"
+        ));
+    }
+    if n.len() > 1 {
+        let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
+        return Ok((sz[tin as usize].b[IB], sz[tout as usize].b[OB]));
+    }
+    let MpiKind::Dft(sign) = *kind else {
+        return Ok((sz[0].b[IB], sz[0].b[OB]));
+    };
+    if flags & (dist::SCRAMBLED_IN | dist::SCRAMBLED_OUT) != 0
+        && dist::choose_radix(n[0], p, sign).is_none()
+    {
+        return Err(format!("no scrambled 1-D plan for n = {} on {p} processes (FFTW has none: it needs n = r m with 1 < r < n)", n[0]));
+    }
+    if blocks != (0, 0) {
+        return Ok((sz[0].b[IB], sz[0].b[OB]));
+    }
+    // the 1-D distribution local_size_1d gives (FFTW's radix blocks)
+    let l = dist::local_size_guru(&dims, howmany, p, 0, sign, flags);
+    Ok((l.n_in[0].max(1), l.n_out[0].max(1)))
 }
 
 /// The common end of the plan_ calls: a distributed plan, registered.
