@@ -15,6 +15,7 @@ mod fftx;
 /// Whether cuFFT takes the LTO callbacks FFTX chains fuse into its plans (`fftx info` asks).
 pub use crate::fftx::gpu::callbacks_usable as cufft_lto_callbacks_usable;
 pub mod log;
+pub mod mpi;
 pub mod passes;
 pub mod plan;
 pub mod planner;

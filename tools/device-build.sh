@@ -8,7 +8,7 @@ cargo build --release --lib
 rm -rf .device && mkdir -p .device/lib .device/tests
 cp target/release/libfftx.so .device/lib/libfftx.so
 strip --strip-debug .device/lib/libfftx.so
-for n in libfftw3 libfftw3f libfftw3_threads libfftw3f_threads libfftw3_omp libfftw3f_omp; do
+for n in libfftw3 libfftw3f libfftw3_threads libfftw3f_threads libfftw3_omp libfftw3f_omp libfftw3_mpi libfftw3f_mpi; do
   ln -sf libfftx.so .device/lib/$n.so.3
   ln -sf libfftx.so .device/lib/$n.so
 done

@@ -3,7 +3,9 @@
 #                 Rust internals), SONAME libfftx.so.0
 #   MODE abi      every name of FFTW 3.3.10's ABI lists in ABI_DIR (c-api.txt, c-data.txt,
 #                 fortran-api.txt) is exported; each Fortran name also with a second trailing
-#                 underscore, as FFTW exports them; data symbols are data, functions code.
+#                 underscore, as FFTW exports them; data symbols are data, functions code;
+#                 mpi-api.txt's fftw_mpi_ functions (fftw_mpi_ddim is a type) and their fftwf_mpi_
+#                 twins, when the list is there.
 foreach(v MODE LIB NM)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_exports.cmake: ${v} not set")
@@ -56,16 +58,24 @@ elseif(MODE STREQUAL "abi")
   set(missing "")
   set(wrong "")
   set(checked 0)
-  foreach(list c-api c-data fortran-api)
+  set(lists c-api c-data fortran-api)
+  if(EXISTS "${ABI_DIR}/mpi-api.txt")
+    list(APPEND lists mpi-api)
+  endif()
+  foreach(list IN LISTS lists)
     set(f "${ABI_DIR}/${list}.txt")
     if(NOT EXISTS "${f}")
       message(FATAL_ERROR "missing ABI list ${f}")
     endif()
     file(STRINGS "${f}" want REGEX "^[A-Za-z_][A-Za-z0-9_]*$")
+    list(FILTER want EXCLUDE REGEX "_ddim$")
     foreach(n IN LISTS want)
       set(forms "${n}")
       if(list STREQUAL "fortran-api")
         list(APPEND forms "${n}_")
+      elseif(list STREQUAL "mpi-api")
+        string(REGEX REPLACE "^fftw_" "fftwf_" twin "${n}")
+        list(APPEND forms "${twin}")
       endif()
       foreach(s IN LISTS forms)
         math(EXPR checked "${checked} + 1")

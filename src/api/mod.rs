@@ -11,6 +11,7 @@ pub mod fortran;
 pub mod guru;
 pub mod info;
 pub mod memory;
+pub mod mpi;
 pub mod split;
 pub mod threads;
 pub mod wisdom;
@@ -69,7 +70,7 @@ impl Hasher for AddressHasher {
     }
 }
 
-fn register(plan: Plan) -> *mut Plan {
+pub(crate) fn register(plan: Plan) -> *mut Plan {
     let p = Box::into_raw(Box::new(plan));
     LIVE_PLANS.lock().insert(p as usize);
     p

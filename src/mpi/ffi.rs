@@ -1,0 +1,244 @@
+//! The MPI library, loaded at run time: Open MPI's `libmpi.so.40` (its ABI: `MPI_Comm` and
+//! `MPI_Datatype` are pointers, `MPI_BYTE` is `&ompi_mpi_byte`). An MPI program has it loaded
+//! already and gets that copy; a program without MPI never loads it (fftx's other calls do not
+//! need it). `FFTX_MPI_LIBRARY` names another file with the same ABI.
+
+use once_cell::sync::OnceCell;
+use std::ffi::{c_int, c_void, CString};
+
+/// Open MPI's `MPI_Comm`.
+pub type RawComm = *mut c_void;
+
+type CommInt = unsafe extern "C" fn(RawComm, *mut c_int) -> c_int;
+type Alltoallv = unsafe extern "C" fn(
+    *const c_void,
+    *const c_int,
+    *const c_int,
+    *mut c_void,
+    *mut c_void,
+    *const c_int,
+    *const c_int,
+    *mut c_void,
+    RawComm,
+) -> c_int;
+type Bcast = unsafe extern "C" fn(*mut c_void, c_int, *mut c_void, c_int, RawComm) -> c_int;
+
+pub struct Mpi {
+    comm_size: CommInt,
+    comm_rank: CommInt,
+    alltoallv: Alltoallv,
+    bcast: Bcast,
+    comm_f2c: unsafe extern "C" fn(c_int) -> RawComm,
+    comm_dup: unsafe extern "C" fn(RawComm, *mut RawComm) -> c_int,
+    comm_free: unsafe extern "C" fn(*mut RawComm) -> c_int,
+    finalized: unsafe extern "C" fn(*mut c_int) -> c_int,
+    /// `MPI_BYTE`.
+    byte: usize,
+}
+
+static MPI: OnceCell<Result<Mpi, String>> = OnceCell::new();
+
+/// The MPI library, loaded on first use.
+pub fn mpi() -> Result<&'static Mpi, String> {
+    MPI.get_or_init(load).as_ref().map_err(|e| e.clone())
+}
+
+fn load() -> Result<Mpi, String> {
+    let names: Vec<String> = match std::env::var("FFTX_MPI_LIBRARY") {
+        Ok(n) if !n.is_empty() => vec![n],
+        _ => vec!["libmpi.so.40".into(), "libmpi.so".into()],
+    };
+    let handle = names
+        .iter()
+        .find_map(|n| {
+            let c = CString::new(n.as_str()).ok()?;
+            // SAFETY: dlopen with a NUL-terminated name; the program's copy first.
+            let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD) };
+            let h = if h.is_null() {
+                unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) }
+            } else {
+                h
+            };
+            (!h.is_null()).then_some(h)
+        })
+        .ok_or_else(|| {
+            format!(
+                "cannot load the MPI library ({}): the fftw_mpi_ calls need Open MPI",
+                names.join(", ")
+            )
+        })?;
+    let sym = |name: &str| -> Result<usize, String> {
+        let c = CString::new(name).unwrap_or_default();
+        // SAFETY: a symbol lookup in a handle dlopen returned.
+        let p = unsafe { libc::dlsym(handle, c.as_ptr()) };
+        if p.is_null() {
+            Err(format!("the MPI library has no {name}"))
+        } else {
+            Ok(p as usize)
+        }
+    };
+    // SAFETY: the symbols are Open MPI's functions with these C signatures.
+    unsafe {
+        Ok(Mpi {
+            comm_size: std::mem::transmute::<usize, CommInt>(sym("MPI_Comm_size")?),
+            comm_rank: std::mem::transmute::<usize, CommInt>(sym("MPI_Comm_rank")?),
+            alltoallv: std::mem::transmute::<usize, Alltoallv>(sym("MPI_Alltoallv")?),
+            bcast: std::mem::transmute::<usize, Bcast>(sym("MPI_Bcast")?),
+            comm_f2c: std::mem::transmute::<usize, unsafe extern "C" fn(c_int) -> RawComm>(sym(
+                "MPI_Comm_f2c",
+            )?),
+            comm_dup: std::mem::transmute::<
+                usize,
+                unsafe extern "C" fn(RawComm, *mut RawComm) -> c_int,
+            >(sym("MPI_Comm_dup")?),
+            comm_free: std::mem::transmute::<usize, unsafe extern "C" fn(*mut RawComm) -> c_int>(
+                sym("MPI_Comm_free")?,
+            ),
+            finalized: std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_int) -> c_int>(
+                sym("MPI_Finalized")?,
+            ),
+            byte: sym("ompi_mpi_byte")?,
+        })
+    }
+}
+
+fn check(what: &str, rc: c_int) -> Result<(), String> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(format!("{what} failed (MPI error {rc})"))
+    }
+}
+
+/// A communicator a plan keeps: its own duplicate of the caller's (as FFTW makes), freed with
+/// the plan.
+pub struct Comm {
+    raw: usize,
+    pub size: usize,
+    pub rank: usize,
+}
+
+impl Comm {
+    /// Duplicates the caller's communicator.
+    ///
+    /// # Safety
+    /// `comm` must be a valid Open MPI communicator.
+    pub unsafe fn dup(comm: RawComm) -> Result<Comm, String> {
+        let m = mpi()?;
+        if comm.is_null() {
+            return Err("MPI_Comm is NULL".into());
+        }
+        let mut raw: RawComm = std::ptr::null_mut();
+        check("MPI_Comm_dup", (m.comm_dup)(comm, &mut raw))?;
+        let (size, rank) = size_rank(comm)?;
+        Ok(Comm {
+            raw: raw as usize,
+            size,
+            rank,
+        })
+    }
+
+    pub fn raw(&self) -> RawComm {
+        self.raw as RawComm
+    }
+}
+
+impl Drop for Comm {
+    fn drop(&mut self) {
+        let Ok(m) = mpi() else { return };
+        let mut done: c_int = 0;
+        // SAFETY: the duplicate is ours; after MPI_Finalize it is not freed (nor can be).
+        unsafe {
+            if (m.finalized)(&mut done) == 0 && done == 0 {
+                let mut raw = self.raw();
+                (m.comm_free)(&mut raw);
+            }
+        }
+    }
+}
+
+/// (size, rank) of a caller's communicator.
+///
+/// # Safety
+/// `comm` must be a valid Open MPI communicator.
+pub unsafe fn size_rank(comm: RawComm) -> Result<(usize, usize), String> {
+    let m = mpi()?;
+    if comm.is_null() {
+        return Err("MPI_Comm is NULL".into());
+    }
+    let (mut size, mut rank): (c_int, c_int) = (0, 0);
+    check("MPI_Comm_size", (m.comm_size)(comm, &mut size))?;
+    check("MPI_Comm_rank", (m.comm_rank)(comm, &mut rank))?;
+    Ok((size.max(1) as usize, rank.max(0) as usize))
+}
+
+/// Fortran's communicator handle to C's.
+pub fn comm_f2c(f: c_int) -> Result<RawComm, String> {
+    let m = mpi()?;
+    // SAFETY: MPI_Comm_f2c takes any integer and answers MPI_COMM_NULL for a bad one.
+    Ok(unsafe { (m.comm_f2c)(f) })
+}
+
+/// Byte counts and displacements per process for `MPI_Alltoallv`.
+pub struct Exchange {
+    pub send_counts: Vec<c_int>,
+    pub send_displs: Vec<c_int>,
+    pub recv_counts: Vec<c_int>,
+    pub recv_displs: Vec<c_int>,
+}
+
+/// Counts and running displacements from byte sizes (MPI's counts are ints).
+pub fn counts(sizes: &[usize]) -> Result<(Vec<c_int>, Vec<c_int>), String> {
+    let mut displs = Vec::with_capacity(sizes.len());
+    let mut at = 0usize;
+    for _ in sizes {
+        displs.push(c_int::try_from(at).map_err(|_| too_big())?);
+        at += sizes[displs.len() - 1];
+    }
+    c_int::try_from(at).map_err(|_| too_big())?;
+    let c = sizes.iter().map(|&s| s as c_int).collect();
+    Ok((c, displs))
+}
+
+fn too_big() -> String {
+    "a process's share of a transpose exceeds 2 GiB (MPI's int counts)".into()
+}
+
+/// `MPI_Alltoallv` of bytes.
+///
+/// # Safety
+/// The buffers must hold what the counts and displacements address.
+pub unsafe fn alltoallv(
+    comm: RawComm,
+    send: *const u8,
+    recv: *mut u8,
+    x: &Exchange,
+) -> Result<(), String> {
+    let m = mpi()?;
+    let byte = m.byte as *mut c_void;
+    let rc = (m.alltoallv)(
+        send.cast(),
+        x.send_counts.as_ptr(),
+        x.send_displs.as_ptr(),
+        byte,
+        recv.cast(),
+        x.recv_counts.as_ptr(),
+        x.recv_displs.as_ptr(),
+        byte,
+        comm,
+    );
+    check("MPI_Alltoallv", rc)
+}
+
+/// `MPI_Bcast` of bytes from process 0.
+///
+/// # Safety
+/// `buf` must hold `len` bytes on every process.
+pub unsafe fn bcast(comm: RawComm, buf: *mut u8, len: usize) -> Result<(), String> {
+    let m = mpi()?;
+    let len = c_int::try_from(len).map_err(|_| too_big())?;
+    check(
+        "MPI_Bcast",
+        (m.bcast)(buf.cast(), len, m.byte as *mut c_void, 0, comm),
+    )
+}

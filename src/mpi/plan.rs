@@ -1,0 +1,436 @@
+//! Distributed plans: a list of stages over the caller's two arrays and two scratch arrays,
+//! made into an ordinary [`Plan`] whose executable runs them.
+//!
+//! A rank >= 2 transform of n0 x n1 x rest (rows of n0 on the processes):
+//! local transforms of dims 1.. on each row, a global transpose to n1 x n0 x rest (rows of n1
+//! distributed), the transforms along n0, and, unless `FFTW_MPI_TRANSPOSED_OUT`, the transpose
+//! back. `FFTW_MPI_TRANSPOSED_IN` input is first transposed to the ordinary layout. r2c does
+//! its real transforms first, c2r last. A 1-D transform gathers the whole array on every
+//! process, transforms it locally and keeps the process's output rows.
+
+use super::dist::{block_range, default_block, MPI_FLAGS};
+use super::ffi::{self, Comm, Exchange};
+use super::transpose::Transpose;
+use crate::exec::cpu::layout::ArrayPtr;
+use crate::plan::{Plan, Steps};
+use crate::problem::{IoDim, Kind, Problem, R2rKind};
+use crate::program::{Backend, Program};
+use crate::real::Real;
+use crate::wisdom::{Choice, Rigor};
+use std::marker::PhantomData;
+
+/// The arrays a stage reads and writes: the caller's, or one of two scratch arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Buf {
+    In,
+    Out,
+    W,
+    V,
+}
+
+pub enum Stage {
+    Transpose(Transpose, Buf, Buf),
+    /// A local transform (None: this process has no rows), its input and output complex or not.
+    Local(Option<Box<Plan>>, (Buf, bool), (Buf, bool)),
+    /// Every process's rows (bytes per process, in rank order) to every process.
+    Allgather(Vec<usize>, Buf, Buf),
+    /// `bytes` bytes from offset `at` of one array to the start of another.
+    Copy(Buf, usize, Buf, usize),
+}
+
+/// What a distributed plan computes.
+#[derive(Clone, Debug)]
+pub enum MpiKind {
+    Dft(i32),
+    R2c,
+    C2r,
+    R2r(Vec<R2rKind>),
+}
+
+impl MpiKind {
+    fn complex(&self) -> bool {
+        !matches!(self, MpiKind::R2r(_))
+    }
+}
+
+/// A distributed problem with its resolved distribution.
+pub struct Geometry {
+    /// Logical sizes (real sizes for r2c/c2r).
+    pub n: Vec<isize>,
+    pub howmany: isize,
+    pub kind: MpiKind,
+    pub transposed_in: bool,
+    pub transposed_out: bool,
+    /// Row blocks of the input and output (of their distributed dimension).
+    pub bi: isize,
+    pub bo: isize,
+    /// The caller's flags (the MPI ones are dropped for the local plans).
+    pub flags: u32,
+}
+
+pub struct MpiExec<T: Real> {
+    comm: Comm,
+    stages: Vec<Stage>,
+    /// Bytes of each scratch array.
+    scratch: usize,
+    _t: PhantomData<T>,
+}
+
+// SAFETY: the stages hold plans (Send + Sync) and plain numbers; the communicator is a handle.
+unsafe impl<T: Real> Send for MpiExec<T> {}
+unsafe impl<T: Real> Sync for MpiExec<T> {}
+
+fn rows(n: isize, b: isize, rank: usize) -> isize {
+    block_range(n, b, rank as isize).1
+}
+
+fn product(v: &[isize]) -> isize {
+    v.iter().product()
+}
+
+/// An array at `p`: interleaved complex or real.
+fn array<T: Real>(p: usize, complex: bool) -> ArrayPtr {
+    if complex {
+        ArrayPtr::Complex {
+            re: p,
+            im: p + std::mem::size_of::<T>(),
+        }
+    } else {
+        ArrayPtr::Real(p)
+    }
+}
+
+/// An ordinary local plan (None when a loop is empty: this process has no rows).
+fn local<T: Real>(
+    kind: Kind,
+    dims: Vec<IoDim>,
+    loops: Vec<IoDim>,
+    io: (bool, bool),
+    flags: u32,
+) -> Result<Option<Box<Plan>>, String> {
+    if loops.iter().any(|l| l.n == 0) {
+        return Ok(None);
+    }
+    let problem = Problem {
+        kind,
+        dims,
+        loops,
+        precision: T::PRECISION,
+        in_place: false,
+    };
+    let (i, o) = (array::<T>(0, io.0), array::<T>(0, io.1));
+    crate::planner::plan::<T>(problem, i, o, flags & !MPI_FLAGS).map(|p| Some(Box::new(p)))
+}
+
+/// Transforms of the trailing dimensions `tail` of `l` rows, howmany `h` interleaved last; `c`
+/// scalars per element (2: complex).
+fn rows_plan<T: Real>(
+    kind: Kind,
+    tail: &[isize],
+    l: isize,
+    h: isize,
+    c: isize,
+    flags: u32,
+) -> Result<Option<Box<Plan>>, String> {
+    let dims = (0..tail.len())
+        .map(|j| {
+            let s = c * h * product(&tail[j + 1..]);
+            IoDim::new(tail[j], s, s)
+        })
+        .collect();
+    let row = c * h * product(tail);
+    let loops = vec![IoDim::new(l, row, row), IoDim::new(h, c, c)];
+    local::<T>(kind, dims, loops, (c == 2, c == 2), flags)
+}
+
+/// r2c (or, `backward`, c2r) of the real trailing dimensions `tail` of `l` rows: the real rows
+/// padded to 2(n/2+1) in the last dimension, as FFTW's MPI layout has them.
+fn real_rows_plan<T: Real>(
+    tail: &[isize],
+    l: isize,
+    h: isize,
+    backward: bool,
+    flags: u32,
+) -> Result<Option<Box<Plan>>, String> {
+    let last = tail.len() - 1;
+    let nc = tail[last] / 2 + 1;
+    let (mut padded, mut half) = (tail.to_vec(), tail.to_vec());
+    padded[last] = 2 * nc;
+    half[last] = nc;
+    let rs = |j: usize| h * product(&padded[j + 1..]);
+    let cs = |j: usize| 2 * h * product(&half[j + 1..]);
+    let (rrow, crow) = (h * product(&padded), 2 * h * product(&half));
+    let pick = |r: isize, c: isize| if backward { (c, r) } else { (r, c) };
+    let dims = (0..tail.len())
+        .map(|j| {
+            let (is, os) = pick(rs(j), cs(j));
+            IoDim::new(tail[j], is, os)
+        })
+        .collect();
+    let (ri, ro) = pick(rrow, crow);
+    let (hi, ho) = pick(1, 2);
+    let loops = vec![IoDim::new(l, ri, ro), IoDim::new(h, hi, ho)];
+    let kind = if backward { Kind::C2r } else { Kind::R2c };
+    local::<T>(kind, dims, loops, (backward, !backward), flags)
+}
+
+/// Transforms along the first dimension of `l` rows of n0 x rest (elements of `c` scalars).
+fn column_plan<T: Real>(
+    kind: Kind,
+    n0: isize,
+    l: isize,
+    rest: isize,
+    c: isize,
+    flags: u32,
+) -> Result<Option<Box<Plan>>, String> {
+    let dims = vec![IoDim::new(n0, c * rest, c * rest)];
+    let loops = vec![
+        IoDim::new(l, c * n0 * rest, c * n0 * rest),
+        IoDim::new(rest, c, c),
+    ];
+    local::<T>(kind, dims, loops, (c == 2, c == 2), flags)
+}
+
+/// The row blocks of the two layouts a rank >= 2 plan passes through: n0 distributed (a) and
+/// the transposed n1 distributed (b); the caller's blocks where the caller's arrays have them.
+fn middle_blocks(g: &Geometry, n0: isize, n1: isize, p: isize) -> (isize, isize) {
+    let (tin, tout) = (g.transposed_in, g.transposed_out);
+    let a = match g.kind {
+        MpiKind::C2r => g.bo,
+        _ if !tin => g.bi,
+        _ if !tout => g.bo,
+        _ => default_block(n0, p),
+    };
+    let b = if tout {
+        g.bo
+    } else if tin {
+        g.bi
+    } else {
+        default_block(n1, p)
+    };
+    (a, b)
+}
+
+/// The local transform kinds of a rank >= 2 plan: along dims 1.. and along dim 0.
+fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
+    match kind {
+        MpiKind::Dft(sign) => (Kind::Dft { sign: *sign }, Kind::Dft { sign: *sign }),
+        MpiKind::R2r(k) => (Kind::R2r(k[1..].to_vec()), Kind::R2r(vec![k[0]])),
+        MpiKind::R2c => (Kind::R2c, Kind::Dft { sign: -1 }),
+        MpiKind::C2r => (Kind::C2r, Kind::Dft { sign: 1 }),
+    }
+}
+
+/// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
+/// kinds' stage lists share their blocks and plans, and read best side by side.)
+pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
+    let (p, me, h) = (comm.size as isize, comm.rank, g.howmany);
+    let c: isize = if g.kind.complex() { 2 } else { 1 };
+    let mut cn = g.n.clone();
+    if matches!(g.kind, MpiKind::R2c | MpiKind::C2r) {
+        let last = cn.len() - 1;
+        cn[last] = cn[last] / 2 + 1;
+    }
+    let (n0, n1, rest) = (cn[0], cn[1], product(&cn[2..]) * h);
+    let elem = rest as usize * c as usize * std::mem::size_of::<T>();
+    let (ab, bb) = middle_blocks(g, n0, n1, p);
+    let (la, lb) = (rows(n0, ab, me), rows(n1, bb, me));
+    let t = |a, ba, b, bb| Transpose {
+        a: a as usize,
+        ba: ba as usize,
+        b: b as usize,
+        bb: bb as usize,
+        elem,
+    };
+    let (tail_kind, col_kind) = split_kinds(&g.kind);
+    let col = column_plan::<T>(col_kind, n0, lb, rest, c, g.flags)?;
+    let cx = c == 2;
+    let last = if g.transposed_out { Buf::Out } else { Buf::W };
+    let mut s = Vec::new();
+    match g.kind {
+        MpiKind::C2r => {
+            let mut cur = Buf::In;
+            if !g.transposed_in {
+                s.push(Stage::Transpose(t(n0, g.bi, n1, bb), Buf::In, Buf::V));
+                cur = Buf::V;
+            }
+            s.push(Stage::Local(col, (cur, true), (Buf::W, true)));
+            s.push(Stage::Transpose(t(n1, bb, n0, ab), Buf::W, Buf::V));
+            let rows = real_rows_plan::<T>(&g.n[1..], la, h, true, g.flags)?;
+            s.push(Stage::Local(rows, (Buf::V, true), (Buf::Out, false)));
+            return Ok(s);
+        }
+        MpiKind::R2c => {
+            let rows = real_rows_plan::<T>(&g.n[1..], la, h, false, g.flags)?;
+            s.push(Stage::Local(rows, (Buf::In, false), (Buf::W, true)));
+        }
+        _ => {
+            let mut cur = Buf::In;
+            if g.transposed_in {
+                s.push(Stage::Transpose(t(n1, g.bi, n0, ab), Buf::In, Buf::V));
+                cur = Buf::V;
+            }
+            let rows = rows_plan::<T>(tail_kind, &cn[1..], la, h, c, g.flags)?;
+            s.push(Stage::Local(rows, (cur, cx), (Buf::W, cx)));
+        }
+    }
+    s.push(Stage::Transpose(t(n0, ab, n1, bb), Buf::W, Buf::V));
+    s.push(Stage::Local(col, (Buf::V, cx), (last, cx)));
+    if !g.transposed_out {
+        s.push(Stage::Transpose(t(n1, bb, n0, g.bo), Buf::W, Buf::Out));
+    }
+    Ok(s)
+}
+
+/// The stages of a 1-D plan: gather, transform, keep this process's output rows.
+pub fn build_1d<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
+    let (n, h) = (g.n[0], g.howmany);
+    let c: isize = if g.kind.complex() { 2 } else { 1 };
+    let elem = (h * c) as usize * std::mem::size_of::<T>();
+    let kind = match &g.kind {
+        MpiKind::Dft(sign) => Kind::Dft { sign: *sign },
+        MpiKind::R2r(k) => Kind::R2r(k.clone()),
+        _ => return Err("r2c/c2r need rank >= 2 (as in FFTW)".into()),
+    };
+    let sizes = (0..comm.size)
+        .map(|q| rows(n, g.bi, q) as usize * elem)
+        .collect();
+    let plan = local::<T>(
+        kind,
+        vec![IoDim::new(n, c * h, c * h)],
+        vec![IoDim::new(h, c, c)],
+        (c == 2, c == 2),
+        g.flags,
+    )?;
+    let (os, lo) = block_range(n, g.bo, comm.rank as isize);
+    Ok(vec![
+        Stage::Allgather(sizes, Buf::In, Buf::W),
+        Stage::Local(plan, (Buf::W, c == 2), (Buf::V, c == 2)),
+        Stage::Copy(Buf::V, os as usize * elem, Buf::Out, lo as usize * elem),
+    ])
+}
+
+/// Bytes each scratch array needs for these stages.
+fn scratch_bytes(stages: &[Stage], comm: &Comm) -> usize {
+    stages
+        .iter()
+        .map(|s| match s {
+            Stage::Transpose(t, _, _) => t.bytes_before(comm.rank).max(t.bytes_after(comm.rank)),
+            Stage::Allgather(sizes, _, _) => sizes.iter().sum(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+impl<T: Real> MpiExec<T> {
+    /// Runs one stage on the arrays at `at(buf)`.
+    unsafe fn stage(&self, s: &Stage, at: &dyn Fn(Buf) -> usize) -> Result<(), String> {
+        match s {
+            Stage::Transpose(t, from, to) => {
+                t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8)
+            }
+            Stage::Local(None, _, _) => Ok(()),
+            Stage::Local(Some(plan), (from, ci), (to, co)) => {
+                plan.execute_on(array::<T>(at(*from), *ci), array::<T>(at(*to), *co))
+            }
+            Stage::Allgather(sizes, from, to) => {
+                let mine = sizes[self.comm.rank];
+                let (recv_counts, recv_displs) = ffi::counts(sizes)?;
+                let (send_counts, _) = ffi::counts(&vec![mine; sizes.len()])?;
+                let x = Exchange {
+                    send_displs: vec![0; sizes.len()],
+                    send_counts,
+                    recv_counts,
+                    recv_displs,
+                };
+                ffi::alltoallv(
+                    self.comm.raw(),
+                    at(*from) as *const u8,
+                    at(*to) as *mut u8,
+                    &x,
+                )
+            }
+            Stage::Copy(from, off, to, bytes) => {
+                let src = (at(*from) + off) as *const u8;
+                std::ptr::copy(src, at(*to) as *mut u8, *bytes);
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<T: Real> Steps for MpiExec<T> {
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
+        if device {
+            return Err("MPI plans run on host arrays; these are GPU memory".into());
+        }
+        let words = self.scratch.div_ceil(16).max(1);
+        let mut w = vec![0u128; words];
+        let mut v = vec![0u128; words];
+        let (wp, vp) = (w.as_mut_ptr() as usize, v.as_mut_ptr() as usize);
+        let at = |b: Buf| match b {
+            Buf::In => input.base(),
+            Buf::Out => output.base(),
+            Buf::W => wp,
+            Buf::V => vp,
+        };
+        self.stages.iter().try_for_each(|s| self.stage(s, &at))
+    }
+    fn details(&self) -> Vec<String> {
+        vec![format!(
+            "mpi: {} stages on {} processes",
+            self.stages.len(),
+            self.comm.size
+        )]
+    }
+}
+
+/// The plan object for a distributed problem, `problem` describing it to fftw_print_plan and
+/// fftw_flops.
+pub fn make<T: Real>(
+    comm: Comm,
+    stages: Vec<Stage>,
+    problem: Problem,
+    input: ArrayPtr,
+    output: ArrayPtr,
+) -> Plan {
+    let scratch = scratch_bytes(&stages, &comm);
+    let exec = MpiExec::<T> {
+        comm,
+        stages,
+        scratch,
+        _t: PhantomData,
+    };
+    Plan {
+        problem,
+        input,
+        output,
+        program: Program::new(),
+        exec: Box::new(exec),
+        choice: Choice {
+            rigor: Rigor::Estimate,
+            threads: 1,
+            cost_ns: 0.0,
+            backend: Backend::Cpu,
+        },
+        device_arrays: false,
+    }
+}
+
+/// The problem a distributed plan shows (its global sizes, howmany as a loop).
+pub fn describe<T: Real>(kind: &MpiKind, n: &[isize], howmany: isize) -> Problem {
+    let kind = match kind {
+        MpiKind::Dft(sign) => Kind::Dft { sign: *sign },
+        MpiKind::R2c => Kind::R2c,
+        MpiKind::C2r => Kind::C2r,
+        MpiKind::R2r(k) => Kind::R2r(k.clone()),
+    };
+    Problem {
+        kind,
+        dims: n.iter().map(|&n| IoDim::new(n, 1, 1)).collect(),
+        loops: vec![IoDim::new(howmany, 1, 1)],
+        precision: T::PRECISION,
+        in_place: false,
+    }
+}

@@ -1,0 +1,95 @@
+//! The global transpose: an A x B array of `elem`-byte elements, its rows (A) cut in blocks of
+//! `ba` across the processes, becomes the B x A array with its rows (B) in blocks of `bb`.
+//! Each process packs, per destination, its rows' columns that the destination will own,
+//! `MPI_Alltoallv` moves them, and each process unpacks into its transposed rows.
+
+use super::dist::block_range;
+use super::ffi::{self, Exchange};
+
+#[derive(Clone, Copy, Debug)]
+pub struct Transpose {
+    pub a: usize,
+    pub ba: usize,
+    pub b: usize,
+    pub bb: usize,
+    /// Bytes per element (a whole trailing row of the array: rest dimensions x howmany).
+    pub elem: usize,
+}
+
+impl Transpose {
+    /// (start, length) of process q's rows of A and of B.
+    fn rows_a(&self, q: usize) -> (usize, usize) {
+        let (s, l) = block_range(self.a as isize, self.ba as isize, q as isize);
+        (s as usize, l as usize)
+    }
+    fn rows_b(&self, q: usize) -> (usize, usize) {
+        let (s, l) = block_range(self.b as isize, self.bb as isize, q as isize);
+        (s as usize, l as usize)
+    }
+
+    /// Bytes this process holds before (A rows) and after (B rows).
+    pub fn bytes_before(&self, rank: usize) -> usize {
+        self.rows_a(rank).1 * self.b * self.elem
+    }
+    pub fn bytes_after(&self, rank: usize) -> usize {
+        self.rows_b(rank).1 * self.a * self.elem
+    }
+
+    fn exchange(&self, size: usize, rank: usize) -> Result<Exchange, String> {
+        let la = self.rows_a(rank).1;
+        let lb = self.rows_b(rank).1;
+        let send: Vec<usize> = (0..size)
+            .map(|q| la * self.rows_b(q).1 * self.elem)
+            .collect();
+        let recv: Vec<usize> = (0..size)
+            .map(|q| self.rows_a(q).1 * lb * self.elem)
+            .collect();
+        let (send_counts, send_displs) = ffi::counts(&send)?;
+        let (recv_counts, recv_displs) = ffi::counts(&recv)?;
+        Ok(Exchange {
+            send_counts,
+            send_displs,
+            recv_counts,
+            recv_displs,
+        })
+    }
+
+    /// Transposes `src` (this process's A rows) into `dst` (its B rows). Every process of the
+    /// communicator must call it together.
+    ///
+    /// # Safety
+    /// `src` must hold `bytes_before(rank)` bytes and `dst` `bytes_after(rank)`; they may be
+    /// the same memory (the data goes through packing buffers).
+    pub unsafe fn run(&self, comm: &ffi::Comm, src: *const u8, dst: *mut u8) -> Result<(), String> {
+        let (size, rank) = (comm.size, comm.rank);
+        let x = self.exchange(size, rank)?;
+        let e = self.elem;
+        let la = self.rows_a(rank).1;
+        let lb = self.rows_b(rank).1;
+        // (never empty: an empty Vec's address is 1, Open MPI's MPI_IN_PLACE)
+        let mut send = vec![0u8; self.bytes_before(rank).max(1)];
+        let mut at = 0;
+        for q in 0..size {
+            let (bs, bl) = self.rows_b(q);
+            for r in 0..la {
+                let from = src.add((r * self.b + bs) * e);
+                std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), bl * e);
+                at += bl * e;
+            }
+        }
+        let mut recv = vec![0u8; self.bytes_after(rank).max(1)];
+        ffi::alltoallv(comm.raw(), send.as_ptr(), recv.as_mut_ptr(), &x)?;
+        let mut at = 0;
+        for q in 0..size {
+            let (a_start, a_len) = self.rows_a(q);
+            for r in 0..a_len {
+                for c in 0..lb {
+                    let to = dst.add((c * self.a + a_start + r) * e);
+                    std::ptr::copy_nonoverlapping(recv.as_ptr().add(at), to, e);
+                    at += e;
+                }
+            }
+        }
+        Ok(())
+    }
+}
