@@ -13,7 +13,8 @@
 //! - r2c and c2r rows go through half-length complex FFTs with the twiddle step fused in
 //!   (`rfft.rs`); c2r works in a complex buffer (the input must stay intact): the output is real.
 //! - Threads (a persistent pool, `parallel.rs`) take blocks of pencils or slabs from a shared
-//!   counter; small stages run on one thread.
+//!   counter; small stages run on one thread. A 1-D transform with fewer transforms than
+//!   threads runs each one on all of them instead, when large (`fourstep.rs`).
 //! - In place with FFTW's layouts, blocks read and write only their own locations; any other
 //!   overlap of output and input ("tangled") first copies the input, so that all of it is read
 //!   before any output is written.

@@ -190,6 +190,9 @@ fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>], threads: usize) 
     }
 }
 
+/// A pair loop: [`pairs_r2c`] or [`pairs_c2r`] on (left, right, twiddles).
+type PairLoop<T> = dyn Fn(&mut [Complex<T>], &mut [Complex<T>], &[Complex<T>]) + Sync;
+
 /// Pairs per job of a threaded twiddle step.
 const PAIRS_PER_JOB: usize = 1 << 14;
 
@@ -201,7 +204,7 @@ fn in_chunks<T: Real>(
     right: &mut [Complex<T>],
     tw: &[Complex<T>],
     threads: usize,
-    pairs: &(dyn Fn(&mut [Complex<T>], &mut [Complex<T>], &[Complex<T>]) + Sync),
+    pairs: &PairLoop<T>,
 ) {
     let (np, rl) = (left.len(), right.len());
     if threads <= 1 || np < 2 * PAIRS_PER_JOB {
