@@ -6,8 +6,8 @@
 //! X[k1 + N1·k2] = Σ_n2 ω_N2^(n2·k2) · ω_N^(n2·k1) · Σ_n1 ω_N1^(n1·k1) · x[N2·n1 + n2]
 //!
 //! 1. column FFTs (length N1, stride N2): blocks of columns gathered into contiguous pencils;
-//! 2. the twiddles ω_N^(k1·n2) (computed in f64, stored in the precision), fused into writing the
-//!    columns' results transposed, as rows k1 of a scratch matrix;
+//! 2. the twiddles ω_N^(k1·n2) (computed in f64, stored in the precision) on each column while
+//!    it is in cache; the columns written transposed, as rows k1 of a scratch matrix;
 //! 3. row FFTs (length N2) of the scratch matrix in place, blocks of rows;
 //! 4. the rows written transposed into the output (X is the N2 × N1 matrix of k2 rows).
 //!
@@ -87,7 +87,8 @@ pub struct FourStep<T: Real> {
     /// Length n1 (columns) and n2 (rows).
     col: Arc<dyn Fft<T>>,
     row: Arc<dyn Fft<T>>,
-    /// ω_N^(k1·n2) at k1·n2 + n2 (the layout of the scratch matrix).
+    /// ω_N^(k1·n2) at n2·n1 + k1: column n2's, contiguous, applied while the column is in
+    /// cache.
     tw: Vec<Complex<T>>,
     threads: usize,
     /// Columns per block, and their leading dimension once gathered; rows per block.
@@ -177,14 +178,17 @@ impl<T: Real> FourStep<T> {
                 }
             }
             for j in 0..cnt {
-                self.col
-                    .process_with_scratch(&mut buf[j * ld..j * ld + n1], fs);
+                let pencil = &mut buf[j * ld..j * ld + n1];
+                self.col.process_with_scratch(pencil, fs);
+                let tw = &self.tw[(c0 + j) * n1..(c0 + j + 1) * n1];
+                for (v, w) in pencil.iter_mut().zip(tw) {
+                    *v = *v * *w;
+                }
             }
             for k1 in 0..n1 {
-                let o = k1 * n2 + c0;
-                let (m, tw) = (mat.at(o), &self.tw[o..o + cnt]);
-                for (j, w) in tw.iter().enumerate() {
-                    *m.add(j) = *buf.get_unchecked(j * ld + k1) * *w;
+                let m = mat.at(k1 * n2 + c0);
+                for j in 0..cnt {
+                    *m.add(j) = *buf.get_unchecked(j * ld + k1);
                 }
             }
         });
@@ -231,7 +235,7 @@ impl<T: Real> FourStep<T> {
     }
 }
 
-/// ω_N^(k1·n2) at k1·n2 + n2 (N = n1·n2; k1·n2 < N needs no reduction), each the product of
+/// ω_N^(k1·n2) at n2·n1 + k1 (N = n1·n2; k1·n2 < N needs no reduction), each the product of
 /// two correctly rounded f64 twiddles (a coarse and a fine table of about sqrt N each) rounded
 /// once to the precision.
 fn twiddles<T: Real>(n1: usize, n2: usize, dir: FftDirection, threads: usize) -> Vec<Complex<T>> {
@@ -248,13 +252,13 @@ fn twiddles<T: Real>(n1: usize, n2: usize, dir: FftDirection, threads: usize) ->
     let fine: Vec<Complex<f64>> = (0..step).map(w).collect();
     let mut tw = vec![Complex::new(T::zero(), T::zero()); n];
     let out = Ptr(tw.as_mut_ptr());
-    parallel_for(threads, n1, &|rows| {
-        for k1 in rows {
-            for i2 in 0..n2 {
+    parallel_for(threads, n2, &|cols| {
+        for i2 in cols {
+            for k1 in 0..n1 {
                 let m = k1 * i2;
                 let v = coarse[m / step] * fine[m % step];
-                // SAFETY: row k1 is this job's alone, inside the table.
-                unsafe { *out.at(k1 * n2 + i2) = Complex::new(T::cast(v.re), T::cast(v.im)) };
+                // SAFETY: column i2 is this job's alone, inside the table.
+                unsafe { *out.at(i2 * n1 + k1) = Complex::new(T::cast(v.re), T::cast(v.im)) };
             }
         }
     });
