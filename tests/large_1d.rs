@@ -87,7 +87,7 @@ fn c2c_f64() {
         (FWD, 1 << 17, 2, 3, true),  // strided batches in place
     ];
     check::<f64>(&cases, &[4], 1);
-    check::<f64>(&cases[..4], &[1, 2], 2);
+    check::<f64>(&cases[1..2], &[1, 2], 2);
 }
 
 #[test]
@@ -113,8 +113,8 @@ fn r2c_c2r_out_of_place() {
         (Family::C2r, 1 << 18, 2, 1, false),
         (Family::R2c, 59049 * 4, 1, 1, false), // half length 2 * 3^10
     ];
-    check::<f64>(&cases, &[2, 4], 5);
-    check::<f32>(&cases, &[2, 4], 6);
+    check::<f64>(&cases, &[4], 5);
+    check::<f32>(&cases, &[2], 6);
     check::<f32>(&cases[..1], &[1], 7);
 }
 
