@@ -506,3 +506,118 @@ pub fn random_case(rng: &mut SmallRng, family: &Family, split: bool) -> Case {
         .collect();
     case
 }
+
+pub const ESTIMATE: c_uint = fftx::FFTW_ESTIMATE;
+
+/// Makes a c2r input a real signal's spectrum (FFTW's multi-dimensional c2r assumes Hermitian
+/// input; on other input its result depends on its algorithm). `input` is a canonical side.
+pub fn make_hermitian<T: Float>(reference: &Api, case: &Case, input: &mut Side) {
+    let mut r2c = case.clone();
+    r2c.family = Family::R2c;
+    let mut shape: Vec<isize> = case.dims.iter().map(|d| d.n).collect();
+    shape.extend(case.loops.iter().map(|d| d.n));
+    let mut s = 1;
+    let mut strides = vec![0; shape.len()];
+    for i in (0..shape.len()).rev() {
+        strides[i] = s;
+        s *= shape[i];
+    }
+    let rank = case.dims.len();
+    r2c.dims = (0..rank)
+        .map(|i| Dim {
+            n: case.dims[i].n,
+            is: strides[i],
+            os: case.dims[i].is,
+        })
+        .collect();
+    r2c.loops = (0..case.loops.len())
+        .map(|i| Dim {
+            n: case.loops[i].n,
+            is: strides[rank + i],
+            os: case.loops[i].is,
+        })
+        .collect();
+    let mut rng = rng(7);
+    let src = r2c.side(true, &mut rng);
+    let (_, out) = run::<T>(reference, &r2c, &src, input, ESTIMATE).expect("reference r2c plans");
+    input.data = out.iter().map(|x| x.f()).collect();
+}
+
+/// Runs `case` through fftx (`ours`, FFTW_ESTIMATE, with whatever thread setting is current)
+/// on random input, and the same transforms on contiguous arrays through the reference FFTW;
+/// asserts that they agree (relative L2 error <= TOL * log2 N), that nothing outside the
+/// output's addressed elements changed, and that an out-of-place input is intact. Returns
+/// whether the case was planned (by both; asserts that both or neither did). `label` names the
+/// case in failures.
+pub fn check_case<T: Float>(
+    ours: &Api,
+    reference: &Api,
+    case: &Case,
+    rng: &mut SmallRng,
+    label: &str,
+) -> bool {
+    let canon = case.canonical();
+    let mut cin = canon.side(true, rng);
+    if case.family == Family::C2r && case.dims.len() > 1 {
+        let _serial = REFERENCE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        make_hermitian::<T>(reference, &canon, &mut cin);
+    }
+    let cout = canon.side(false, rng);
+    let mut input = case.side(true, rng);
+    copy_logical(&cin, &mut input);
+    let output = case.side(false, rng);
+    let theirs = {
+        let _serial = REFERENCE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        run::<T>(reference, &canon, &cin, &cout, ESTIMATE)
+    };
+    let mine = run::<T>(ours, case, &input, &output, ESTIMATE);
+    let (Some((_, to)), Some((mi, mo))) = (&theirs, &mine) else {
+        assert_eq!(
+            theirs.is_some(),
+            mine.is_some(),
+            "{label}: FFTW planned it: {}, fftx: {}; {case:?}",
+            theirs.is_some(),
+            mine.is_some()
+        );
+        return false;
+    };
+    let (m, side) = if case.in_place {
+        (mi, &input)
+    } else {
+        (mo, &output)
+    };
+    // Our output, in the canonical layout, against FFTW's.
+    let mut mine_canon: Vec<T> = to.clone();
+    for i in 0..side.offsets.len() {
+        for part in 0..side.parts() {
+            mine_canon[cout.index(i, part)] = m[side.index(i, part)];
+        }
+    }
+    let tol = T::TOL * case.n_total().log2().max(1.0);
+    let err = rel_err(&mine_canon, to, &cout.addressed);
+    assert!(
+        err <= tol,
+        "{label}: relative error {err:e} > {tol:e}; {case:?}"
+    );
+    // Nothing outside the addressed elements changes.
+    let written: std::collections::HashSet<usize> = side.addressed.iter().copied().collect();
+    let before: Vec<T> = if case.in_place {
+        input.data.iter().map(|&x| T::of(x)).collect()
+    } else {
+        output.data.iter().map(|&x| T::of(x)).collect()
+    };
+    for (i, (&a, &b)) in m.iter().zip(before.iter()).enumerate() {
+        if !written.contains(&i) {
+            assert_eq!(
+                a, b,
+                "{label}: element {i} outside the output changed; {case:?}"
+            );
+        }
+    }
+    // Out-of-place input is preserved (FFTW's default for every kind but c2r; fftx always).
+    if !case.in_place {
+        let orig: Vec<T> = input.data.iter().map(|&x| T::of(x)).collect();
+        assert_eq!(mi, &orig, "{label}: input modified; {case:?}");
+    }
+    true
+}

@@ -13,7 +13,8 @@
 //! - r2c and c2r rows go through half-length complex FFTs with the twiddle step fused in
 //!   (`rfft.rs`); c2r works in a complex buffer (the input must stay intact): the output is real.
 //! - Threads (a persistent pool, `parallel.rs`) take blocks of pencils or slabs from a shared
-//!   counter; small stages run on one thread.
+//!   counter; small stages run on one thread. A 1-D transform with fewer transforms than
+//!   threads runs each one on all of them instead, when large (`fourstep.rs`).
 //! - In place with FFTW's layouts, blocks read and write only their own locations; any other
 //!   overlap of output and input ("tangled") first copies the input, so that all of it is read
 //!   before any output is written.
@@ -21,6 +22,7 @@
 //!   concurrent executes of one plan). The first execute that needs the c2r buffer allocates it,
 //!   before anything is written: running out of memory fails the execute cleanly.
 
+pub mod fourstep;
 pub mod layout;
 pub mod pencil;
 pub mod program;
@@ -211,9 +213,28 @@ impl<T: Real> CpuTransform<T> {
         // The 1-D algorithms, one per transform axis (none for a plan of no transforms: a
         // REDFT00 of n = 1 has none, and is a valid empty plan then, as in FFTW).
         let mut ops: Vec<(usize, Op<T>)> = Vec::new();
+        // A 1-D transform too few to share the threads as whole transforms: each one runs on all
+        // of them (a four-step FFT, `fourstep.rs`), one after another.
+        let inner = if rank == 1 && howmany < threads {
+            threads
+        } else {
+            1
+        };
+        let inner_threaded = rank == 1
+            && match &kind {
+                Kind::Dft { .. } => fourstep::applies::<T>(shape[0], inner),
+                Kind::R2c | Kind::C2r => Rfft::<T>::threaded(shape[0], inner),
+                Kind::R2r(_) => false,
+            };
         if howmany > 0 && rank > 0 {
             let planners = T::planners();
-            let c2c = |n: usize, dir| Op::C2c(planners.fft.lock().plan_fft(n, dir));
+            let c2c = |n: usize, dir| {
+                Op::C2c(if rank == 1 {
+                    fourstep::plan(n, dir, inner)
+                } else {
+                    planners.fft.lock().plan_fft(n, dir)
+                })
+            };
             match &kind {
                 Kind::Dft { sign } => {
                     let dir = if *sign < 0 {
@@ -228,7 +249,7 @@ impl<T: Real> CpuTransform<T> {
                 Kind::R2c => {
                     ops.push((
                         rank - 1,
-                        Op::R2c(Arc::new(Rfft::new(shape[rank - 1], true))),
+                        Op::R2c(Arc::new(Rfft::with_threads(shape[rank - 1], true, inner))),
                     ));
                     for a in (0..rank - 1).rev() {
                         ops.push((a, c2c(shape[a], FftDirection::Forward)));
@@ -240,7 +261,7 @@ impl<T: Real> CpuTransform<T> {
                     }
                     ops.push((
                         rank - 1,
-                        Op::C2r(Arc::new(Rfft::new(shape[rank - 1], false))),
+                        Op::C2r(Arc::new(Rfft::with_threads(shape[rank - 1], false, inner))),
                     ));
                 }
                 Kind::R2r(kinds) => {
@@ -319,7 +340,11 @@ impl<T: Real> CpuTransform<T> {
                 Some(_) => slab_dims.iter().map(|&d| lens[d]).product(),
                 None => jobs_of(&full, &lens),
             };
-            pass_threads.push(threads.min(jobs).min(work.div_ceil(PAR_GRAIN)).max(1));
+            pass_threads.push(if inner_threaded {
+                1 // the transform itself runs on the threads
+            } else {
+                threads.min(jobs).min(work.div_ceil(PAR_GRAIN)).max(1)
+            });
             passes.push(Pass {
                 axis,
                 op,

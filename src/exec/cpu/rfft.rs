@@ -5,7 +5,12 @@
 //! (realfft's algorithm, with twiddles from the vendored rustfft's correctly rounded table). The
 //! r2c reads its input through `process_immutable`, so a caller's row is never copied or
 //! modified. Odd lengths use realfft.
+//!
+//! A large row on several threads (`with_threads`): the half-length FFT is a four-step
+//! (`fourstep.rs`) and the twiddle step runs in chunks of pairs on the pool.
 
+use super::fourstep;
+use crate::exec::parallel::parallel_for;
 use crate::real::Real;
 use num_complex::Complex;
 use realfft::{ComplexToReal, RealToComplex};
@@ -18,6 +23,8 @@ pub enum Rfft<T: Real> {
         half: Arc<dyn Fft<T>>,
         /// exp(-+2 pi i k / n) for k in 1..n/4 (times 0.5 for r2c, conjugated for c2r).
         tw: Vec<Complex<T>>,
+        /// Threads of the twiddle step (1, or those of a four-step `half`).
+        threads: usize,
     },
     OddForward(Arc<dyn RealToComplex<T>>),
     OddInverse(Arc<dyn ComplexToReal<T>>),
@@ -31,6 +38,16 @@ fn twiddle<T: Real>(k: usize, n: usize) -> Complex<T> {
 impl<T: Real> Rfft<T> {
     /// The r2c (`forward`) or c2r transform of real length `n`.
     pub fn new(n: usize, forward: bool) -> Self {
+        Self::with_threads(n, forward, 1)
+    }
+
+    /// Whether a row of length `n` runs on `threads` threads ([`Rfft::with_threads`]).
+    pub fn threaded(n: usize, threads: usize) -> bool {
+        n.is_multiple_of(2) && fourstep::applies::<T>(n / 2, threads)
+    }
+
+    /// As [`Rfft::new`]; a row for which [`Rfft::threaded`] holds runs on `threads` threads.
+    pub fn with_threads(n: usize, forward: bool, threads: usize) -> Self {
         let p = T::planners();
         if n % 2 == 1 || n < 2 {
             return if forward {
@@ -44,7 +61,12 @@ impl<T: Real> Rfft<T> {
         } else {
             FftDirection::Inverse
         };
-        let half = p.fft.lock().plan_fft(n / 2, dir);
+        let threads = if Self::threaded(n, threads) {
+            threads
+        } else {
+            1
+        };
+        let half = fourstep::plan(n / 2, dir, threads);
         let count = if n.is_multiple_of(4) {
             n / 4
         } else {
@@ -60,7 +82,12 @@ impl<T: Real> Rfft<T> {
                 }
             })
             .collect();
-        Rfft::Even { n, half, tw }
+        Rfft::Even {
+            n,
+            half,
+            tw,
+            threads,
+        }
     }
 
     #[allow(clippy::len_without_is_empty)] // a transform is never empty
@@ -87,12 +114,17 @@ impl<T: Real> Rfft<T> {
     /// r2c of one row: `x` (n reals) to `out` (n/2+1 complex). `x` is only read.
     pub fn forward(&self, x: &[T], out: &mut [Complex<T>], scratch: &mut [Complex<T>]) {
         match self {
-            Rfft::Even { n, half, tw } => {
+            Rfft::Even {
+                n,
+                half,
+                tw,
+                threads,
+            } => {
                 let m = n / 2;
                 // SAFETY: a row of 2m reals is m complex numbers (same alignment as T).
                 let z = unsafe { std::slice::from_raw_parts(x.as_ptr() as *const Complex<T>, m) };
                 half.process_immutable_with_scratch(z, &mut out[..m], scratch);
-                post_r2c(out, tw);
+                post_r2c(out, tw, *threads);
             }
             Rfft::OddForward(f) => {
                 let n = f.len();
@@ -114,9 +146,14 @@ impl<T: Real> Rfft<T> {
     /// imaginary parts of DC and (even n) Nyquist are ignored, as FFTW does.
     pub fn inverse(&self, spec: &mut [Complex<T>], x: &mut [T], scratch: &mut [Complex<T>]) {
         match self {
-            Rfft::Even { n, half, tw } => {
+            Rfft::Even {
+                n,
+                half,
+                tw,
+                threads,
+            } => {
                 let m = n / 2;
-                pre_c2r(spec, tw);
+                pre_c2r(spec, tw, *threads);
                 // SAFETY: a row of 2m reals is m complex numbers.
                 let z =
                     unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut Complex<T>, m) };
@@ -137,16 +174,72 @@ impl<T: Real> Rfft<T> {
 /// The r2c step after the half-length FFT (realfft's `RealToComplexEven`), in place on `out`
 /// (n/2 + 1 elements, the FFT's n/2 results in the first n/2).
 #[inline]
-fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>]) {
+fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>], threads: usize) {
     let h = out.len();
-    let half = T::cast(0.5);
     let first = out[0];
     out[0] = Complex::new(first.re + first.im, T::zero());
     out[h - 1] = Complex::new(first.re - first.im, T::zero());
     let m = h - 1; // n/2
     let (left, right) = out[1..m].split_at_mut((m - 1) / 2);
-    let right_len = right.len();
     // pairs (k, m - k) for k in 1..=(m-1)/2; for even m the centre (m/2) is alone
+    in_chunks(left, right, tw, threads, &pairs_r2c);
+    if m.is_multiple_of(2) && m >= 2 {
+        // the centre bin m/2 = n/4: conjugate
+        let c = &mut out[m / 2];
+        c.im = -c.im;
+    }
+}
+
+/// A pair loop: [`pairs_r2c`] or [`pairs_c2r`] on (left, right, twiddles).
+type PairLoop<T> = dyn Fn(&mut [Complex<T>], &mut [Complex<T>], &[Complex<T>]) + Sync;
+
+/// Pairs per job of a threaded twiddle step.
+const PAIRS_PER_JOB: usize = 1 << 14;
+
+/// Runs `pairs(left, right, tw)` on the whole of them, or on `threads` threads in chunks (pair k
+/// is `left[k]` and `right[len - 1 - k]`: a chunk of `left` goes with the mirrored chunk of
+/// `right`, apart from every other chunk's).
+fn in_chunks<T: Real>(
+    left: &mut [Complex<T>],
+    right: &mut [Complex<T>],
+    tw: &[Complex<T>],
+    threads: usize,
+    pairs: &PairLoop<T>,
+) {
+    let (np, rl) = (left.len(), right.len());
+    if threads <= 1 || np < 2 * PAIRS_PER_JOB {
+        return pairs(left, right, tw);
+    }
+    #[derive(Clone, Copy)]
+    struct P<E>(*mut E);
+    unsafe impl<E> Send for P<E> {}
+    unsafe impl<E> Sync for P<E> {}
+    impl<E> P<E> {
+        // a method, so the closure captures the whole `P`, not its raw field
+        unsafe fn at(self, i: usize) -> *mut E {
+            self.0.add(i)
+        }
+    }
+    let (lp, rp) = (P(left.as_mut_ptr()), P(right.as_mut_ptr()));
+    parallel_for(threads, np.div_ceil(PAIRS_PER_JOB), &|jobs| {
+        for j in jobs {
+            let (a, b) = (j * PAIRS_PER_JOB, ((j + 1) * PAIRS_PER_JOB).min(np));
+            // SAFETY: pairs a..b alone: left[a..b], right[rl-b..rl-a] (rl >= np).
+            let (l, r) = unsafe {
+                (
+                    std::slice::from_raw_parts_mut(lp.at(a), b - a),
+                    std::slice::from_raw_parts_mut(rp.at(rl - b), b - a),
+                )
+            };
+            pairs(l, r, &tw[a..b]);
+        }
+    });
+}
+
+/// The pair loop of [`post_r2c`].
+fn pairs_r2c<T: Real>(left: &mut [Complex<T>], right: &mut [Complex<T>], tw: &[Complex<T>]) {
+    let half = T::cast(0.5);
+    let right_len = right.len();
     let pairs = left.len();
     let done = pairs_simd(left, right, tw, half, T::one());
     for k in done..pairs {
@@ -162,22 +255,26 @@ fn post_r2c<T: Real>(out: &mut [Complex<T>], tw: &[Complex<T>]) {
         left[k] = Complex::new(hs + twr, hd + twi);
         right[right_len - 1 - k] = Complex::new(hs - twr, twi - hd);
     }
-    if m.is_multiple_of(2) && m >= 2 {
-        // the centre bin m/2 = n/4: conjugate
-        let c = &mut out[m / 2];
-        c.im = -c.im;
-    }
 }
 
 /// The c2r step before the half-length FFT (realfft's `ComplexToRealEven`), in place on `spec`
 /// (n/2 + 1 elements; the FFT then reads the first n/2).
 #[inline]
-fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>]) {
+fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>], threads: usize) {
     let h = spec.len();
     let m = h - 1;
     let (a, b) = (spec[0].re, spec[m].re); // DC and Nyquist, imaginary parts ignored
     spec[0] = Complex::new(a + b, a - b);
     let (left, right) = spec[1..m].split_at_mut((m - 1) / 2);
+    in_chunks(left, right, tw, threads, &pairs_c2r);
+    if m.is_multiple_of(2) && m >= 2 {
+        let c = spec[m / 2];
+        spec[m / 2] = (c + c).conj();
+    }
+}
+
+/// The pair loop of [`pre_c2r`].
+fn pairs_c2r<T: Real>(left: &mut [Complex<T>], right: &mut [Complex<T>], tw: &[Complex<T>]) {
     let right_len = right.len();
     let done = pairs_simd(left, right, tw, T::one(), -T::one());
     for k in done..left.len() {
@@ -190,10 +287,6 @@ fn pre_c2r<T: Real>(spec: &mut [Complex<T>], tw: &[Complex<T>]) {
         let twi = sum.im * t.im - diff.re * t.re;
         left[k] = Complex::new(sum.re - twr, diff.im - twi);
         right[right_len - 1 - k] = Complex::new(sum.re + twr, -twi - diff.im);
-    }
-    if m.is_multiple_of(2) && m >= 2 {
-        let c = spec[m / 2];
-        spec[m / 2] = (c + c).conj();
     }
 }
 
