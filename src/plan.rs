@@ -220,10 +220,12 @@ pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
     {
         return false;
     }
-    let Some(g) = cuda::gpu() else { return false };
+    let Some(g) = cuda::default_device() else {
+        return false;
+    };
     [input, output]
         .iter()
-        .any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
+        .any(|a| cuda::memory_of(&g, a.base(), 1) == cuda::Memory::Device)
 }
 
 impl Plan {

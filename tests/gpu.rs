@@ -19,7 +19,7 @@ fn state() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn have_gpu() -> bool {
-    if cuda::gpu().is_some() {
+    if cuda::default_device().is_some() {
         return true;
     }
     assert!(
@@ -460,7 +460,7 @@ fn executes_from_a_new_thread_stay_on_the_gpu() {
             .join()
             .unwrap();
         assert!(
-            cuda::gpu().is_some(),
+            cuda::default_device().is_some(),
             "an execute on a new thread turned the GPU off: {:?}",
             cuda::why_no_gpu()
         );
@@ -694,7 +694,7 @@ fn kernels_match_their_cpu_twins() {
     if !have_gpu() {
         return;
     }
-    let g = cuda::gpu().unwrap();
+    let g = cuda::default_device().unwrap();
     g.bind().unwrap();
     let stream = std::ptr::null_mut();
     unsafe {
@@ -719,7 +719,8 @@ fn kernels_match_their_cpu_twins() {
             &mut dof as *mut _ as _,
         ];
         launch(
-            function(Source::Layout, "strided_copy_f64").unwrap(),
+            &g,
+            function(&g, Source::Layout, "strided_copy_f64").unwrap(),
             105,
             stream,
             &mut params,
@@ -749,7 +750,8 @@ fn kernels_match_their_cpu_twins() {
             &mut dof as *mut _ as _,
         ];
         launch(
-            function(Source::Layout, "strided_copy_f32").unwrap(),
+            &g,
+            function(&g, Source::Layout, "strided_copy_f32").unwrap(),
             105,
             stream,
             &mut params,
@@ -806,7 +808,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut zp as *mut _ as _,
             ];
             launch(
-                function(Source::R2r, "r2r_pre_f64").unwrap(),
+                &g,
+                function(&g, Source::R2r, "r2r_pre_f64").unwrap(),
                 (batch * big_n) as u64,
                 stream,
                 &mut params,
@@ -841,7 +844,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut di as *mut _ as _,
             ];
             launch(
-                function(Source::R2r, "r2r_post_f64").unwrap(),
+                &g,
+                function(&g, Source::R2r, "r2r_post_f64").unwrap(),
                 (batch * n) as u64,
                 stream,
                 &mut params,

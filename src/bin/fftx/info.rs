@@ -403,7 +403,7 @@ pub fn run(args: &[String]) -> i32 {
                 false
             }
             None => {
-                let used = cuda::gpu().map(|g| g.ordinal);
+                let used = cuda::default_device().map(|g| g.ordinal);
                 for (i, name, mem, sms, cc) in devices() {
                     println!(
                         "  device {i}: {name}, {} MiB, {sms} SMs, compute capability {}.{}{}",

@@ -15,7 +15,7 @@
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
-use super::{check, device_budget, gpu, Error, ErrorKind, Gpu, Result};
+use super::{check, default_device, device_budget, Device, Error, ErrorKind, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
@@ -25,6 +25,7 @@ use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 /// Most axes of a device-side strided copy.
 const MAX_RANK: usize = 6;
@@ -140,7 +141,7 @@ struct Staging {
 /// A program made ready on the GPU.
 pub struct CudaProgram<T: Real> {
     program: Program,
-    g: &'static Gpu,
+    g: Arc<Device>,
     /// Per buffer: its device address (0 unless a device temporary).
     device: Vec<u64>,
     streams: Vec<cu::CUstream>,
@@ -375,7 +376,7 @@ impl<T: Real> CudaProgram<T> {
     /// Makes the program ready: device memory, streams, events, cuFFT plans, kernels.
     pub fn new(program: &Program) -> Result<Self> {
         supported::<T>(program)?;
-        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
+        let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         g.check_alive()?;
         let mut me = CudaProgram {
             program: program.clone(),
@@ -405,7 +406,7 @@ impl<T: Real> CudaProgram<T> {
         } else {
             "float"
         };
-        let module = match compile_generated(&SOURCE.replace("REAL", real), false)? {
+        let module = match compile_generated(&self.g, &SOURCE.replace("REAL", real), false)? {
             Generated::Module(m) => m,
             Generated::Lto(_) => return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX")),
         };
@@ -666,7 +667,13 @@ impl<T: Real> CudaProgram<T> {
             &mut t as *mut TwiddleArgs as *mut c_void,
             &mut total_p as *mut u64 as *mut c_void,
         ];
-        launch(self.twiddle, total, self.streams[*stream], &mut params)
+        launch(
+            &self.g,
+            self.twiddle,
+            total,
+            self.streams[*stream],
+            &mut params,
+        )
     }
 
     /// The copy kernel on `stream`: element (i...) of `dims` from `src + Σ i·is` to `dst + Σ i·os`.
@@ -697,7 +704,7 @@ impl<T: Real> CudaProgram<T> {
             &mut b as *mut CopyBox as *mut c_void,
             &mut t as *mut u64 as *mut c_void,
         ];
-        launch(self.copy, total, stream, &mut params)
+        launch(&self.g, self.copy, total, stream, &mut params)
     }
 
     unsafe fn transfer(&self, step: &Step, bases: &[Base]) -> Result<()> {
@@ -883,7 +890,7 @@ fn pinned_alloc(bytes: usize) -> Result<usize> {
 impl<T: Real> Drop for CudaProgram<T> {
     fn drop(&mut self) {
         // After a device reset every handle is gone: touch none (as `Gpu::check_alive` says).
-        if gpu().is_none() || self.g.bind().is_err() {
+        if self.g.is_lost() || self.g.bind().is_err() {
             return;
         }
         let _ = self.synchronize();
