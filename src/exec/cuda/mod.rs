@@ -1,11 +1,17 @@
 //! The CUDA executor: runs transform steps on an NVIDIA GPU through cuFFT and our own kernels.
 //!
 //! Everything CUDA is loaded at run time (cudarc's dynamic loading): on a machine without a
-//! driver, without cuFFT or without a GPU, [`gpu`] is `None` and every plan runs on the CPU.
+//! driver, without cuFFT or without a GPU, [`default_device`] is `None` and every plan runs on
+//! the CPU.
 //! cudarc panics when a library or symbol is missing, so every first touch happens inside
 //! `catch_unwind`.
 //!
-//! Pieces: this module (the device, its context, errors, what a pointer points at, pinned host
+//! Devices are values: [`device`] opens each CUDA ordinal once (an `Arc<Device>` holding its
+//! context, memory pool, compiled kernels, staging blocks and peer access) and hands it to
+//! whoever asks; [`default_device`] is `FFTX_DEVICE`'s (or 0), [`devices`] the list
+//! `FFTX_DEVICES` selects. `FFTX_GPU_MEMORY` is one process-wide budget, checked per card.
+//!
+//! Pieces: this module (devices, their contexts, errors, what a pointer points at, pinned host
 //! memory), [`cufft`] (plans), [`staging`] (the ring of pinned blocks host arrays travel
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 

@@ -21,8 +21,10 @@
 //! of the program. The reference semantics are `exec::cpu::program` (the twiddle kernel
 //! computes exactly what its twin there does).
 //!
-//! Not run on a GPU yet where this was written: checked by compilation and by the unit tests
-//! of the layout mappings below; `tests/gpu.rs` compares it with the CPU program on a device.
+//! The device maps (partitions of one card, several cards, peer and staged copies) were written
+//! without a GPU at hand: checked by compilation and by the unit tests below (layout mappings,
+//! streams and events per card for every distributed program the GPU tests run);
+//! `tests/gpu.rs` compares the executor with the CPU program on one card and on every card.
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
