@@ -205,7 +205,10 @@ impl CufftPlan {
 
 impl Drop for CufftPlan {
     fn drop(&mut self) {
-        let device = super::device_of_context(self.ctx as cudarc::driver::sys::CUcontext);
+        // Made with no context current (never, in fftx): the default device's, as it was
+        // before devices were values.
+        let device = super::device_of_context(self.ctx as cudarc::driver::sys::CUcontext)
+            .or_else(super::default_device);
         if let Some(g) = device.filter(|g| !g.is_lost()) {
             let _ = g.bind();
             // SAFETY: the handle was created by cufftCreate and is destroyed once.

@@ -880,12 +880,11 @@ impl<T: Real> CudaProgram<T> {
             if empty(step) {
                 continue;
             }
-            if !matches!(step, Step::Record { .. } | Step::Wait { .. }) {
-                self.card(step.stream())
-                    .dev
-                    .bind()
-                    .map_err(|e| e.context(format!("gpu program: step {i}")))?;
-            }
+            // Every step runs in its stream's card's context (an event is recorded in its own).
+            self.card(step.stream())
+                .dev
+                .bind()
+                .map_err(|e| e.context(format!("gpu program: step {i}")))?;
             self.step(i, step, bases)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
         }
