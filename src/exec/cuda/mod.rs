@@ -82,6 +82,8 @@ pub fn set_device_budget(bytes: Option<usize>) {
 /// [`device`] and handed around as `Arc<Device>`; nothing assumes there is only one.
 pub struct Device {
     pub ordinal: i32,
+    /// The driver's handle of the device (`cuDeviceGet`).
+    pub handle: cu::CUdevice,
     pub name: String,
     pub ctx: cu::CUcontext,
     pub total_memory: usize,
@@ -156,16 +158,16 @@ impl Device {
         if let Some(&ok) = peers.get(&other.ordinal) {
             return ok;
         }
-        let ok = (|| {
+        let ask = || {
             let mut can = 0;
             // SAFETY: plain queries and a context call with valid handles.
             unsafe {
                 check(
-                    cu::cuDeviceCanAccessPeer(&mut can, self.ordinal, other.ordinal),
+                    cu::cuDeviceCanAccessPeer(&mut can, self.handle, other.handle),
                     "cuDeviceCanAccessPeer",
                 )?;
                 if can == 0 {
-                    return Ok(false);
+                    return Err(Error::cuda("cuDeviceCanAccessPeer says no"));
                 }
                 self.bind()?;
                 let r = cu::cuCtxEnablePeerAccess(other.ctx, 0);
@@ -174,15 +176,22 @@ impl Device {
                 }
             }
             Ok::<bool, Error>(true)
-        })()
-        .unwrap_or_else(|e| {
-            crate::log_info!(
-                "gpu: no peer access from device {} to {} ({e}); copies between them go through pinned host memory",
-                self.ordinal,
-                other.ordinal
-            );
-            false
-        });
+        };
+        // Inside catch_unwind as every first touch of a driver entry point (cudarc panics
+        // when one is missing).
+        let asked = catch_unwind(AssertUnwindSafe(ask))
+            .unwrap_or_else(|_| Err(Error::cuda("the driver lacks the peer-access calls")));
+        let ok = match asked {
+            Ok(ok) => ok,
+            Err(e) => {
+                crate::log_info!(
+                    "gpu: no peer access from device {} to {} ({e}); copies between them go through pinned host memory",
+                    self.ordinal,
+                    other.ordinal
+                );
+                false
+            }
+        };
         peers.insert(other.ordinal, ok);
         ok
     }
@@ -217,7 +226,9 @@ type Opened = std::result::Result<Arc<Device>, String>;
 /// The default device ([`default_device`]), looked up once.
 static DEFAULT: Lazy<std::result::Result<Arc<Device>, String>> = Lazy::new(|| {
     let count = CUDA.clone()?;
-    let ordinal = default_ordinal(count)?;
+    let ordinal = default_ordinal(count).inspect_err(|e| {
+        crate::log_info!("gpu: {e}; everything runs on the CPU");
+    })?;
     open_cached(ordinal)
 });
 
@@ -497,6 +508,7 @@ fn open(ordinal: usize) -> std::result::Result<Device, String> {
         check(cu::cuMemAlloc_v2(&mut sentinel, 256), "cuMemAlloc").map_err(e)?;
         Ok(Device {
             ordinal,
+            handle: dev,
             name: CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned(),
             ctx,
             total_memory: total,
