@@ -61,7 +61,11 @@ pub struct StepExec<T: Real> {
 /// of `passes::out_of_card` (rounds of tiles through two device buffers) on the CUDA executor.
 enum GpuRun<T: Real> {
     Streamed(GpuTransform<T>),
-    OutOfCard { exec: CudaProgram<T>, steps: usize },
+    OutOfCard {
+        exec: CudaProgram<T>,
+        steps: usize,
+        ordinal: i32,
+    },
 }
 
 impl<T: Real> GpuRun<T> {
@@ -69,15 +73,16 @@ impl<T: Real> GpuRun<T> {
         cuda::fault::at_plan()?;
         match GpuTransform::new(problem, threads) {
             Err(e) if e.kind == ErrorKind::OutOfDeviceMemory => {
-                let g = cuda::gpu().ok_or(e)?;
-                let bytes = cuda::usable_device_bytes(g);
+                let g = cuda::default_device().ok_or(e)?;
+                let bytes = cuda::usable_device_bytes(&g);
                 let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
                 crate::log_info!(
                     "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
                     program.steps.len()
                 );
                 Ok(GpuRun::OutOfCard {
-                    exec: CudaProgram::new(&program)?,
+                    ordinal: g.ordinal,
+                    exec: CudaProgram::new(&program, &[g])?,
                     steps: program.steps.len(),
                 })
             }
@@ -97,8 +102,8 @@ impl<T: Real> GpuRun<T> {
     unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
         match self {
             GpuRun::Streamed(g) => g.execute(input, output),
-            GpuRun::OutOfCard { exec, .. } => {
-                cuda::fault::at_execute(0)?;
+            GpuRun::OutOfCard { exec, ordinal, .. } => {
+                cuda::fault::at_execute(*ordinal)?;
                 exec.run(input, output).map_err(|error| Failure {
                     error,
                     written: Written::Unknown,
@@ -276,10 +281,12 @@ pub fn on_device(input: ArrayPtr, output: ArrayPtr) -> bool {
     {
         return false;
     }
-    let Some(g) = cuda::gpu() else { return false };
+    let Some(g) = cuda::default_device() else {
+        return false;
+    };
     [input, output]
         .iter()
-        .any(|a| cuda::memory_of(g, a.base(), 1) == cuda::Memory::Device)
+        .any(|a| cuda::memory_of(&g, a.base(), 1) == cuda::Memory::Device)
 }
 
 impl Plan {

@@ -80,7 +80,7 @@ fn rigor_of(flags: u32) -> Rigor {
 
 /// Where the plan's arrays live, as the GPU candidate sees them (None without a usable GPU).
 fn gpu_memory(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Option<(Memory, Memory)> {
-    let g = cuda::gpu()?;
+    let g = cuda::default_device()?;
     if !cuda::transform::supports(problem) {
         return None;
     }
@@ -91,7 +91,7 @@ fn gpu_memory(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Option<(M
         let (lo, hi) = problem.extent(input);
         let unit = problem.precision.bytes() as isize;
         cuda::memory_of(
-            g,
+            &g,
             (a.base() as isize + lo * unit) as usize,
             ((hi - lo + 1) * unit) as usize,
         )

@@ -8,9 +8,10 @@
 
 use fftx::backend::{force_backend, BackendSetting};
 use fftx::exec::cuda;
+use fftx::problem::{IoDim, Kind, Precision, Problem};
 use fftx::*;
 use rand::{Rng, SeedableRng};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 static STATE: Mutex<()> = Mutex::new(());
 
@@ -19,7 +20,7 @@ fn state() -> std::sync::MutexGuard<'static, ()> {
 }
 
 fn have_gpu() -> bool {
-    if cuda::gpu().is_some() {
+    if cuda::default_device().is_some() {
         return true;
     }
     assert!(
@@ -525,7 +526,7 @@ fn executes_from_a_new_thread_stay_on_the_gpu() {
             .join()
             .unwrap();
         assert!(
-            cuda::gpu().is_some(),
+            cuda::default_device().is_some(),
             "an execute on a new thread turned the GPU off: {:?}",
             cuda::why_no_gpu()
         );
@@ -759,7 +760,7 @@ fn kernels_match_their_cpu_twins() {
     if !have_gpu() {
         return;
     }
-    let g = cuda::gpu().unwrap();
+    let g = cuda::default_device().unwrap();
     g.bind().unwrap();
     let stream = std::ptr::null_mut();
     unsafe {
@@ -784,7 +785,8 @@ fn kernels_match_their_cpu_twins() {
             &mut dof as *mut _ as _,
         ];
         launch(
-            function(Source::Layout, "strided_copy_f64").unwrap(),
+            &g,
+            function(&g, Source::Layout, "strided_copy_f64").unwrap(),
             105,
             stream,
             &mut params,
@@ -814,7 +816,8 @@ fn kernels_match_their_cpu_twins() {
             &mut dof as *mut _ as _,
         ];
         launch(
-            function(Source::Layout, "strided_copy_f32").unwrap(),
+            &g,
+            function(&g, Source::Layout, "strided_copy_f32").unwrap(),
             105,
             stream,
             &mut params,
@@ -871,7 +874,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut zp as *mut _ as _,
             ];
             launch(
-                function(Source::R2r, "r2r_pre_f64").unwrap(),
+                &g,
+                function(&g, Source::R2r, "r2r_pre_f64").unwrap(),
                 (batch * big_n) as u64,
                 stream,
                 &mut params,
@@ -906,7 +910,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut di as *mut _ as _,
             ];
             launch(
-                function(Source::R2r, "r2r_post_f64").unwrap(),
+                &g,
+                function(&g, Source::R2r, "r2r_post_f64").unwrap(),
                 (batch * n) as u64,
                 stream,
                 &mut params,
@@ -1579,7 +1584,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
         let o = if in_place { i } else { ptr(&mut b) };
         unsafe {
             if on_gpu {
-                let exec = CudaProgram::<T>::new(&prog)
+                let exec = CudaProgram::<T>::new(&prog, &[cuda::default_device().unwrap()])
                     .unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
                 exec.run(i, o).unwrap();
             } else {
@@ -1601,4 +1606,286 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
         "{ns:?} in place {in_place}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
         prog.describe()
     );
+}
+
+/// The device map of `parts` virtual devices over `cards`, round robin (one card: `parts`
+/// partitions of it).
+fn device_map(cards: &[Arc<cuda::Device>], parts: usize) -> Vec<Arc<cuda::Device>> {
+    (0..parts).map(|p| cards[p % cards.len()].clone()).collect()
+}
+
+/// A packed row-major problem of shape `ns` (strides in real scalars: r2c input and c2r output
+/// are real arrays of the logical shape, the complex side has n/2 + 1 on the last axis).
+fn packed_problem(ns: &[isize], kind: Kind, precision: Precision) -> Problem {
+    let last = *ns.last().unwrap();
+    let half = last / 2 + 1;
+    let strides = |inner: isize, scalars: isize| {
+        let mut s = scalars;
+        let mut out = vec![0; ns.len()];
+        for k in (0..ns.len()).rev() {
+            out[k] = s;
+            s *= if k + 1 == ns.len() { inner } else { ns[k] };
+        }
+        out
+    };
+    let (is, os) = match kind {
+        Kind::R2c => (strides(last, 1), strides(half, 2)),
+        Kind::C2r => (strides(half, 2), strides(last, 1)),
+        _ => (strides(last, 2), strides(last, 2)),
+    };
+    Problem {
+        kind,
+        dims: (0..ns.len())
+            .map(|k| IoDim::new(ns[k], is[k], os[k]))
+            .collect(),
+        loops: vec![],
+        precision,
+        in_place: false,
+    }
+}
+
+/// The distributed program of `problem` over `parts` virtual devices.
+fn distributed(problem: &Problem, parts: usize) -> fftx::program::Program {
+    use fftx::passes::distribute;
+    let devices: Vec<usize> = (0..parts).collect();
+    let prog = if problem.dims.len() == 1 {
+        distribute::one_dimension(problem, &devices)
+    } else {
+        distribute::slabs(problem, &devices)
+    };
+    prog.unwrap_or_else(|e| panic!("lowering {problem:?} over {parts} devices: {e:?}"))
+}
+
+/// Scalars of the input and output arrays of a packed problem of shape `ns`.
+fn array_scalars(ns: &[isize], kind: &Kind) -> (usize, usize) {
+    let total: isize = ns.iter().product();
+    let last = *ns.last().unwrap();
+    let half = 2 * (total / last) * (last / 2 + 1);
+    let (i, o) = match kind {
+        Kind::R2c => (total, half),
+        Kind::C2r => (half, total),
+        _ => (2 * total, 2 * total),
+    };
+    (i as usize, o as usize)
+}
+
+fn array_ptr<T>(v: &mut [T]) -> fftx::exec::cpu::layout::ArrayPtr {
+    let p = v.as_mut_ptr() as usize;
+    fftx::exec::cpu::layout::ArrayPtr::Complex {
+        re: p,
+        im: p + std::mem::size_of::<T>(),
+    }
+}
+
+/// Runs the distributed program of `ns`/`kind` over `map` (its entries the virtual devices) on
+/// the GPUs and on the CPU program executor, same program and input; Err with everything
+/// needed to reproduce when they differ by more than `tol`·log2 n (relative L2) or the GPU
+/// run fails.
+fn distributed_case<T: fftx::real::Real>(
+    ns: &[isize],
+    kind: Kind,
+    map: &[Arc<cuda::Device>],
+    peer: bool,
+    tol: f64,
+) -> Result<f64, String> {
+    use fftx::exec::cpu::program::CpuProgram;
+    use fftx::exec::cuda::program::CudaProgram;
+    let problem = packed_problem(ns, kind.clone(), T::PRECISION);
+    let prog = distributed(&problem, map.len());
+    let ordinals: Vec<i32> = map.iter().map(|d| d.ordinal).collect();
+    let what = format!(
+        "{ns:?} {} f{} over {} virtual device(s) on cards {ordinals:?} ({})",
+        kind.name(),
+        8 * std::mem::size_of::<T>(),
+        map.len(),
+        if peer {
+            "peer access where possible"
+        } else {
+            "copies between cards staged through the host"
+        }
+    );
+    let (n_in, n_out) = array_scalars(ns, &kind);
+    let mut x: Vec<T> = random(n_in, 11).into_iter().map(T::cast).collect();
+    if kind == Kind::C2r {
+        // A Hermitian half spectrum: the r2c of real data (on the CPU).
+        let r2c = distributed(&packed_problem(ns, Kind::R2c, T::PRECISION), 1);
+        let (n_real, _) = array_scalars(ns, &Kind::R2c);
+        let mut real: Vec<T> = random(n_real, 12).into_iter().map(T::cast).collect();
+        unsafe {
+            CpuProgram::<T>::new(&r2c, 1)
+                .unwrap()
+                .run(array_ptr(&mut real), array_ptr(&mut x))
+                .unwrap();
+        }
+    }
+    let run = |on_gpu: bool| -> Result<Vec<f64>, String> {
+        let (mut a, mut b) = (x.clone(), vec![T::zero(); n_out]);
+        unsafe {
+            if on_gpu {
+                let exec = if peer {
+                    CudaProgram::<T>::new(&prog, map)
+                } else {
+                    CudaProgram::<T>::without_peer_access(&prog, map)
+                }
+                .map_err(|e| format!("{what}: making the GPU program: {e:?}"))?;
+                exec.run(array_ptr(&mut a), array_ptr(&mut b))
+                    .map_err(|e| format!("{what}: running the GPU program: {e:?}"))?;
+            } else {
+                CpuProgram::<T>::new(&prog, 1)
+                    .unwrap()
+                    .run(array_ptr(&mut a), array_ptr(&mut b))
+                    .unwrap();
+            }
+        }
+        Ok(b.iter().map(|t| t.to_f64().unwrap()).collect())
+    };
+    let want = run(false)?;
+    let got = run(true).map_err(|e| format!("{e}\n{}", prog.describe()))?;
+    let e = rel_l2(&got, &want);
+    let total: isize = ns.iter().product();
+    let bound = tol * (total as f64).log2().max(1.0);
+    if e <= bound && e.is_finite() {
+        eprintln!("{what}: rel. L2 {e:.2e}");
+        return Ok(e);
+    }
+    let worst = got
+        .iter()
+        .zip(&want)
+        .enumerate()
+        .max_by(|a, b| (a.1 .0 - a.1 .1).abs().total_cmp(&(b.1 .0 - b.1 .1).abs()))
+        .map(|(i, (g, w))| format!("scalar {i}: gpu {g:e}, cpu {w:e}"))
+        .unwrap_or_default();
+    Err(format!(
+        "{what}: rel. L2 {e:.3e} > {bound:.1e} (worst {worst})\n{}",
+        prog.describe()
+    ))
+}
+
+/// Every distributed case over 1 to 4 virtual devices (and `extra` counts) mapped onto `cards`
+/// round robin, both precisions; panics listing every failure.
+fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
+    let cases: [(&[isize], Kind); 8] = [
+        (&[240], Kind::Dft { sign: -1 }),
+        (&[24, 20], Kind::Dft { sign: 1 }),
+        // Fewer planes than devices: empty shares.
+        (&[3, 10], Kind::Dft { sign: -1 }),
+        (&[6, 8, 10], Kind::Dft { sign: -1 }),
+        (&[12, 10], Kind::R2c),
+        (&[6, 4, 10], Kind::R2c),
+        (&[12, 10], Kind::C2r),
+        (&[6, 4, 10], Kind::C2r),
+    ];
+    let mut counts: Vec<usize> = (1..=4).chain(extra.iter().copied()).collect();
+    counts.sort();
+    counts.dedup();
+    let mut failures = Vec::new();
+    for parts in counts {
+        let map = device_map(cards, parts);
+        for (ns, kind) in &cases {
+            for r in [
+                distributed_case::<f64>(ns, kind.clone(), &map, peer, 1e-12),
+                distributed_case::<f32>(ns, kind.clone(), &map, peer, 1e-5),
+            ] {
+                if let Err(e) = r {
+                    eprintln!("FAILED: {e}");
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} distributed case(s) differ from the CPU executor:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Distributed programs (passes::distribute) over P = 1 to 4 virtual devices that are all
+/// partitions of the default card: the CUDA program executor against the CPU one on the same
+/// program, c2c (1-D four-step, 2-D, 3-D), r2c and c2r, both precisions.
+#[test]
+fn distributed_programs_on_partitions_of_one_card_match_the_cpu() {
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let card = cuda::default_device().unwrap();
+    eprintln!("partitions of device {} ({})", card.ordinal, card.name);
+    distributed_cases(&[card], &[], true);
+}
+
+/// The same over every visible card (virtual devices round robin over them, P = 1 to 4, the
+/// card count and twice it), with peer access where the cards have it and again with every
+/// copy between cards staged through pinned host memory. With one card it runs the partition
+/// case.
+#[test]
+fn distributed_programs_over_several_cards_match_the_cpu() {
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let cards: Vec<Arc<cuda::Device>> =
+        (0..cuda::device_count()).filter_map(cuda::device).collect();
+    assert!(!cards.is_empty(), "a GPU but no device opens");
+    eprintln!(
+        "{} card(s): {:?}",
+        cards.len(),
+        cards
+            .iter()
+            .map(|c| format!("{} {}", c.ordinal, c.name))
+            .collect::<Vec<_>>()
+    );
+    for a in &cards {
+        for b in cards.iter().filter(|b| b.ordinal != a.ordinal) {
+            eprintln!(
+                "peer access {} -> {}: {}",
+                a.ordinal,
+                b.ordinal,
+                a.reaches(b)
+            );
+        }
+    }
+    let n = cards.len();
+    distributed_cases(&cards, &[n, 2 * n], true);
+    if n > 1 {
+        distributed_cases(&cards, &[n, 2 * n], false);
+    }
+}
+
+/// A device map shorter than the program's placements is refused with a typed error (no GPU
+/// is needed to refuse an empty map), and so is one short by a device on a GPU.
+#[test]
+fn a_device_map_too_short_is_refused() {
+    use fftx::error::ErrorKind;
+    use fftx::exec::cuda::program::CudaProgram;
+    let _g = state();
+    let prog = distributed(
+        &packed_problem(&[12, 10], Kind::Dft { sign: -1 }, Precision::F64),
+        3,
+    );
+    let refused = |r: Result<CudaProgram<f64>, fftx::error::Error>, len: usize| {
+        let e = match r {
+            Ok(_) => panic!("a map of {len} device(s) for a program over 3 was accepted"),
+            Err(e) => e,
+        };
+        assert_eq!(e.kind, ErrorKind::BadInput, "{e:?}");
+        assert!(
+            e.message.contains("3 device(s)") && e.message.contains(&format!("has {len}")),
+            "{}",
+            e.message
+        );
+    };
+    refused(CudaProgram::<f64>::new(&prog, &[]), 0);
+    if !have_gpu() {
+        return;
+    }
+    let card = cuda::default_device().unwrap();
+    refused(
+        CudaProgram::<f64>::new(&prog, &device_map(std::slice::from_ref(&card), 2)),
+        2,
+    );
+    // The full map is accepted.
+    CudaProgram::<f64>::new(&prog, &device_map(&[card], 3))
+        .unwrap_or_else(|e| panic!("a map of 3 for a program over 3: {e:?}"));
 }

@@ -19,7 +19,7 @@ use super::passes::{Chain, Stage, Step};
 use super::pencil::PencilProgram;
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
-use crate::exec::cuda::{self, check, gpu, Error, Memory, Result};
+use crate::exec::cuda::{self, check, Error, Memory, Result};
 use crate::plan::Plan;
 use crate::problem::Kind1d;
 use crate::problem::{Kind, Precision};
@@ -65,7 +65,7 @@ impl DevBuf {
 
 impl Drop for DevBuf {
     fn drop(&mut self) {
-        if let Some(g) = gpu() {
+        if let Some(g) = cuda::default_device() {
             let _ = g.bind();
             // SAFETY: allocated by DevBuf::new, freed once.
             unsafe { cu::cuMemFree_v2(self.ptr) };
@@ -120,11 +120,10 @@ pub fn callbacks_usable() -> Result<(), String> {
                     .into(),
             );
         }
-        if let Some(g) = crate::exec::cuda::gpu() {
-            g.bind().map_err(|e| e.message)?;
-        }
+        let g = dev().map_err(|e| e.message)?;
+        g.bind().map_err(|e| e.message)?;
         let src = "__device__ double fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double*)d)[off]; }\n__device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
-        let Generated::Lto(image) = compile_generated(src, true).map_err(|e| e.message)? else {
+        let Generated::Lto(image) = compile_generated(&g, src, true).map_err(|e| e.message)? else {
             return Err("no LTO-IR".into());
         };
         let cb = JitCallbacks {
@@ -213,7 +212,7 @@ impl Variant {
     fn make_passes(&self, stream: cu::CUstream) -> Result<Vec<GpuPass>> {
         let f = self.fusion;
         let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
-        let compiled = compile_generated(&src, f == Fusion::Callback)?;
+        let compiled = compile_generated(&*dev()?, &src, f == Fusion::Callback)?;
         let mut out = Vec::new();
         for (k, p) in self.prog.passes.iter().enumerate() {
             let (ty, sign) = match p.kind {
@@ -310,7 +309,7 @@ impl Variant {
         let load_only = plan(false).map_err(|e| e.context(format!("{both}; load alone")))?;
         crate::log_info!("fftx gpu: {both}; the store runs as a scatter kernel");
         let Generated::Module(m) =
-            compile_generated(&cudagen::chain_source(&self.prog, true), false)?
+            compile_generated(&*dev()?, &cudagen::chain_source(&self.prog, true), false)?
         else {
             unreachable!("PTX compilation gives a module")
         };
@@ -420,6 +419,7 @@ impl Variant {
             if let Some(gather) = p.gather {
                 let mut n = p.batch * p.len_in;
                 kernels::launch(
+                    &*dev()?,
                     gather as cu::CUfunction,
                     n,
                     stream,
@@ -434,6 +434,7 @@ impl Variant {
             if let Some(scatter) = p.scatter {
                 let mut n = p.batch * p.len_out;
                 kernels::launch(
+                    &*dev()?,
                     scatter as cu::CUfunction,
                     n,
                     stream,
@@ -612,7 +613,7 @@ unsafe impl Send for GpuCompiled {}
 impl Drop for GpuCompiled {
     fn drop(&mut self) {
         self.steps.clear();
-        if let Some(g) = gpu() {
+        if let Some(g) = cuda::default_device() {
             let _ = g.bind();
             // SAFETY: made in `lower`, destroyed once.
             unsafe { cu::cuStreamDestroy_v2(self.stream) };
@@ -740,11 +741,11 @@ pub fn wanted(steps: &[Step]) -> Option<bool> {
     if backend_setting() == BackendSetting::Cpu {
         return None;
     }
-    let g = gpu()?;
+    let g = cuda::default_device()?;
     let spans = user_spans(steps);
     if spans
         .values()
-        .any(|s| cuda::memory_of(g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
+        .any(|s| cuda::memory_of(&g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
     {
         return Some(true);
     }
@@ -771,7 +772,7 @@ pub fn lower(
     precision: Precision,
 ) -> Result<GpuCompiled> {
     cuda::fault::at_plan()?;
-    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
+    let g = cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.check_alive()?;
     let mut stream = std::ptr::null_mut();
     // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
@@ -805,7 +806,7 @@ pub fn lower(
     }
     for (addr, span) in spans {
         let bytes = (span.hi - span.lo) as usize;
-        if cuda::memory_of(g, span.lo as usize, bytes) == Memory::Device {
+        if cuda::memory_of(&g, span.lo as usize, bytes) == Memory::Device {
             user.insert(addr, addr as u64);
             out.device_arrays = true;
             continue;
@@ -894,7 +895,7 @@ pub fn lower(
                     sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
                     prog,
                 );
-                let Generated::Module(m) = compile_generated(&src, false)? else {
+                let Generated::Module(m) = compile_generated(&*dev()?, &src, false)? else {
                     unreachable!("PTX was asked for")
                 };
                 let f = generated_function(m, "fftx_elem")? as usize;
@@ -928,8 +929,9 @@ impl GpuCompiled {
             error,
             recomputable: !self.device_arrays,
         };
-        let g = gpu().ok_or_else(|| before_outputs(Error::unsupported("no GPU")))?;
-        self.run_steps(g).map_err(before_outputs)?;
+        let g =
+            cuda::default_device().ok_or_else(|| before_outputs(Error::unsupported("no GPU")))?;
+        self.run_steps(&g).map_err(before_outputs)?;
         let s = self.stream;
         let copied_out = (|| {
             for m in self.mirrors.iter().filter(|m| m.written) {
@@ -950,7 +952,7 @@ impl GpuCompiled {
     }
 
     /// The copies in and the steps (everything before the copies out).
-    unsafe fn run_steps(&self, g: &cuda::Gpu) -> Result<()> {
+    unsafe fn run_steps(&self, g: &cuda::Device) -> Result<()> {
         cuda::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
         let s = self.stream;
@@ -969,6 +971,7 @@ impl GpuCompiled {
                 GpuStep::Elementwise { f, total, table } => {
                     let (mut n, mut t) = (*total, table.ptr);
                     kernels::launch(
+                        &*dev()?,
                         *f as cu::CUfunction,
                         n,
                         s,
@@ -1008,6 +1011,11 @@ impl GpuCompiled {
         }
         v
     }
+}
+
+/// The device FFTX chains run on: the default device.
+fn dev() -> Result<std::sync::Arc<cuda::Device>> {
+    cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))
 }
 
 #[cfg(test)]

@@ -403,7 +403,7 @@ pub fn run(args: &[String]) -> i32 {
                 false
             }
             None => {
-                let used = cuda::gpu().map(|g| g.ordinal);
+                let used = cuda::default_device().map(|g| g.ordinal);
                 for (i, name, mem, sms, cc) in devices() {
                     println!(
                         "  device {i}: {name}, {} MiB, {sms} SMs, compute capability {}.{}{}",
@@ -417,6 +417,17 @@ pub fn run(args: &[String]) -> i32 {
                         }
                     );
                 }
+                let chosen: Vec<i32> = cuda::devices().iter().map(|d| d.ordinal).collect();
+                let selection = std::env::var("FFTX_DEVICES").unwrap_or_default();
+                let why = if selection.trim().is_empty() {
+                    "FFTX_DEVICES unset: the default device".to_string()
+                } else {
+                    match cuda::parse_selection(&selection, cuda::device_count()) {
+                        Ok(_) => format!("FFTX_DEVICES={selection}"),
+                        Err(e) => format!("{e}; the default device instead"),
+                    }
+                };
+                println!("  distributed work: device(s) {chosen:?} ({why})");
                 match fftx::cufft_lto_callbacks_usable() {
                     Ok(()) => println!(
                         "  cuFFT LTO callbacks: usable (FFTX chains can fuse pointwise steps into cuFFT plans)"

@@ -54,6 +54,9 @@ impl Layout {
 
 pub struct CufftPlan {
     handle: cf::cufftHandle,
+    /// The context current when the plan was made: the device the plan runs on, and where it
+    /// is destroyed.
+    ctx: usize,
     ty: FftType,
     precision: Precision,
     pub work_bytes: usize,
@@ -106,12 +109,19 @@ impl CufftPlan {
             (FftType::C2r, Precision::F64) => cf::cufftType::CUFFT_Z2D,
         };
         let _lock = super::CREATE_LOCK.lock();
+        let mut ctx = std::ptr::null_mut();
+        // SAFETY: writes the calling thread's current context (NULL if none).
+        super::check(
+            unsafe { cudarc::driver::sys::cuCtxGetCurrent(&mut ctx) },
+            "cuCtxGetCurrent",
+        )?;
         let mut handle = 0;
         // SAFETY: cufftCreate writes a handle.
         check(unsafe { cf::cufftCreate(&mut handle) }, "cufftCreate")?;
         // From here on, dropping `plan` destroys the handle (on errors too).
         let mut plan = CufftPlan {
             handle,
+            ctx: ctx as usize,
             ty,
             precision,
             work_bytes: 0,
@@ -195,7 +205,11 @@ impl CufftPlan {
 
 impl Drop for CufftPlan {
     fn drop(&mut self) {
-        if let Some(g) = super::gpu() {
+        // Made with no context current (never, in fftx): the default device's, as it was
+        // before devices were values.
+        let device = super::device_of_context(self.ctx as cudarc::driver::sys::CUcontext)
+            .or_else(super::default_device);
+        if let Some(g) = device.filter(|g| !g.is_lost()) {
             let _ = g.bind();
             // SAFETY: the handle was created by cufftCreate and is destroyed once.
             unsafe { cf::cufftDestroy(self.handle) };

@@ -1,10 +1,9 @@
 //! Our CUDA kernels (`kernels/*.cu`): compiled at run time by NVRTC for the device's
-//! architecture (no nvcc at build time), each module once per process, and launched with a
+//! architecture (no nvcc at build time), each module once per device, and launched with a
 //! grid-stride layout. Every kernel has a Rust twin in `exec::twins` that tests compare it with.
 
-use super::{check, gpu, Error, ErrorKind, Result};
+use super::{check, opened, Device, Error, ErrorKind, Result};
 use cudarc::driver::sys as cu;
-use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
@@ -27,21 +26,25 @@ impl Source {
     }
 }
 
-/// Loaded modules and their functions, as addresses (valid for the process's life: modules
-/// are never unloaded while the primary context lives).
-static MODULES: Lazy<Mutex<HashMap<Source, Result<usize>>>> = Lazy::new(Default::default);
-static FUNCTIONS: Lazy<Mutex<HashMap<(Source, String), usize>>> = Lazy::new(Default::default);
+/// What one device has compiled: loaded modules and their functions, as addresses (valid while
+/// the device's primary context lives: modules are never unloaded but by `fftx_shutdown`), and
+/// the generated sources. A module belongs to a context, so every device has its own.
+#[derive(Default)]
+pub struct Cache {
+    modules: Mutex<HashMap<Source, Result<usize>>>,
+    functions: Mutex<HashMap<(Source, String), usize>>,
+    generated: Mutex<GeneratedCache>,
+}
 
-fn module(src: Source) -> Result<cu::CUmodule> {
-    let mut m = MODULES.lock();
+fn module(g: &Device, src: Source) -> Result<cu::CUmodule> {
+    let mut m = g.kernels.modules.lock();
     let entry = m
         .entry(src)
-        .or_insert_with(|| compile(src).map(|m| m as usize));
+        .or_insert_with(|| compile(g, src).map(|m| m as usize));
     entry.clone().map(|a| a as cu::CUmodule)
 }
 
-fn compile(src: Source) -> Result<cu::CUmodule> {
-    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
+fn compile(g: &Device, src: Source) -> Result<cu::CUmodule> {
     g.bind()?;
     // SAFETY: a presence check only tries to dlopen the library.
     if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
@@ -74,12 +77,12 @@ fn compile(src: Source) -> Result<cu::CUmodule> {
     Ok(module)
 }
 
-/// A kernel of a source, loaded on first use.
-pub fn function(src: Source, name: &str) -> Result<cu::CUfunction> {
-    if let Some(&f) = FUNCTIONS.lock().get(&(src, name.to_string())) {
+/// A kernel of a source on device `g`, loaded on first use.
+pub fn function(g: &Device, src: Source, name: &str) -> Result<cu::CUfunction> {
+    if let Some(&f) = g.kernels.functions.lock().get(&(src, name.to_string())) {
         return Ok(f as cu::CUfunction);
     }
-    let m = module(src)?;
+    let m = module(g, src)?;
     let c = CString::new(name).map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
     let mut f = std::ptr::null_mut();
     // SAFETY: a loaded module and a NUL-terminated name.
@@ -87,22 +90,25 @@ pub fn function(src: Source, name: &str) -> Result<cu::CUfunction> {
         unsafe { cu::cuModuleGetFunction(&mut f, m, c.as_ptr()) },
         "cuModuleGetFunction",
     )?;
-    FUNCTIONS.lock().insert((src, name.to_string()), f as usize);
+    g.kernels
+        .functions
+        .lock()
+        .insert((src, name.to_string()), f as usize);
     Ok(f)
 }
 
-/// Launches a grid-stride kernel over `total` work items on `stream`.
+/// Launches a grid-stride kernel over `total` work items on `stream` (of device `g`).
 ///
 /// # Safety
 /// `params` must point at values of the kernel's parameter types, in order.
 pub unsafe fn launch(
+    g: &Device,
     f: cu::CUfunction,
     total: u64,
     stream: cu::CUstream,
     params: &mut [*mut c_void],
 ) -> Result<()> {
     super::fault::at_launch()?;
-    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     let block = 256u32;
     let max_grid = (g.multiprocessors.max(1) as u64) * 16;
     let grid = total.div_ceil(block as u64).clamp(1, max_grid) as u32;
@@ -124,16 +130,24 @@ pub unsafe fn launch(
     )
 }
 
-/// How many modules are loaded (for the resource counts).
+/// How many modules are loaded, over every device (for the resource counts).
 pub fn loaded_modules() -> usize {
-    MODULES.lock().values().filter(|m| m.is_ok()).count()
+    opened()
+        .iter()
+        .map(|g| {
+            g.kernels
+                .modules
+                .lock()
+                .values()
+                .filter(|m| m.is_ok())
+                .count()
+        })
+        .sum()
 }
 
-/// Generated sources (FFTX pencil passes and elementwise nodes), compiled once per process and
-/// source text: loaded modules (PTX) and LTO-IR images (cuFFT callbacks).
-static GENERATED: Lazy<Mutex<GeneratedCache>> = Lazy::new(Default::default);
-
-/// Compiled generated sources by (source text, LTO-IR or not).
+/// Generated sources (FFTX pencil passes and elementwise nodes), compiled once per device and
+/// source text: loaded modules (PTX) and LTO-IR images (cuFFT callbacks), by (source text,
+/// LTO-IR or not).
 type GeneratedCache = HashMap<(String, bool), Result<Generated>>;
 
 #[derive(Clone)]
@@ -144,21 +158,21 @@ pub enum Generated {
     Lto(std::sync::Arc<Vec<u8>>),
 }
 
-/// Compiles generated CUDA source with NVRTC: to PTX and a loaded module, or (`lto`) to LTO-IR.
-/// Cached by source; an error is cached too (it would fail the same way again).
-pub fn compile_generated(source: &str, lto: bool) -> Result<Generated> {
+/// Compiles generated CUDA source with NVRTC for device `g`: to PTX and a module loaded there,
+/// or (`lto`) to LTO-IR. Cached per device by source; an error is cached too (it would fail
+/// the same way again).
+pub fn compile_generated(g: &Device, source: &str, lto: bool) -> Result<Generated> {
     let key = (source.to_string(), lto);
-    if let Some(r) = GENERATED.lock().get(&key) {
+    if let Some(r) = g.kernels.generated.lock().get(&key) {
         return r.clone();
     }
-    let r = nvrtc(source, lto);
-    GENERATED.lock().insert(key, r.clone());
+    let r = nvrtc(g, source, lto);
+    g.kernels.generated.lock().insert(key, r.clone());
     r
 }
 
-fn nvrtc(source: &str, lto: bool) -> Result<Generated> {
+fn nvrtc(g: &Device, source: &str, lto: bool) -> Result<Generated> {
     use cudarc::nvrtc::sys as nv;
-    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.bind()?;
     // SAFETY: a presence check only tries to dlopen the library.
     if !unsafe { nv::is_culib_present() } {
@@ -260,25 +274,36 @@ pub fn generated_function(module: usize, name: &str) -> Result<cu::CUfunction> {
     Ok(f)
 }
 
-/// Unloads the generated modules and drops the LTO-IR images (`fftx_shutdown`): plans made
-/// before must not run after it.
+/// Unloads the generated modules and drops the LTO-IR images on every device
+/// (`fftx_shutdown`): plans made before must not run after it.
 pub fn forget_generated() {
-    let mut m = GENERATED.lock();
-    if let Some(g) = gpu() {
-        let _ = g.bind();
-        for r in m.values() {
-            if let Ok(Generated::Module(h)) = r {
-                // SAFETY: loaded by `nvrtc`, unloaded once (the cache is cleared below).
-                unsafe { cu::cuModuleUnload(*h as cu::CUmodule) };
+    for g in opened() {
+        let mut m = g.kernels.generated.lock();
+        if !g.is_lost() && g.bind().is_ok() {
+            for r in m.values() {
+                if let Ok(Generated::Module(h)) = r {
+                    // SAFETY: loaded by `nvrtc`, unloaded once (the cache is cleared below).
+                    unsafe { cu::cuModuleUnload(*h as cu::CUmodule) };
+                }
             }
         }
+        m.clear();
     }
-    m.clear();
 }
 
-/// How many generated sources are compiled (for the resource counts).
+/// How many generated sources are compiled, over every device (for the resource counts).
 pub fn generated_count() -> usize {
-    GENERATED.lock().values().filter(|r| r.is_ok()).count()
+    opened()
+        .iter()
+        .map(|g| {
+            g.kernels
+                .generated
+                .lock()
+                .values()
+                .filter(|r| r.is_ok())
+                .count()
+        })
+        .sum()
 }
 
 /// Launches `f` on `grid` blocks of `block` threads on `stream`.

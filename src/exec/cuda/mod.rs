@@ -1,11 +1,17 @@
 //! The CUDA executor: runs transform steps on an NVIDIA GPU through cuFFT and our own kernels.
 //!
 //! Everything CUDA is loaded at run time (cudarc's dynamic loading): on a machine without a
-//! driver, without cuFFT or without a GPU, [`gpu`] is `None` and every plan runs on the CPU.
+//! driver, without cuFFT or without a GPU, [`default_device`] is `None` and every plan runs on
+//! the CPU.
 //! cudarc panics when a library or symbol is missing, so every first touch happens inside
 //! `catch_unwind`.
 //!
-//! Pieces: this module (the device, its context, errors, what a pointer points at, pinned host
+//! Devices are values: [`device`] opens each CUDA ordinal once (an `Arc<Device>` holding its
+//! context, memory pool, compiled kernels, staging blocks and peer access) and hands it to
+//! whoever asks; [`default_device`] is `FFTX_DEVICE`'s (or 0), [`devices`] the list
+//! `FFTX_DEVICES` selects. `FFTX_GPU_MEMORY` is one process-wide budget, checked per card.
+//!
+//! Pieces: this module (devices, their contexts, errors, what a pointer points at, pinned host
 //! memory), [`cufft`] (plans), [`staging`] (the ring of pinned blocks host arrays travel
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
@@ -22,6 +28,7 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::CStr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 pub use crate::error::{Error, ErrorKind, Result};
 
@@ -64,7 +71,7 @@ pub fn device_budget() -> usize {
 /// Device bytes one plan may count on: the budget, and at most nine tenths of the card (the
 /// context, cuFFT's work areas and other plans take the rest). A transform that needs more is
 /// lowered out of card.
-pub fn usable_device_bytes(g: &Gpu) -> usize {
+pub fn usable_device_bytes(g: &Device) -> usize {
     device_budget().min(g.total_memory / 10 * 9)
 }
 
@@ -76,9 +83,14 @@ pub fn set_device_budget(bytes: Option<usize>) {
     );
 }
 
-/// The GPU fftx runs on: one device and its primary context.
-pub struct Gpu {
+/// One CUDA device (a card, by ordinal) and everything fftx keeps on it: its primary context,
+/// its stream-ordered memory pool, the kernel modules and generated sources compiled for it,
+/// its pinned staging blocks and the peers it may read directly. Made once per ordinal by
+/// [`device`] and handed around as `Arc<Device>`; nothing assumes there is only one.
+pub struct Device {
     pub ordinal: i32,
+    /// The driver's handle of the device (`cuDeviceGet`).
+    pub handle: cu::CUdevice,
     pub name: String,
     pub ctx: cu::CUcontext,
     pub total_memory: usize,
@@ -86,31 +98,40 @@ pub struct Gpu {
     /// Compute capability (major, minor): NVRTC compiles our kernels for it.
     pub capability: (i32, i32),
     pub pool: cu::CUmemoryPool,
-    /// A small allocation made when the GPU was opened: it stays valid until the device is
+    /// A small allocation made when the device was opened: it stays valid until the device is
     /// reset (by `cudaDeviceReset` in the program, say), which is how a reset is noticed.
     sentinel: cu::CUdeviceptr,
     /// The device was reset: every handle fftx holds on it is gone.
     lost: std::sync::atomic::AtomicBool,
+    /// Kernel modules and generated sources compiled for this device (modules belong to a
+    /// context: another card needs its own).
+    pub(crate) kernels: kernels::Cache,
+    /// Pinned staging blocks of this device's transfers.
+    pub(crate) staging: staging::Pool,
+    /// Peer access from this device: ordinal -> whether this device reads that one's memory
+    /// directly (`cuDeviceCanAccessPeer`, then `cuCtxEnablePeerAccess` once).
+    peers: Mutex<HashMap<i32, bool>>,
 }
 
-// SAFETY: a CUDA context handle may be used from any thread once made current there.
-unsafe impl Send for Gpu {}
-unsafe impl Sync for Gpu {}
+// SAFETY: a CUDA context handle may be used from any thread once made current there; the
+// caches are behind locks.
+unsafe impl Send for Device {}
+unsafe impl Sync for Device {}
 
-impl Gpu {
+impl Device {
     /// Makes the context current on the calling thread (every thread that calls CUDA must).
     pub fn bind(&self) -> Result<()> {
         // SAFETY: the context is retained for the life of the process.
         check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
     }
 
-    /// Makes the context current on this thread (as [`Gpu::bind`]) and fails once the device
+    /// Makes the context current on this thread (as [`Device::bind`]) and fails once the device
     /// has been reset. The sentinel query needs the context current: on a thread that never
     /// bound it (a caller's new thread executing a plan) it fails, and read as a reset it
     /// turned the GPU off for the whole process. Every use of fftx's device resources (cuFFT
     /// plans, streams, modules, buffers) after a reset would be undefined (cuFFT crashes), so
-    /// from then on the GPU counts as gone: [`gpu`] is None, plans compute on the CPU, and
-    /// stale handles are never touched again (not even freed).
+    /// from then on the device counts as gone: [`device`] is None for it, plans compute on the
+    /// CPU, and stale handles are never touched again (not even freed).
     pub fn check_alive(&self) -> Result<()> {
         use std::sync::atomic::Ordering;
         if !self.lost.load(Ordering::Acquire) {
@@ -127,20 +148,72 @@ impl Gpu {
         }
         Err(Error::new(ErrorKind::DeviceLost, "the device was reset"))
     }
+
+    /// Has the device been reset (its handles are gone)?
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Can kernels and copies on this device read `other`'s memory directly? Asks
+    /// `cuDeviceCanAccessPeer` and enables peer access (from this context to `other`'s) the
+    /// first time; the answer is kept. A device is its own peer.
+    pub fn reaches(&self, other: &Device) -> bool {
+        if other.ordinal == self.ordinal {
+            return true;
+        }
+        let mut peers = self.peers.lock();
+        if let Some(&ok) = peers.get(&other.ordinal) {
+            return ok;
+        }
+        let ask = || {
+            let mut can = 0;
+            // SAFETY: plain queries and a context call with valid handles.
+            unsafe {
+                check(
+                    cu::cuDeviceCanAccessPeer(&mut can, self.handle, other.handle),
+                    "cuDeviceCanAccessPeer",
+                )?;
+                if can == 0 {
+                    return Err(Error::cuda("cuDeviceCanAccessPeer says no"));
+                }
+                self.bind()?;
+                let r = cu::cuCtxEnablePeerAccess(other.ctx, 0);
+                if r != cu::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED {
+                    check(r, "cuCtxEnablePeerAccess")?;
+                }
+            }
+            Ok::<bool, Error>(true)
+        };
+        // Inside catch_unwind as every first touch of a driver entry point (cudarc panics
+        // when one is missing).
+        let asked = catch_unwind(AssertUnwindSafe(ask))
+            .unwrap_or_else(|_| Err(Error::cuda("the driver lacks the peer-access calls")));
+        let ok = match asked {
+            Ok(ok) => ok,
+            Err(e) => {
+                crate::log_info!(
+                    "gpu: no peer access from device {} to {} ({e}); copies between them go through pinned host memory",
+                    self.ordinal,
+                    other.ordinal
+                );
+                false
+            }
+        };
+        peers.insert(other.ordinal, ok);
+        ok
+    }
 }
 
-static GPU: Lazy<std::result::Result<Gpu, String>> =
-    Lazy::new(|| match catch_unwind(AssertUnwindSafe(open)) {
-        Ok(Ok(g)) => {
-            crate::log_info!(
-                "gpu: device {} ({}), {} MiB, {} SMs",
-                g.ordinal,
-                g.name,
-                g.total_memory >> 20,
-                g.multiprocessors
-            );
-            Ok(g)
-        }
+impl std::fmt::Debug for Device {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Device({} {})", self.ordinal, self.name)
+    }
+}
+
+/// CUDA loaded and initialized: how many devices there are, or why CUDA is unusable.
+static CUDA: Lazy<std::result::Result<usize, String>> =
+    Lazy::new(|| match catch_unwind(AssertUnwindSafe(init)) {
+        Ok(Ok(n)) => Ok(n),
         Ok(Err(e)) => {
             crate::log_info!("gpu: none usable ({e}); everything runs on the CPU");
             Err(e)
@@ -151,23 +224,176 @@ static GPU: Lazy<std::result::Result<Gpu, String>> =
         }
     });
 
-/// The GPU, when one is usable (not after a device reset: [`Gpu::check_alive`]).
-pub fn gpu() -> Option<&'static Gpu> {
-    GPU.as_ref()
-        .ok()
-        .filter(|g| !g.lost.load(std::sync::atomic::Ordering::Acquire))
+/// The devices opened so far, by ordinal (or why one could not be opened).
+static DEVICES: Lazy<Mutex<HashMap<usize, Opened>>> = Lazy::new(Default::default);
+
+/// A device opened, or why it could not be.
+type Opened = std::result::Result<Arc<Device>, String>;
+
+/// The default device ([`default_device`]), looked up once.
+static DEFAULT: Lazy<std::result::Result<Arc<Device>, String>> = Lazy::new(|| {
+    let count = CUDA.clone()?;
+    let ordinal = default_ordinal(count).inspect_err(|e| {
+        crate::log_info!("gpu: {e}; everything runs on the CPU");
+    })?;
+    open_cached(ordinal)
+});
+
+fn open_cached(ordinal: usize) -> std::result::Result<Arc<Device>, String> {
+    let count = CUDA.clone()?;
+    if ordinal >= count {
+        return Err(format!("device {ordinal} is not a device of 0..{count}"));
+    }
+    DEVICES
+        .lock()
+        .entry(ordinal)
+        .or_insert_with(|| match catch_unwind(AssertUnwindSafe(|| open(ordinal))) {
+            Ok(Ok(d)) => {
+                crate::log_info!(
+                    "gpu: device {} ({}), {} MiB, {} SMs",
+                    d.ordinal,
+                    d.name,
+                    d.total_memory >> 20,
+                    d.multiprocessors
+                );
+                Ok(Arc::new(d))
+            }
+            Ok(Err(e)) => {
+                crate::log_info!("gpu: device {ordinal} unusable ({e})");
+                Err(e)
+            }
+            Err(_) => Err(format!("opening device {ordinal} failed")),
+        })
+        .clone()
+}
+
+/// Device `ordinal`, opened on first use and kept; None when CUDA is unusable, there is no such
+/// device, or it was reset ([`Device::check_alive`]).
+pub fn device(ordinal: usize) -> Option<Arc<Device>> {
+    open_cached(ordinal).ok().filter(|d| !d.is_lost())
+}
+
+/// The device fftx runs single-device plans on: `FFTX_DEVICE`, or 0. None when there is no
+/// usable GPU (or it was reset).
+pub fn default_device() -> Option<Arc<Device>> {
+    DEFAULT.as_ref().ok().filter(|d| !d.is_lost()).cloned()
+}
+
+/// How many CUDA devices this machine has (0 without a usable CUDA).
+pub fn device_count() -> usize {
+    CUDA.as_ref().copied().unwrap_or(0)
+}
+
+/// The devices distributed work runs on: the selection `FFTX_DEVICES` names (`0,1`, `all`;
+/// see [`parse_selection`]), or the default device alone. Devices that cannot be opened are
+/// left out (and logged); a selection that does not parse is logged and the default device
+/// used.
+pub fn devices() -> Vec<Arc<Device>> {
+    let count = device_count();
+    let chosen = match std::env::var("FFTX_DEVICES") {
+        Ok(text) if !text.trim().is_empty() => match parse_selection(&text, count) {
+            Ok(list) => list,
+            Err(e) => {
+                crate::log_warn!("{e}; using the default device");
+                return default_device().into_iter().collect();
+            }
+        },
+        _ => return default_device().into_iter().collect(),
+    };
+    chosen.into_iter().filter_map(device).collect()
+}
+
+/// Parses a device selection (`FFTX_DEVICES`) among `count` devices: `all`, or ordinals and
+/// ranges separated by commas (`0,1`, `0-3`, `2, 0`). Order is kept, repeats are dropped.
+pub fn parse_selection(text: &str, count: usize) -> Result<Vec<usize>> {
+    let bad = |why: String| {
+        Err(Error::bad_input(format!(
+            "FFTX_DEVICES={text:?}: {why} (expected `all` or device numbers like `0,1` or `0-3`, of 0..{count})"
+        )))
+    };
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("all") {
+        if count == 0 {
+            return bad("no CUDA device".into());
+        }
+        return Ok((0..count).collect());
+    }
+    let mut out = Vec::new();
+    for part in t.split(',').map(str::trim) {
+        if part.is_empty() {
+            return bad("an empty entry".into());
+        }
+        let num = |s: &str| s.trim().parse::<usize>().map_err(|_| s.trim().to_string());
+        let (lo, hi) = match part.split_once('-') {
+            Some((a, b)) => match (num(a), num(b)) {
+                (Ok(a), Ok(b)) if a <= b => (a, b),
+                (Ok(_), Ok(_)) => return bad(format!("the range {part:?} runs backwards")),
+                _ => return bad(format!("{part:?} is not a device number or range")),
+            },
+            None => match num(part) {
+                Ok(d) => (d, d),
+                Err(_) => return bad(format!("{part:?} is not a device number")),
+            },
+        };
+        if hi >= count {
+            return bad(format!("device {hi} does not exist"));
+        }
+        for d in lo..=hi {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `FFTX_DEVICE`, or 0.
+fn default_ordinal(count: usize) -> std::result::Result<usize, String> {
+    match std::env::var("FFTX_DEVICE") {
+        Ok(v) if !v.trim().is_empty() => v
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&d| d < count)
+            .ok_or_else(|| format!("FFTX_DEVICE={v} is not a device of 0..{count}")),
+        _ => Ok(0),
+    }
+}
+
+/// The opened device whose primary context is `ctx` (what a handle made under that context
+/// belongs to).
+pub fn device_of_context(ctx: cu::CUcontext) -> Option<Arc<Device>> {
+    DEVICES
+        .lock()
+        .values()
+        .filter_map(|d| d.as_ref().ok())
+        .find(|d| d.ctx == ctx)
+        .cloned()
+}
+
+/// The devices opened so far (for `fftw_cleanup` and the resource counts).
+pub(crate) fn opened() -> Vec<Arc<Device>> {
+    match Lazy::get(&DEVICES) {
+        Some(m) => m
+            .lock()
+            .values()
+            .filter_map(|d| d.as_ref().ok())
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    }
 }
 
 /// Could a caller's array be device memory? Only if the program itself loaded the CUDA driver
 /// (its device pointers come from it) or fftx has opened the GPU already. Otherwise nothing
 /// needs CUDA started just to ask, which costs 200-300 ms.
 pub fn device_pointers_possible() -> bool {
-    Lazy::get(&GPU).is_some() || driver_loaded_by_program()
+    Lazy::get(&CUDA).is_some() || driver_loaded_by_program()
 }
 
-/// Has fftx opened (or tried to open) the GPU in this process?
+/// Has fftx opened (or tried to open) CUDA in this process?
 pub fn gpu_opened() -> bool {
-    Lazy::get(&GPU).is_some()
+    Lazy::get(&CUDA).is_some()
 }
 
 fn driver_loaded_by_program() -> bool {
@@ -183,16 +409,17 @@ fn driver_loaded_by_program() -> bool {
     }
 }
 
-/// Why there is no GPU (for logs), or None when there is one.
+/// Why there is no default device (for logs), or None when there is one.
 pub fn why_no_gpu() -> Option<String> {
-    match GPU.as_ref() {
+    match DEFAULT.as_ref() {
         Err(e) => Some(e.clone()),
-        Ok(_) if gpu().is_none() => Some("the device was reset".into()),
+        Ok(d) if d.is_lost() => Some("the device was reset".into()),
         Ok(_) => None,
     }
 }
 
-fn open() -> std::result::Result<Gpu, String> {
+/// Loads CUDA and cuFFT and counts the devices.
+fn init() -> std::result::Result<usize, String> {
     if fault::arm_from_env() {
         return Err("CUDA missing (injected: FFTX_FAULT=no-cuda)".into());
     }
@@ -211,18 +438,25 @@ fn open() -> std::result::Result<Gpu, String> {
         check(cu::cuInit(0), "cuInit").map_err(e)?;
         let mut count = 0;
         check(cu::cuDeviceGetCount(&mut count), "cuDeviceGetCount").map_err(e)?;
-        if count == 0 {
+        if count <= 0 {
             return Err("no CUDA device".into());
         }
-        let ordinal = match std::env::var("FFTX_DEVICE") {
-            Ok(v) if !v.trim().is_empty() => v
-                .trim()
-                .parse::<i32>()
-                .ok()
-                .filter(|&d| d >= 0 && d < count)
-                .ok_or_else(|| format!("FFTX_DEVICE={v} is not a device of 0..{count}"))?,
-            _ => 0,
-        };
+        // Touch cuFFT now, so a broken installation shows here and not in a plan.
+        let mut version = 0;
+        let r = cudarc::cufft::sys::cufftGetVersion(&mut version);
+        if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
+            return Err(format!("cufftGetVersion: {r:?}"));
+        }
+        Ok(count as usize)
+    }
+}
+
+/// Opens device `ordinal` (CUDA initialized: [`init`]).
+fn open(ordinal: usize) -> std::result::Result<Device, String> {
+    let e = |e: Error| e.message;
+    let ordinal = ordinal as i32;
+    // SAFETY: plain driver API calls with valid out-pointers.
+    unsafe {
         let mut dev = 0;
         check(cu::cuDeviceGet(&mut dev, ordinal), "cuDeviceGet").map_err(e)?;
         let mut ctx = std::ptr::null_mut();
@@ -277,16 +511,11 @@ fn open() -> std::result::Result<Gpu, String> {
             "cuMemPoolSetAttribute",
         )
         .map_err(e)?;
-        // Touch cuFFT now, so a broken installation shows here and not in a plan.
-        let mut version = 0;
-        let r = cudarc::cufft::sys::cufftGetVersion(&mut version);
-        if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
-            return Err(format!("cufftGetVersion: {r:?}"));
-        }
         let mut sentinel = 0;
         check(cu::cuMemAlloc_v2(&mut sentinel, 256), "cuMemAlloc").map_err(e)?;
-        Ok(Gpu {
+        Ok(Device {
             ordinal,
+            handle: dev,
             name: CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned(),
             ctx,
             total_memory: total,
@@ -295,13 +524,16 @@ fn open() -> std::result::Result<Gpu, String> {
             pool,
             sentinel,
             lost: std::sync::atomic::AtomicBool::new(false),
+            kernels: Default::default(),
+            staging: Default::default(),
+            peers: Mutex::new(HashMap::new()),
         })
     }
 }
 
-/// `fftw_cleanup`: gives the pool's cached device memory and the staging blocks back.
+/// `fftw_cleanup`: gives every opened device's pooled memory and staging blocks back.
 pub fn cleanup() {
-    if let Some(g) = gpu() {
+    for g in opened().into_iter().filter(|g| !g.is_lost()) {
         if g.bind().is_ok() {
             // SAFETY: trimming an idle pool; blocks in use are kept by the driver.
             unsafe {
@@ -309,7 +541,7 @@ pub fn cleanup() {
                 cu::cuMemPoolTrimTo(g.pool, 0);
             }
         }
-        staging::release_idle();
+        g.staging.release_idle(&g);
     }
 }
 
@@ -325,7 +557,7 @@ pub enum Memory {
 }
 
 /// Classifies the `bytes` bytes at `ptr` (the whole extent an array's layout addresses).
-pub fn memory_of(g: &Gpu, ptr: usize, bytes: usize) -> Memory {
+pub fn memory_of(g: &Device, ptr: usize, bytes: usize) -> Memory {
     if g.bind().is_err() || ptr == 0 {
         return Memory::Pageable;
     }
@@ -384,7 +616,7 @@ pub struct Mirror {
 
 impl Mirror {
     pub fn new(bytes: &[u8], kind: Memory) -> Option<Mirror> {
-        let g = gpu()?;
+        let g = default_device()?;
         g.bind().ok()?;
         let len = bytes.len().max(1);
         // SAFETY: allocations of len bytes, filled from `bytes`.
@@ -434,7 +666,7 @@ impl Mirror {
 
 impl Drop for Mirror {
     fn drop(&mut self) {
-        if let Some(g) = gpu() {
+        if let Some(g) = default_device() {
             let _ = g.bind();
             // SAFETY: allocated in Mirror::new, freed once.
             unsafe {
@@ -465,7 +697,7 @@ pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
     {
         return None;
     }
-    let g = gpu()?;
+    let g = default_device()?;
     g.bind().ok()?;
     let mut p = std::ptr::null_mut();
     // SAFETY: cuMemHostAlloc writes the block's address; PORTABLE: usable from every context.
@@ -488,7 +720,7 @@ pub unsafe fn free_pinned(p: *mut libc::c_void) -> bool {
     if PINNED.lock().remove(&(p as usize)).is_none() {
         return false;
     }
-    if let Some(g) = gpu() {
+    if let Some(g) = default_device() {
         let _ = g.bind();
         // SAFETY: p came from cuMemHostAlloc and is freed once (removed from the registry).
         unsafe { cu::cuMemFreeHost(p) };
@@ -509,4 +741,47 @@ pub fn live_resources() -> HashMap<&'static str, usize> {
     m.insert("kernel_modules", kernels::loaded_modules());
     m.insert("generated_sources", kernels::generated_count());
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_selection;
+
+    #[test]
+    fn selections_parse_lists_ranges_and_all() {
+        assert_eq!(parse_selection("0", 1).unwrap(), vec![0]);
+        assert_eq!(parse_selection("0,1", 2).unwrap(), vec![0, 1]);
+        assert_eq!(parse_selection(" 2, 0 ", 4).unwrap(), vec![2, 0]);
+        assert_eq!(parse_selection("1-3", 4).unwrap(), vec![1, 2, 3]);
+        assert_eq!(parse_selection("0,0,1-2,1", 3).unwrap(), vec![0, 1, 2]);
+        assert_eq!(parse_selection("all", 3).unwrap(), vec![0, 1, 2]);
+        assert_eq!(parse_selection("ALL", 1).unwrap(), vec![0]);
+    }
+
+    #[test]
+    fn bad_selections_are_refused_with_the_reason() {
+        let why = |text: &str, count: usize| parse_selection(text, count).unwrap_err().message;
+        assert!(
+            why("2", 2).contains("device 2 does not exist"),
+            "{}",
+            why("2", 2)
+        );
+        assert!(why("0,,1", 2).contains("an empty entry"));
+        assert!(why("", 2).contains("an empty entry"));
+        assert!(why("gpu0", 2).contains("\"gpu0\" is not a device number"));
+        assert!(why("3-1", 4).contains("runs backwards"));
+        assert!(why("0-x", 4).contains("not a device number or range"));
+        assert!(why("-1", 4).contains("not a device number or range"));
+        assert!(why("all", 0).contains("no CUDA device"));
+        // Every message names the variable and what it expects.
+        let m = why("x", 2);
+        assert!(
+            m.starts_with("FFTX_DEVICES=\"x\"") && m.contains("`0,1`"),
+            "{m}"
+        );
+        assert_eq!(
+            parse_selection("x", 2).unwrap_err().kind,
+            crate::error::ErrorKind::BadInput
+        );
+    }
 }

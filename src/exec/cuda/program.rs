@@ -1,6 +1,17 @@
-//! Runs a [`Program`] on the GPU: its device temporaries in device memory, one CUDA stream per
+//! Runs a [`Program`] on GPUs: its device temporaries in device memory, one CUDA stream per
 //! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps and
 //! device-side strided copies as NVRTC kernels of this file.
+//!
+//! Devices: the program's placements `Device(d)` name entries of the device map handed to
+//! [`CudaProgram::new`] (`&[Arc<Device>]`). Several entries may be the same card (partitions
+//! of one card: a transfer between them is the copy kernel on that card); between different
+//! cards a transfer is the copy kernel of the destination reading the source's memory when
+//! peer access is possible (`cuDeviceCanAccessPeer`, enabled once), and otherwise staged
+//! through pinned host memory (packed and copied out on the source card's side stream, copied
+//! in and scattered on the destination's stream, ordered by events). Each stream runs on the
+//! card of the buffers its device steps touch; an event lives on the card of the stream that
+//! records it. An `Fft` step whose loops do not collapse to one cuFFT batch runs as one
+//! execution per element of the remaining loops; empty shares (a loop of length 0) do nothing.
 //!
 //! The caller's arrays (and host or pinned temporaries) are host memory: a transfer between
 //! host and device travels through a pinned staging block of its stream, the host side
@@ -10,21 +21,24 @@
 //! of the program. The reference semantics are `exec::cpu::program` (the twiddle kernel
 //! computes exactly what its twin there does).
 //!
-//! Not run on a GPU yet where this was written: checked by compilation and by the unit tests
-//! of the layout mappings below; `tests/gpu.rs` compares it with the CPU program on a device.
+//! The device maps (partitions of one card, several cards, peer and staged copies) were written
+//! without a GPU at hand: checked by compilation and by the unit tests below (layout mappings,
+//! streams and events per card for every distributed program the GPU tests run);
+//! `tests/gpu.rs` compares the executor with the CPU program on one card and on every card.
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
-use super::{check, device_budget, gpu, Error, ErrorKind, Gpu, Result};
+use super::{check, device_budget, Device, Error, ErrorKind, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
-use crate::program::{Placement, Program, Role, Step};
+use crate::program::{for_each_in_box, Placement, Program, Role, Step};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 /// Most axes of a device-side strided copy.
 const MAX_RANK: usize = 6;
@@ -127,36 +141,75 @@ extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned
 }
 "#;
 
-/// A stream's pinned staging block, and a device scratch block for transfers whose device side
-/// is not contiguous (packed there, then scattered by the copy kernel).
+/// A stream's pinned staging block, and a device scratch block (on the stream's card) for
+/// transfers whose device side is not contiguous (packed there, then scattered by the copy
+/// kernel).
 struct Staging {
     host: usize,
     bytes: usize,
     scratch: u64,
     /// Recorded after the last copy out of `host`: the host waits for it before refilling.
     free: cu::CUevent,
+    /// Recorded before a copy staged from another card: that card's side stream waits for it.
+    ready: cu::CUevent,
 }
 
-/// A program made ready on the GPU.
+/// One physical card of the device map, and what the program keeps on it.
+struct Card {
+    dev: Arc<Device>,
+    copy: cu::CUfunction,
+    twiddle: cu::CUfunction,
+    /// For copies staged out of this card (no peer access to the destination): a side stream,
+    /// the event after each pack and copy out, and the block strided sources are packed into.
+    aux: cu::CUstream,
+    packed: cu::CUevent,
+    scratch: u64,
+}
+
+/// A program made ready on its devices.
 pub struct CudaProgram<T: Real> {
     program: Program,
-    g: &'static Gpu,
+    /// The physical cards of the device map, each once.
+    cards: Vec<Card>,
+    /// Per device-map entry (a placement's `d`): its index in `cards`.
+    card_of: Vec<usize>,
     /// Per buffer: its device address (0 unless a device temporary).
     device: Vec<u64>,
     streams: Vec<cu::CUstream>,
+    /// Per stream: the card it runs on.
+    stream_card: Vec<usize>,
     events: Vec<cu::CUevent>,
-    plans: Vec<CufftPlan>,
-    /// Per step: the index in `plans` of an `Fft` step's plan.
+    /// Per event: the card of the stream that records it (where it was created).
+    event_card: Vec<usize>,
+    plans: Vec<Planned>,
+    /// Per step: the index in `plans` of an `Fft` step's plan (None: an empty share).
     step_plan: Vec<Option<usize>>,
+    /// Per step: how a device-to-device transfer between two cards goes.
+    crossing: Vec<Crossing>,
     staging: Vec<Staging>,
-    copy: cu::CUfunction,
-    twiddle: cu::CUfunction,
     /// One run at a time (the staging blocks are shared).
     running: Mutex<()>,
     _t: PhantomData<T>,
 }
 
-// SAFETY: the handles belong to the process's primary context; runs are serialized by `running`.
+/// A cuFFT plan and the loops its executions iterate over (offsets in real scalars).
+struct Planned {
+    plan: CufftPlan,
+    outer: Vec<IoDim>,
+}
+
+/// How a transfer between device buffers goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Crossing {
+    /// Not a transfer between two cards (one card: the copy kernel).
+    None,
+    /// The destination card reads the source's memory directly (peer access).
+    Peer,
+    /// Through pinned host memory (no peer access).
+    Staged,
+}
+
+// SAFETY: the handles belong to the cards' primary contexts; runs are serialized by `running`.
 unsafe impl<T: Real> Send for CudaProgram<T> {}
 unsafe impl<T: Real> Sync for CudaProgram<T> {}
 
@@ -171,6 +224,49 @@ enum Route {
 
 fn on_device(p: &Program, buf: usize) -> bool {
     matches!(p.buffers[buf].placement, Placement::Device(_))
+}
+
+/// The device-map entry a buffer is placed on.
+fn device_of(p: &Program, buf: usize) -> Option<usize> {
+    match p.buffers[buf].placement {
+        Placement::Device(d) => Some(d),
+        _ => None,
+    }
+}
+
+/// How many device-map entries the program names (the largest `d` of `Device(d)`, plus one).
+pub fn devices_needed(p: &Program) -> usize {
+    p.buffers
+        .iter()
+        .filter_map(|b| match b.placement {
+            Placement::Device(d) => Some(d + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The device-map entry a step runs on: an `Fft`'s or a `Twiddle`'s buffer, a transfer's
+/// device side (the destination's when both are).
+fn step_device(p: &Program, step: &Step) -> Option<usize> {
+    match step {
+        Step::Fft { input, .. } => device_of(p, input.buf),
+        Step::Twiddle { at, .. } => device_of(p, at.buf),
+        Step::Transfer { from, to, .. } => device_of(p, to.buf).or(device_of(p, from.buf)),
+        _ => None,
+    }
+}
+
+/// Does the step do nothing (a box or batch with an axis of length 0: an empty share)?
+fn empty(step: &Step) -> bool {
+    match step {
+        Step::Fft { problem, .. } => problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0),
+        Step::Transfer { dims, .. } => dims.iter().any(|d| d.n <= 0),
+        Step::Twiddle {
+            rows, cols, rest, ..
+        } => rows.n == 0 || cols.n == 0 || rest.iter().any(|a| a.n == 0),
+        _ => false,
+    }
 }
 
 fn route(p: &Program, from: usize, to: usize) -> Route {
@@ -224,11 +320,6 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
                 return Err(Error::unsupported(format!(
                     "gpu program: the caller's array b{i} must be host memory, not {}",
                     pl.name()
-                )))
-            }
-            (_, Placement::Device(d)) if d != 0 => {
-                return Err(Error::unsupported(format!(
-                    "gpu program: buffer b{i} is on device {d}; this executor runs one device"
                 )))
             }
             _ => {}
@@ -304,37 +395,52 @@ fn side_layout(strides: &[isize], shape: &[isize], unit: isize) -> Result<(Vec<i
     Ok((embed, s[r - 1] as i64))
 }
 
-/// The loops as one batch of `n` transforms `idist`/`odist` elements apart; refuses loops that
-/// do not collapse to one such dimension.
-fn collapse_loops(loops: &[IoDim], iu: isize, ou: isize) -> Result<Option<(i64, i64, i64)>> {
-    let mut l: Vec<IoDim> = loops.iter().copied().filter(|d| d.n != 1).collect();
+/// Splits the loops into one batch of `n` transforms `idist`/`odist` elements apart (the
+/// largest group of loops that nest) and the loops left over, which the executor iterates over
+/// (one cuFFT execution per element). Loops of length 1 drop out; no loops: no batch.
+#[allow(clippy::type_complexity)]
+fn split_loops(
+    loops: &[IoDim],
+    iu: isize,
+    ou: isize,
+) -> Result<(Option<(i64, i64, i64)>, Vec<IoDim>)> {
+    let l: Vec<IoDim> = loops.iter().copied().filter(|d| d.n != 1).collect();
     if l.is_empty() {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
-    l.sort_by_key(|d| std::cmp::Reverse(d.is));
-    let mut cur = *l.last().expect("not empty");
-    for d in l.iter().rev().skip(1) {
-        if d.is != cur.is * cur.n || d.os != cur.os * cur.n {
-            return Err(Error::unsupported(format!(
-                "gpu program: the Fft loops {loops:?} do not collapse to one batch dimension"
-            )));
+    let whole = |d: &IoDim| d.is > 0 && d.os > 0 && d.is % iu == 0 && d.os % ou == 0;
+    let mut best: Option<(IoDim, Vec<usize>)> = None;
+    for seed in (0..l.len()).filter(|&k| whole(&l[k])) {
+        let (mut cur, mut used) = (l[seed], vec![seed]);
+        while let Some(k) = (0..l.len())
+            .find(|&k| !used.contains(&k) && l[k].is == cur.is * cur.n && l[k].os == cur.os * cur.n)
+        {
+            cur.n *= l[k].n;
+            used.push(k);
         }
-        cur.n *= d.n;
+        if best.as_ref().is_none_or(|(b, _)| cur.n > b.n) {
+            best = Some((cur, used));
+        }
     }
-    if cur.is <= 0 || cur.os <= 0 || cur.is % iu != 0 || cur.os % ou != 0 {
+    let Some((b, used)) = best else {
         return Err(Error::unsupported(format!(
-            "gpu program: the Fft loops {loops:?} are not a positive whole number of elements apart"
+            "gpu program: none of the Fft loops {loops:?} is a positive whole number of elements apart"
         )));
-    }
-    Ok(Some((
-        cur.n as i64,
-        (cur.is / iu) as i64,
-        (cur.os / ou) as i64,
-    )))
+    };
+    let outer = (0..l.len())
+        .filter(|k| !used.contains(k))
+        .map(|k| l[k])
+        .collect();
+    Ok((
+        Some((b.n as i64, (b.is / iu) as i64, (b.os / ou) as i64)),
+        outer,
+    ))
 }
 
-/// A cuFFT plan's arguments for `p`: shape, input and output layouts, batch, type.
-fn cufft_args(p: &Problem) -> Result<(Vec<i64>, Layout, Layout, i64, FftType)> {
+/// A cuFFT plan's arguments for `p`: shape, input and output layouts, batch, type; and the
+/// loops each execution is repeated over (strides in real scalars).
+#[allow(clippy::type_complexity)]
+fn cufft_args(p: &Problem) -> Result<(Vec<i64>, Layout, Layout, i64, FftType, Vec<IoDim>)> {
     let ty = match p.kind {
         Kind::Dft { .. } => FftType::C2c,
         Kind::R2c => FftType::R2c,
@@ -354,8 +460,8 @@ fn cufft_args(p: &Problem) -> Result<(Vec<i64>, Layout, Layout, i64, FftType)> {
     let (ie, istride) = side_layout(&is, &p.input_shape(), iu)?;
     let (oe, ostride) = side_layout(&os, &p.output_shape(), ou)?;
     let span = |e: &[i64], s: i64| e.iter().product::<i64>() * s;
-    let (batch, idist, odist) =
-        collapse_loops(&p.loops, iu, ou)?.unwrap_or((1, span(&ie, istride), span(&oe, ostride)));
+    let (batch, outer) = split_loops(&p.loops, iu, ou)?;
+    let (batch, idist, odist) = batch.unwrap_or((1, span(&ie, istride), span(&oe, ostride)));
     let n = p.dims.iter().map(|d| d.n as i64).collect();
     let layout = |embed, stride, dist| Layout {
         embed,
@@ -368,26 +474,85 @@ fn cufft_args(p: &Problem) -> Result<(Vec<i64>, Layout, Layout, i64, FftType)> {
         layout(oe, ostride, odist),
         batch,
         ty,
+        outer,
     ))
 }
 
 impl<T: Real> CudaProgram<T> {
-    /// Makes the program ready: device memory, streams, events, cuFFT plans, kernels.
-    pub fn new(program: &Program) -> Result<Self> {
+    /// Makes the program ready on `devices`, the device map its placements `Device(d)` index
+    /// (entries may repeat a card: partitions of it): device memory, streams, events, cuFFT
+    /// plans, kernels. A map shorter than the program needs is refused (`BadInput`).
+    pub fn new(program: &Program, devices: &[Arc<Device>]) -> Result<Self> {
+        Self::make(program, devices, true)
+    }
+
+    /// As [`CudaProgram::new`], but transfers between cards are staged through pinned host
+    /// memory even where peer access is possible (tests run that path on peer-capable boxes).
+    pub fn without_peer_access(program: &Program, devices: &[Arc<Device>]) -> Result<Self> {
+        Self::make(program, devices, false)
+    }
+
+    fn make(program: &Program, devices: &[Arc<Device>], peer: bool) -> Result<Self> {
         supported::<T>(program)?;
-        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
-        g.check_alive()?;
+        let needed = devices_needed(program).max(1);
+        if devices.len() < needed {
+            return Err(Error::bad_input(format!(
+                "gpu program: the program places buffers on {needed} device(s) (Device(0) to Device({})), but the device map has {}",
+                needed - 1,
+                devices.len()
+            )));
+        }
+        let mut cards: Vec<Card> = Vec::new();
+        let mut card_of = Vec::new();
+        for d in devices {
+            d.check_alive()?;
+            let c = match cards.iter().position(|c| c.dev.ordinal == d.ordinal) {
+                Some(c) => c,
+                None => {
+                    cards.push(Card {
+                        dev: d.clone(),
+                        copy: std::ptr::null_mut(),
+                        twiddle: std::ptr::null_mut(),
+                        aux: std::ptr::null_mut(),
+                        packed: std::ptr::null_mut(),
+                        scratch: 0,
+                    });
+                    cards.len() - 1
+                }
+            };
+            card_of.push(c);
+        }
+        let (stream_card, event_card) = Self::map_streams(program, &card_of)?;
+        let mut crossing = vec![Crossing::None; program.steps.len()];
+        for (i, step) in program.steps.iter().enumerate() {
+            if let Step::Transfer { from, to, .. } = step {
+                if let (Some(a), Some(b)) =
+                    (device_of(program, from.buf), device_of(program, to.buf))
+                {
+                    let (a, b) = (card_of[a], card_of[b]);
+                    if a != b {
+                        crossing[i] = if peer && cards[b].dev.reaches(&cards[a].dev) {
+                            Crossing::Peer
+                        } else {
+                            Crossing::Staged
+                        };
+                    }
+                }
+            }
+        }
         let mut me = CudaProgram {
             program: program.clone(),
-            g,
+            cards,
+            card_of,
             device: vec![0; program.buffers.len()],
             streams: Vec::new(),
+            stream_card,
             events: Vec::new(),
+            event_card,
             plans: Vec::new(),
             step_plan: vec![None; program.steps.len()],
+            crossing,
             staging: Vec::new(),
-            copy: std::ptr::null_mut(),
-            twiddle: std::ptr::null_mut(),
             running: Mutex::new(()),
             _t: PhantomData,
         };
@@ -399,25 +564,40 @@ impl<T: Real> CudaProgram<T> {
         Ok(me)
     }
 
-    fn make_kernels(&mut self) -> Result<()> {
-        let real = if std::mem::size_of::<T>() == 8 {
-            "double"
-        } else {
-            "float"
-        };
-        let module = match compile_generated(&SOURCE.replace("REAL", real), false)? {
-            Generated::Module(m) => m,
-            Generated::Lto(_) => return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX")),
-        };
-        self.copy = generated_function(module, "fftx_program_copy")?;
-        self.twiddle = generated_function(module, "fftx_program_twiddle")?;
-        Ok(())
-    }
-
-    fn make_streams_and_events(&mut self) -> Result<()> {
-        let steps = &self.program.steps;
-        let n_streams = steps.iter().map(|s| s.stream() + 1).max().unwrap_or(1);
-        let n_events = steps
+    /// The card each stream runs on (that of its device steps; a stream with none: the first
+    /// entry's), and the card of each event (that of the stream recording it).
+    fn map_streams(p: &Program, card_of: &[usize]) -> Result<(Vec<usize>, Vec<usize>)> {
+        let n_streams = p.steps.iter().map(|s| s.stream() + 1).max().unwrap_or(1);
+        let mut stream_card: Vec<Option<(usize, usize)>> = vec![None; n_streams];
+        for (i, step) in p.steps.iter().enumerate() {
+            let Some(d) = step_device(p, step) else {
+                continue;
+            };
+            let s = step.stream();
+            match stream_card[s] {
+                None => stream_card[s] = Some((card_of[d], d)),
+                Some((c, e)) if c != card_of[d] => {
+                    return Err(Error::unsupported(format!(
+                        "gpu program: step {i} runs on device {d}, but stream {s} runs on device {e}, another card"
+                    )))
+                }
+                _ => {}
+            }
+            if let Step::Fft { output, .. } = step {
+                let o = device_of(p, output.buf).unwrap_or(d);
+                if card_of[o] != card_of[d] {
+                    return Err(Error::unsupported(format!(
+                        "gpu program: step {i} transforms from device {d} into device {o}, another card"
+                    )));
+                }
+            }
+        }
+        let stream_card: Vec<usize> = stream_card
+            .iter()
+            .map(|c| c.map_or(card_of[0], |c| c.0))
+            .collect();
+        let n_events = p
+            .steps
             .iter()
             .filter_map(|s| match s {
                 Step::Record { event, .. } | Step::Wait { event, .. } => Some(event + 1),
@@ -425,26 +605,104 @@ impl<T: Real> CudaProgram<T> {
             })
             .max()
             .unwrap_or(0);
-        // SAFETY: creation calls with valid out-pointers; each handle is kept to be destroyed.
-        unsafe {
-            for _ in 0..n_streams {
-                let mut s = std::ptr::null_mut();
-                let flags = cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
-                check(cu::cuStreamCreate(&mut s, flags), "cuStreamCreate")?;
-                self.streams.push(s);
+        let mut event_card: Vec<Option<usize>> = vec![None; n_events];
+        for (i, step) in p.steps.iter().enumerate() {
+            if let Step::Record { event, stream } = step {
+                let c = stream_card[*stream];
+                match event_card[*event] {
+                    Some(e) if e != c => {
+                        return Err(Error::unsupported(format!(
+                        "gpu program: step {i} records event {event} on another card than before"
+                    )))
+                    }
+                    _ => event_card[*event] = Some(c),
+                }
             }
-            for _ in 0..n_events + n_streams {
-                let mut e = std::ptr::null_mut();
+        }
+        Ok((
+            stream_card,
+            event_card.iter().map(|c| c.unwrap_or(card_of[0])).collect(),
+        ))
+    }
+
+    fn make_kernels(&mut self) -> Result<()> {
+        let real = if std::mem::size_of::<T>() == 8 {
+            "double"
+        } else {
+            "float"
+        };
+        let source = SOURCE.replace("REAL", real);
+        for card in &mut self.cards {
+            let module = match compile_generated(&card.dev, &source, false)? {
+                Generated::Module(m) => m,
+                Generated::Lto(_) => {
+                    return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX"))
+                }
+            };
+            card.copy = generated_function(module, "fftx_program_copy")?;
+            card.twiddle = generated_function(module, "fftx_program_twiddle")?;
+        }
+        Ok(())
+    }
+
+    fn make_streams_and_events(&mut self) -> Result<()> {
+        // SAFETY: creation calls with valid out-pointers, each in its card's context; each
+        // handle is kept to be destroyed.
+        unsafe {
+            let stream = |out: &mut cu::CUstream| {
+                let flags = cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32;
+                check(cu::cuStreamCreate(out, flags), "cuStreamCreate")
+            };
+            let event = |out: &mut cu::CUevent| {
                 let flags = cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32;
-                check(cu::cuEventCreate(&mut e, flags), "cuEventCreate")?;
-                self.events.push(e);
+                check(cu::cuEventCreate(out, flags), "cuEventCreate")
+            };
+            for s in 0..self.stream_card.len() {
+                self.cards[self.stream_card[s]].dev.bind()?;
+                self.streams.push(std::ptr::null_mut());
+                stream(self.streams.last_mut().expect("pushed"))?;
+            }
+            for e in 0..self.event_card.len() {
+                self.cards[self.event_card[e]].dev.bind()?;
+                self.events.push(std::ptr::null_mut());
+                event(self.events.last_mut().expect("pushed"))?;
+            }
+            // Per stream, its staging block's `free` and `ready` events.
+            for s in 0..self.stream_card.len() {
+                self.cards[self.stream_card[s]].dev.bind()?;
+                self.staging.push(Staging {
+                    host: 0,
+                    bytes: 0,
+                    scratch: 0,
+                    free: std::ptr::null_mut(),
+                    ready: std::ptr::null_mut(),
+                });
+                let st = self.staging.last_mut().expect("pushed");
+                event(&mut st.free)?;
+                event(&mut st.ready)?;
+            }
+            // Side streams of the cards that copies are staged out of.
+            for (i, step) in self.program.steps.iter().enumerate() {
+                if self.crossing[i] != Crossing::Staged {
+                    continue;
+                }
+                let Step::Transfer { from, .. } = step else {
+                    continue;
+                };
+                let d = device_of(&self.program, from.buf).expect("a device side");
+                let card = &mut self.cards[self.card_of[d]];
+                if card.aux.is_null() {
+                    card.dev.bind()?;
+                    stream(&mut card.aux)?;
+                    event(&mut card.packed)?;
+                }
             }
         }
         Ok(())
     }
 
     /// One cuFFT plan per distinct (problem, stream): tiles of one round share it (a plan's
-    /// work area must not be shared by two streams).
+    /// work area must not be shared by two streams). Made on the stream's card.
     fn make_plans(&mut self) -> Result<()> {
         let mut made: Vec<(Problem, usize)> = Vec::new();
         for (i, step) in self.program.steps.iter().enumerate() {
@@ -454,29 +712,35 @@ impl<T: Real> CudaProgram<T> {
             else {
                 continue;
             };
+            if empty(step) {
+                continue;
+            }
             let key = (problem.clone(), *stream);
             if let Some(k) = made.iter().position(|m| *m == key) {
                 self.step_plan[i] = Some(k);
                 continue;
             }
-            let (n, il, ol, batch, ty) = cufft_args(problem)?;
+            let (n, il, ol, batch, ty, outer) = cufft_args(problem)?;
+            self.cards[self.stream_card[*stream]].dev.bind()?;
             let plan = CufftPlan::new(&n, &il, &ol, batch, ty, problem.precision)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
             plan.set_stream(self.streams[*stream])?;
-            self.plans.push(plan);
+            self.plans.push(Planned { plan, outer });
             made.push(key);
             self.step_plan[i] = Some(self.plans.len() - 1);
         }
         Ok(())
     }
 
-    /// Device temporaries, and per stream a pinned staging block (and device scratch where a
-    /// transfer's device side is strided), within the device budget.
+    /// Device temporaries, per stream a pinned staging block (and device scratch where a
+    /// transfer's device side is strided), per card staged out of a scratch block to pack
+    /// into; each card's share within the device budget (`FFTX_GPU_MEMORY` applies per card).
     fn allocate(&mut self) -> Result<()> {
         let unit = std::mem::size_of::<T>();
         let p = &self.program;
         let mut stage = vec![(0usize, 0usize); self.streams.len()];
-        for s in &p.steps {
+        let mut packs = vec![0usize; self.cards.len()];
+        for (i, s) in p.steps.iter().enumerate() {
             let Step::Transfer {
                 from,
                 to,
@@ -490,51 +754,77 @@ impl<T: Real> CudaProgram<T> {
             let (r, step) = (route(p, from.buf, to.buf), 1 + *complex as isize);
             let bytes = elements(dims) * step as usize * unit;
             let dims = &host_order(dims, r);
-            let strided = match r {
-                Route::HostToDevice => !contiguous(dims, |d| d.os, step),
-                Route::DeviceToHost => !contiguous(dims, |d| d.is, step),
+            let (host, strided) = match r {
+                Route::HostToDevice => (true, !contiguous(dims, |d| d.os, step)),
+                Route::DeviceToHost => (true, !contiguous(dims, |d| d.is, step)),
+                Route::DeviceToDevice if self.crossing[i] == Crossing::Staged => {
+                    if !contiguous(dims, |d| d.is, step) {
+                        let c = self.card_of[device_of(p, from.buf).expect("device side")];
+                        packs[c] = packs[c].max(bytes);
+                    }
+                    (true, !contiguous(dims, |d| d.os, step))
+                }
                 _ => continue,
             };
             let st = &mut stage[*stream];
-            st.0 = st.0.max(bytes);
+            if host {
+                st.0 = st.0.max(bytes);
+            }
             if strided {
                 st.1 = st.1.max(bytes);
             }
         }
-        let temps: usize = p.device_scalars(0) * unit;
-        let scratch: usize = stage.iter().map(|s| s.1).sum();
-        let work: usize = self.plans.iter().map(|q| q.work_bytes).sum();
-        if temps + scratch + work > device_budget() {
-            return Err(Error::new(
-                ErrorKind::OutOfDeviceMemory,
-                format!(
-                    "gpu program: {} bytes over the device budget",
-                    temps + scratch + work
-                ),
-            ));
+        for (c, card) in self.cards.iter().enumerate() {
+            let temps: usize = (0..self.card_of.len())
+                .filter(|&d| self.card_of[d] == c)
+                .map(|d| p.device_scalars(d) * unit)
+                .sum();
+            let scratch: usize = (0..stage.len())
+                .filter(|&s| self.stream_card[s] == c)
+                .map(|s| stage[s].1)
+                .sum::<usize>()
+                + packs[c];
+            let work: usize = (0..self.plans.len())
+                .filter(|&k| {
+                    self.program.steps.iter().enumerate().any(|(i, st)| {
+                        self.step_plan[i] == Some(k) && self.stream_card[st.stream()] == c
+                    })
+                })
+                .map(|k| self.plans[k].plan.work_bytes)
+                .sum();
+            if temps + scratch + work > device_budget() {
+                return Err(Error::new(
+                    ErrorKind::OutOfDeviceMemory,
+                    format!(
+                        "gpu program: {} bytes on device {} over the device budget",
+                        temps + scratch + work,
+                        card.dev.ordinal
+                    ),
+                ));
+            }
         }
         for b in 0..p.buffers.len() {
-            if let (Role::Temp { scalars }, Placement::Device(_)) =
+            if let (Role::Temp { scalars }, Placement::Device(d)) =
                 (p.buffers[b].role, p.buffers[b].placement)
             {
+                self.cards[self.card_of[d]].dev.bind()?;
                 self.device[b] = device_alloc(scalars * unit)?;
             }
         }
         for (i, &(host, scratch)) in stage.iter().enumerate() {
-            let free = self.events[self.events.len() - self.streams.len() + i];
-            self.staging.push(Staging {
-                host: 0,
-                bytes: host,
-                scratch: 0,
-                free,
-            });
-            let st = self.staging.last_mut().expect("pushed");
+            self.cards[self.stream_card[i]].dev.bind()?;
+            let st = &mut self.staging[i];
+            st.bytes = host;
             st.host = pinned_alloc(host)?;
-            st.scratch = if scratch > 0 {
-                device_alloc(scratch)?
-            } else {
-                0
-            };
+            if scratch > 0 {
+                st.scratch = device_alloc(scratch)?;
+            }
+        }
+        for (c, &bytes) in packs.iter().enumerate() {
+            if bytes > 0 {
+                self.cards[c].dev.bind()?;
+                self.cards[c].scratch = device_alloc(bytes)?;
+            }
         }
         Ok(())
     }
@@ -547,7 +837,9 @@ impl<T: Real> CudaProgram<T> {
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
         let _one = self.running.lock();
-        self.g.check_alive()?;
+        for card in &self.cards {
+            card.dev.check_alive()?;
+        }
         let unit = std::mem::size_of::<T>();
         let mut temps: Vec<Vec<T>> = Vec::new();
         let caller = |a: ArrayPtr| match a {
@@ -586,10 +878,23 @@ impl<T: Real> CudaProgram<T> {
 
     unsafe fn steps(&self, bases: &[Base]) -> Result<()> {
         for (i, step) in self.program.steps.iter().enumerate() {
+            if empty(step) {
+                continue;
+            }
+            // Every step runs in its stream's card's context (an event is recorded in its own).
+            self.card(step.stream())
+                .dev
+                .bind()
+                .map_err(|e| e.context(format!("gpu program: step {i}")))?;
             self.step(i, step, bases)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
         }
         Ok(())
+    }
+
+    /// The card stream `s` runs on.
+    fn card(&self, s: usize) -> &Card {
+        &self.cards[self.stream_card[s]]
     }
 
     /// A device buffer's address at `offset` real scalars.
@@ -606,15 +911,21 @@ impl<T: Real> CudaProgram<T> {
                 output,
                 ..
             } => {
-                let plan = &self.plans[self.step_plan[i].expect("planned in new")];
+                let planned = &self.plans[self.step_plan[i].expect("planned in new")];
                 let sign = problem.kind.sign().unwrap_or(-1);
-                plan.exec(
-                    self.dev(input.buf, input.offset),
-                    self.dev(output.buf, output.offset),
-                    sign,
-                )
+                let mut r = Ok(());
+                for_each_in_box(&planned.outer, 0, 0, &mut |io, oo| {
+                    if r.is_ok() {
+                        r = planned.plan.exec(
+                            self.dev(input.buf, input.offset + io),
+                            self.dev(output.buf, output.offset + oo),
+                            sign,
+                        );
+                    }
+                });
+                r
             }
-            Step::Transfer { .. } => self.transfer(step, bases),
+            Step::Transfer { .. } => self.transfer(i, step, bases),
             Step::Twiddle { .. } => self.twiddle(step),
             Step::Record { event, stream } => check(
                 cu::cuEventRecord(self.events[*event], self.streams[*stream]),
@@ -667,12 +978,21 @@ impl<T: Real> CudaProgram<T> {
             &mut t as *mut TwiddleArgs as *mut c_void,
             &mut total_p as *mut u64 as *mut c_void,
         ];
-        launch(self.twiddle, total, self.streams[*stream], &mut params)
+        let card = self.card(*stream);
+        launch(
+            &card.dev,
+            card.twiddle,
+            total,
+            self.streams[*stream],
+            &mut params,
+        )
     }
 
-    /// The copy kernel on `stream`: element (i...) of `dims` from `src + Σ i·is` to `dst + Σ i·os`.
+    /// The copy kernel of `card` on `stream` (of that card): element (i...) of `dims` from
+    /// `src + Σ i·is` to `dst + Σ i·os`.
     unsafe fn copy_kernel(
         &self,
+        card: &Card,
         src: u64,
         dst: u64,
         dims: &[IoDim],
@@ -698,10 +1018,10 @@ impl<T: Real> CudaProgram<T> {
             &mut b as *mut CopyBox as *mut c_void,
             &mut t as *mut u64 as *mut c_void,
         ];
-        launch(self.copy, total, stream, &mut params)
+        launch(&card.dev, card.copy, total, stream, &mut params)
     }
 
-    unsafe fn transfer(&self, step: &Step, bases: &[Base]) -> Result<()> {
+    unsafe fn transfer(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
         let Step::Transfer {
             from,
             to,
@@ -739,7 +1059,17 @@ impl<T: Real> CudaProgram<T> {
                 c,
                 s,
             ),
+            Route::DeviceToDevice if self.crossing[i] == Crossing::Staged => self.staged(
+                self.dev(from.buf, from.offset),
+                &self.cards[self.card_of[device_of(&self.program, from.buf).expect("device")]],
+                self.dev(to.buf, to.offset),
+                dims,
+                c,
+                s,
+            ),
+            // One card, or the destination card reading its peer's memory.
             Route::DeviceToDevice => self.copy_kernel(
+                self.card(s),
                 self.dev(from.buf, from.offset),
                 self.dev(to.buf, to.offset),
                 dims,
@@ -792,7 +1122,14 @@ impl<T: Real> CudaProgram<T> {
                 .zip(&packed)
                 .map(|(d, &p)| IoDim::new(d.n, p, d.os))
                 .collect();
-            self.copy_kernel(st.scratch, to, &scatter, complex, self.streams[s])?;
+            self.copy_kernel(
+                self.card(s),
+                st.scratch,
+                to,
+                &scatter,
+                complex,
+                self.streams[s],
+            )?;
         }
         Ok(())
     }
@@ -823,7 +1160,14 @@ impl<T: Real> CudaProgram<T> {
                 .zip(&packed)
                 .map(|(d, &p)| IoDim::new(d.n, d.is, p))
                 .collect();
-            self.copy_kernel(from, st.scratch, &pack, complex, self.streams[s])?;
+            self.copy_kernel(
+                self.card(s),
+                from,
+                st.scratch,
+                &pack,
+                complex,
+                self.streams[s],
+            )?;
             st.scratch
         };
         check(
@@ -847,12 +1191,93 @@ impl<T: Real> CudaProgram<T> {
         Ok(())
     }
 
-    /// Waits for every stream; the first failure, after all were waited for.
+    /// A transfer between two cards without peer access, on stream `s` (of the destination
+    /// card), through the stream's pinned staging block: once the stream's steps so far are
+    /// done (its waits included), the source card's side stream packs the box (when strided)
+    /// and copies it out to the block; then stream `s` copies it in and scatters it (when
+    /// strided). Events order the two streams; the host does not wait.
+    unsafe fn staged(
+        &self,
+        from: u64,
+        source: &Card,
+        to: u64,
+        dims: &[IoDim],
+        complex: bool,
+        s: usize,
+    ) -> Result<()> {
+        let st = &self.staging[s];
+        let step = 1 + complex as isize;
+        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
+        if bytes == 0 {
+            return Ok(());
+        }
+        debug_assert!(bytes <= st.bytes, "staging sized in new");
+        let packed = packed_strides(dims, step);
+        let stream = self.streams[s];
+        check(cu::cuEventRecord(st.ready, stream), "cuEventRecord")?;
+        source.dev.bind()?;
+        check(
+            cu::cuStreamWaitEvent(source.aux, st.ready, 0),
+            "cuStreamWaitEvent",
+        )?;
+        let out = if contiguous(dims, |d| d.is, step) {
+            from
+        } else {
+            let pack: Vec<IoDim> = dims
+                .iter()
+                .zip(&packed)
+                .map(|(d, &p)| IoDim::new(d.n, d.is, p))
+                .collect();
+            self.copy_kernel(source, from, source.scratch, &pack, complex, source.aux)?;
+            source.scratch
+        };
+        check(
+            cu::cuMemcpyDtoHAsync_v2(st.host as *mut c_void, out, bytes, source.aux),
+            "cuMemcpyDtoHAsync",
+        )?;
+        check(
+            cu::cuEventRecord(source.packed, source.aux),
+            "cuEventRecord",
+        )?;
+        self.card(s).dev.bind()?;
+        check(
+            cu::cuStreamWaitEvent(stream, source.packed, 0),
+            "cuStreamWaitEvent",
+        )?;
+        let direct = contiguous(dims, |d| d.os, step);
+        let target = if direct { to } else { st.scratch };
+        check(
+            cu::cuMemcpyHtoDAsync_v2(target, st.host as *const c_void, bytes, stream),
+            "cuMemcpyHtoDAsync",
+        )?;
+        check(cu::cuEventRecord(st.free, stream), "cuEventRecord")?;
+        if !direct {
+            let scatter: Vec<IoDim> = dims
+                .iter()
+                .zip(&packed)
+                .map(|(d, &p)| IoDim::new(d.n, p, d.os))
+                .collect();
+            self.copy_kernel(self.card(s), st.scratch, to, &scatter, complex, stream)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for every stream (the cards' side streams too); the first failure, after all
+    /// were waited for.
     fn synchronize(&self) -> Result<()> {
         let mut r = Ok(());
-        for &s in &self.streams {
-            // SAFETY: a stream of this program.
-            let q = check(unsafe { cu::cuStreamSynchronize(s) }, "cuStreamSynchronize");
+        let sides = self
+            .cards
+            .iter()
+            .filter(|c| !c.aux.is_null())
+            .map(|c| (c, c.aux));
+        let streams = (0..self.streams.len()).map(|s| (self.card(s), self.streams[s]));
+        for (card, s) in streams.chain(sides) {
+            // SAFETY: a stream of this program, waited for in its card's context.
+            let q = card
+                .dev
+                .bind()
+                .and_then(|()| check(unsafe { cu::cuStreamSynchronize(s) }, "cuStreamSynchronize"));
             r = r.and(q);
         }
         r
@@ -897,33 +1322,59 @@ fn pinned_alloc(bytes: usize) -> Result<usize> {
     Ok(p as usize)
 }
 
-/// Calls `f(input offset, output offset)` for every element of the box `dims`.
 impl<T: Real> Drop for CudaProgram<T> {
     fn drop(&mut self) {
-        // After a device reset every handle is gone: touch none (as `Gpu::check_alive` says).
-        if gpu().is_none() || self.g.bind().is_err() {
+        // After a device reset every handle is gone: touch none (as `Device::check_alive`
+        // says); a program over several cards frees nothing once one of them was reset.
+        if self
+            .cards
+            .iter()
+            .any(|c| c.dev.is_lost() || c.dev.bind().is_err())
+        {
             return;
         }
         let _ = self.synchronize();
+        // Each plan is destroyed in the context it was made in.
         self.plans.clear();
-        // SAFETY: handles made in `new`, each released once.
+        // SAFETY: handles made in `new`, each released once, in its card's context.
         unsafe {
-            for st in &self.staging {
+            for (i, st) in self.staging.iter().enumerate() {
+                let _ = self.cards[self.stream_card[i]].dev.bind();
                 if st.host != 0 {
                     cu::cuMemFreeHost(st.host as *mut c_void);
                 }
                 if st.scratch != 0 {
                     cu::cuMemFree_v2(st.scratch);
                 }
+                for e in [st.free, st.ready].into_iter().filter(|e| !e.is_null()) {
+                    cu::cuEventDestroy_v2(e);
+                }
             }
-            for &d in self.device.iter().filter(|&&d| d != 0) {
+            for (b, &d) in self.device.iter().enumerate().filter(|(_, &d)| d != 0) {
+                if let Some(v) = device_of(&self.program, b) {
+                    let _ = self.cards[self.card_of[v]].dev.bind();
+                }
                 cu::cuMemFree_v2(d);
             }
-            for &e in &self.events {
-                cu::cuEventDestroy_v2(e);
+            for (e, &ev) in self.events.iter().enumerate() {
+                let _ = self.cards[self.event_card[e]].dev.bind();
+                cu::cuEventDestroy_v2(ev);
             }
-            for &s in &self.streams {
-                cu::cuStreamDestroy_v2(s);
+            for (s, &st) in self.streams.iter().enumerate() {
+                let _ = self.cards[self.stream_card[s]].dev.bind();
+                cu::cuStreamDestroy_v2(st);
+            }
+            for card in &self.cards {
+                let _ = card.dev.bind();
+                if card.scratch != 0 {
+                    cu::cuMemFree_v2(card.scratch);
+                }
+                if !card.packed.is_null() {
+                    cu::cuEventDestroy_v2(card.packed);
+                }
+                if !card.aux.is_null() {
+                    cu::cuStreamDestroy_v2(card.aux);
+                }
             }
         }
     }
@@ -949,22 +1400,39 @@ mod tests {
     #[test]
     fn contiguous_tiles_map_to_one_batch() {
         let p = dft(&[(8, 2 * 6, 2 * 6), (6, 2, 2)], &[(3, 2 * 48, 2 * 48)]);
-        let (n, i, o, batch, ty) = cufft_args(&p).unwrap();
+        let (n, i, o, batch, ty, outer) = cufft_args(&p).unwrap();
         assert_eq!((n, batch, ty), (vec![8, 6], 3, FftType::C2c));
+        assert!(outer.is_empty());
         assert_eq!(i, Layout::packed(&[8, 6]));
         assert_eq!(o, i);
         // Two loops that nest collapse too; strided rows keep their stride.
         let p = dft(&[(16, 2 * 10, 2 * 10)], &[(2, 2 * 5, 2 * 5), (5, 2, 2)]);
-        let (_, i, _, batch, _) = cufft_args(&p).unwrap();
+        let (_, i, _, batch, _, outer) = cufft_args(&p).unwrap();
         assert_eq!((batch, i.stride, i.dist, i.embed), (10, 10, 1, vec![16]));
+        assert!(outer.is_empty());
     }
 
+    /// Loops that do not collapse to one batch: the largest group that does is the batch, the
+    /// others are executions; loops of no whole elements apart are refused.
     #[test]
-    fn loops_that_do_not_collapse_are_refused() {
+    fn loops_that_do_not_collapse_split_into_executions() {
         let p = dft(&[(16, 2, 2)], &[(3, 2 * 100, 2 * 16), (2, 2 * 16, 2 * 48)]);
+        let (_, i, o, batch, _, outer) = cufft_args(&p).unwrap();
+        assert_eq!((batch, i.dist, o.dist), (3, 100, 16));
+        assert_eq!(outer, vec![IoDim::new(2, 2 * 16, 2 * 48)]);
+        // A pencil of a 3-D slab: the transform axis between two loops.
+        let p = dft(&[(8, 2 * 5, 2 * 5)], &[(4, 2 * 40, 2 * 40), (5, 2, 2)]);
+        let (n, i, _, batch, _, outer) = cufft_args(&p).unwrap();
+        assert_eq!((n, batch, i.stride, i.dist), (vec![8], 5, 5, 1));
+        assert_eq!(outer, vec![IoDim::new(4, 2 * 40, 2 * 40)]);
+        // Length-1 loops drop out.
+        let p = dft(&[(8, 2, 2)], &[(1, 2 * 8, 2 * 8), (3, 2 * 8, 2 * 8)]);
+        let (_, _, _, batch, _, outer) = cufft_args(&p).unwrap();
+        assert_eq!((batch, outer.len()), (3, 0));
+        let p = dft(&[(16, 2, 2)], &[(3, 3, 3)]);
         let e = cufft_args(&p).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Unsupported);
-        assert!(e.message.contains("collapse"), "{}", e.message);
+        assert!(e.message.contains("whole number"), "{}", e.message);
         // Transposed dims do not nest.
         let p = dft(&[(4, 2, 2), (6, 2 * 4, 2 * 4)], &[]);
         assert!(cufft_args(&p).unwrap_err().message.contains("nest"));
@@ -975,7 +1443,7 @@ mod tests {
         let mut p = dft(&[(4, 18, 18), (16, 1, 2)], &[]);
         p.kind = Kind::R2c;
         // In place: real rows of 18 scalars (16 used), complex rows of 9 elements.
-        let (_, i, o, _, ty) = cufft_args(&p).unwrap();
+        let (_, i, o, _, ty, _) = cufft_args(&p).unwrap();
         assert_eq!(ty, FftType::R2c);
         assert_eq!((i.embed, i.stride), (vec![4, 18], 1));
         assert_eq!((o.embed, o.stride), (vec![4, 9], 1));
@@ -1016,6 +1484,91 @@ mod tests {
                     cufft_args(problem).unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
                 }
             }
+        }
+    }
+
+    /// Every Fft step of the distributed programs that tests/gpu.rs runs (1 to 4 virtual
+    /// devices, more devices than planes included: empty shares) maps to cuFFT plans, the
+    /// streams each map to one card whether the devices are partitions of one card or cards of
+    /// their own, and the program names exactly its devices.
+    #[test]
+    fn distributed_programs_are_supported() {
+        use crate::passes::distribute;
+        for (ns, kind) in distributed_cases() {
+            for parts in 1..=4 {
+                let p = packed_problem(ns, kind.clone(), Precision::F64);
+                let devices: Vec<usize> = (0..parts).collect();
+                let prog = if ns.len() == 1 {
+                    distribute::one_dimension(&p, &devices)
+                } else {
+                    distribute::slabs(&p, &devices)
+                }
+                .unwrap();
+                let ctx = || format!("{ns:?} {kind:?} over {parts}\n{}", prog.describe());
+                supported::<f64>(&prog).unwrap_or_else(|e| panic!("{e:?} {}", ctx()));
+                assert_eq!(devices_needed(&prog), parts, "{}", ctx());
+                for step in prog.steps.iter().filter(|s| !empty(s)) {
+                    if let Step::Fft { problem, .. } = step {
+                        cufft_args(problem).unwrap_or_else(|e| panic!("{e:?} {}", ctx()));
+                    }
+                }
+                let one_card = vec![0; parts];
+                let (streams, _) = CudaProgram::<f64>::map_streams(&prog, &one_card).unwrap();
+                assert!(streams.iter().all(|&c| c == 0));
+                let (streams, events) = CudaProgram::<f64>::map_streams(&prog, &devices).unwrap();
+                assert_eq!(streams, devices, "stream p runs on device p: {}", ctx());
+                assert_eq!(
+                    events,
+                    devices,
+                    "event p is recorded on device p: {}",
+                    ctx()
+                );
+            }
+        }
+    }
+
+    /// The shapes and kinds the distributed GPU tests run: 1-D (four-step), 2-D and 3-D c2c,
+    /// r2c and c2r, a 2-D problem with fewer planes than devices.
+    pub(crate) fn distributed_cases() -> Vec<(&'static [isize], Kind)> {
+        vec![
+            (&[240], Kind::Dft { sign: -1 }),
+            (&[24, 20], Kind::Dft { sign: 1 }),
+            (&[3, 10], Kind::Dft { sign: -1 }),
+            (&[6, 8, 10], Kind::Dft { sign: -1 }),
+            (&[12, 10], Kind::R2c),
+            (&[6, 4, 10], Kind::R2c),
+            (&[12, 10], Kind::C2r),
+            (&[6, 4, 10], Kind::C2r),
+        ]
+    }
+
+    /// A packed row-major problem of shape `ns` (the complex side's strides in real scalars:
+    /// r2c input and c2r output are real arrays of the logical shape).
+    fn packed_problem(ns: &[isize], kind: Kind, precision: Precision) -> Problem {
+        let last = *ns.last().unwrap();
+        let half = last / 2 + 1;
+        let strides = |inner: isize, scalars: isize| {
+            let mut s = scalars;
+            let mut out = vec![0; ns.len()];
+            for k in (0..ns.len()).rev() {
+                out[k] = s;
+                s *= if k + 1 == ns.len() { inner } else { ns[k] };
+            }
+            out
+        };
+        let (is, os) = match kind {
+            Kind::R2c => (strides(last, 1), strides(half, 2)),
+            Kind::C2r => (strides(half, 2), strides(last, 1)),
+            _ => (strides(last, 2), strides(last, 2)),
+        };
+        Problem {
+            kind,
+            dims: (0..ns.len())
+                .map(|k| IoDim::new(ns[k], is[k], os[k]))
+                .collect(),
+            loops: vec![],
+            precision,
+            in_place: false,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Pinned staging blocks: host arrays that are not page-locked travel through these (the
-//! blocked-buffer scheme of the out-of-card paper, §3). Blocks are pooled across plans and
-//! executes, and given back by `fftw_cleanup`.
+//! blocked-buffer scheme of the out-of-card paper, §3). Blocks are pooled per device across
+//! plans and executes, and given back by `fftw_cleanup`.
 
-use super::{check, gpu, Error, Result};
+use super::{check, Device, Result};
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,23 +20,25 @@ pub struct PinnedBlock {
 // SAFETY: plain memory, owned by one user at a time.
 unsafe impl Send for PinnedBlock {}
 
-static POOL: Mutex<Vec<PinnedBlock>> = Mutex::new(Vec::new());
+/// A device's idle staging blocks.
+#[derive(Default)]
+pub struct Pool(Mutex<Vec<PinnedBlock>>);
+
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
 pub fn live_blocks() -> usize {
     LIVE.load(Ordering::Relaxed)
 }
 
-/// A block of at least `bytes` from the pool, or a new one.
-pub fn take(bytes: usize) -> Result<PinnedBlock> {
+/// A block of at least `bytes` from device `g`'s pool, or a new one.
+pub fn take(g: &Device, bytes: usize) -> Result<PinnedBlock> {
     let bytes = bytes.max(BLOCK_BYTES);
     {
-        let mut pool = POOL.lock();
+        let mut pool = g.staging.0.lock();
         if let Some(i) = pool.iter().position(|b| b.len >= bytes) {
             return Ok(pool.swap_remove(i));
         }
     }
-    let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.bind()?;
     let mut p = std::ptr::null_mut();
     // SAFETY: cuMemHostAlloc writes the new block's address.
@@ -51,18 +53,18 @@ pub fn take(bytes: usize) -> Result<PinnedBlock> {
     })
 }
 
-/// Returns a block to the pool (the caller has waited for every transfer that uses it).
-pub fn give(b: PinnedBlock) {
-    POOL.lock().push(b);
+/// Returns a block to device `g`'s pool (the caller has waited for every transfer that uses it).
+pub fn give(g: &Device, b: PinnedBlock) {
+    g.staging.0.lock().push(b);
 }
 
-/// Frees every pooled block (blocks in use come back to the pool later).
-pub fn release_idle() {
-    let blocks: Vec<PinnedBlock> = std::mem::take(&mut *POOL.lock());
-    if blocks.is_empty() {
-        return;
-    }
-    if let Some(g) = gpu() {
+impl Pool {
+    /// Frees every pooled block of `g` (blocks in use come back to the pool later).
+    pub fn release_idle(&self, g: &Device) {
+        let blocks: Vec<PinnedBlock> = std::mem::take(&mut *self.0.lock());
+        if blocks.is_empty() || g.is_lost() {
+            return;
+        }
         let _ = g.bind();
         for b in blocks {
             // SAFETY: allocated by cuMemHostAlloc, idle, freed once.

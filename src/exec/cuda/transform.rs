@@ -17,7 +17,7 @@
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{self, Source};
 use super::staging::{self, PinnedBlock, BLOCK_BYTES};
-use super::{check, gpu, memory_of, Error, Gpu, Memory, Result};
+use super::{check, default_device, memory_of, Device, Error, Memory, Result};
 use crate::exec::cpu::layout::{
     gather_complex, gather_real, instance_offsets, scatter_complex, scatter_real, ArrayPtr, Strided,
 };
@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Bytes of input a chunk of transforms aims for (the unit of overlap for batched problems).
 const CHUNK_BYTES: usize = 16 << 20;
@@ -95,12 +96,15 @@ pub struct GpuTransform<T: Real> {
     chunk: usize,
     /// Host threads that move blocks for staged arrays.
     movers: usize,
+    /// The device the step runs on (the default device when it was made).
+    dev: Arc<Device>,
     state: Mutex<State>,
     _t: PhantomData<T>,
 }
 
-#[derive(Default)]
 struct State {
+    /// The device the handles below belong to.
+    dev: Arc<Device>,
     /// cuFFT stages per batch size (a full chunk, the last chunk, all transforms).
     stages: HashMap<usize, Stages>,
     /// The stream transforms run on (made once: the plans stay bound to it).
@@ -114,9 +118,23 @@ struct State {
 // SAFETY: the CUDA handles in State are used under its mutex only.
 unsafe impl Send for State {}
 
+impl State {
+    fn new(dev: Arc<Device>) -> State {
+        State {
+            dev,
+            stages: HashMap::new(),
+            compute: None,
+            streams: Vec::new(),
+            events: Vec::new(),
+            last_sides: None,
+        }
+    }
+}
+
 impl Drop for State {
     fn drop(&mut self) {
-        if let Some(g) = gpu() {
+        let g = &self.dev;
+        if !g.is_lost() {
             let _ = g.bind();
             // SAFETY: created by this state, destroyed once.
             unsafe {
@@ -155,7 +173,7 @@ impl<T: Real> GpuTransform<T> {
     /// errors (out of device memory) show at plan time.
     pub fn new(p: &Problem, threads: usize) -> Result<Self> {
         super::fault::at_plan()?;
-        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
+        let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         g.check_alive()?;
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
@@ -186,7 +204,7 @@ impl<T: Real> GpuTransform<T> {
         let need = SLOTS.min(howmany.div_ceil(chunk))
             * chunk
             * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
-        let usable = super::usable_device_bytes(g);
+        let usable = super::usable_device_bytes(&g);
         if need > usable {
             return Err(Error::new(
                 super::ErrorKind::OutOfDeviceMemory,
@@ -206,7 +224,8 @@ impl<T: Real> GpuTransform<T> {
             out_complex,
             chunk,
             movers,
-            state: Mutex::new(State::default()),
+            dev: g.clone(),
+            state: Mutex::new(State::new(g)),
             _t: PhantomData,
         };
         {
@@ -424,8 +443,8 @@ impl<T: Real> GpuTransform<T> {
         } else {
             "f64"
         };
-        let pre = kernels::function(Source::R2r, &format!("r2r_pre_{suffix}"))?;
-        let post = kernels::function(Source::R2r, &format!("r2r_post_{suffix}"))?;
+        let pre = kernels::function(&self.dev, Source::R2r, &format!("r2r_pre_{suffix}"))?;
+        let post = kernels::function(&self.dev, Source::R2r, &format!("r2r_post_{suffix}"))?;
         let (rb, cb) = (elem_bytes::<T>(false) as u64, elem_bytes::<T>(true) as u64);
         // Lines of a group: `inner` lines, stride `inner`, consecutive (dist 1); with inner = 1 a
         // whole axis of `outer` lines is one group (dist n).
@@ -450,7 +469,7 @@ impl<T: Real> GpuTransform<T> {
                 &mut dist_ as *mut _ as _,
                 &mut z as *mut _ as _,
             ];
-            kernels::launch(pre, (batch * big_n) as u64, stream, &mut params)?;
+            kernels::launch(&self.dev, pre, (batch * big_n) as u64, stream, &mut params)?;
         }
         s.plan.exec(work, work, s.sign)?;
         for gi in 0..groups {
@@ -469,7 +488,7 @@ impl<T: Real> GpuTransform<T> {
                 &mut stride_ as *mut _ as _,
                 &mut dist_ as *mut _ as _,
             ];
-            kernels::launch(post, (batch * n) as u64, stream, &mut params)?;
+            kernels::launch(&self.dev, post, (batch * n) as u64, stream, &mut params)?;
         }
         Ok(())
     }
@@ -539,7 +558,7 @@ impl<T: Real> GpuTransform<T> {
         } else {
             "f64"
         };
-        let f = kernels::function(Source::Layout, &format!("strided_copy_{suffix}"))?;
+        let f = kernels::function(&self.dev, Source::Layout, &format!("strided_copy_{suffix}"))?;
         let mut params: [*mut c_void; 6] = [
             &mut rank as *mut _ as _,
             &mut shape as *mut _ as _,
@@ -548,7 +567,7 @@ impl<T: Real> GpuTransform<T> {
             &mut dst as *mut _ as _,
             &mut dof as *mut _ as _,
         ];
-        kernels::launch(f, acc as u64, stream, &mut params)
+        kernels::launch(&self.dev, f, acc as u64, stream, &mut params)
     }
 
     /// Is one side laid out exactly as the packed device buffer (interleaved, row-major,
@@ -597,7 +616,10 @@ impl<T: Real> GpuTransform<T> {
     /// On failure, says whether the caller may recompute elsewhere: not when an in-place array
     /// was already partly overwritten.
     pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
-        let g = gpu().ok_or_else(|| Error::unsupported("no GPU"))?;
+        let g = &*self.dev;
+        if g.is_lost() {
+            return Err(Error::new(super::ErrorKind::DeviceLost, "the device was reset").into());
+        }
         super::fault::at_execute(g.ordinal)?;
         g.check_alive()?;
         let mut st = self.state.lock();
@@ -734,7 +756,7 @@ unsafe impl Send for Signal {}
 
 struct Run<'a, T: Real> {
     t: &'a GpuTransform<T>,
-    g: &'a Gpu,
+    g: &'a Device,
     input: ArrayPtr,
     output: ArrayPtr,
     in_side: Side,
@@ -994,6 +1016,7 @@ impl<'a, T: Real> Run<'a, T> {
                             return fail(e);
                         }
                         let mut mover = Mover {
+                            g: self.g,
                             slots: Vec::new(),
                             pending: Vec::new(),
                         };
@@ -1333,18 +1356,19 @@ impl<'a, T: Real> Run<'a, T> {
 
 /// A host thread's two staging blocks, used alternately: while one's DMA runs, the thread
 /// fills the other.
-struct Mover {
+struct Mover<'a> {
+    g: &'a Device,
     slots: Vec<PinnedBlock>,
     /// The event after the last transfer from each slot (None: free).
     pending: Vec<Option<cu::CUevent>>,
 }
 
-impl Mover {
+impl Mover<'_> {
     /// The next slot, at least `bytes` long, once its previous transfer is done.
     unsafe fn slot(&mut self, bytes: usize) -> Result<*mut u8> {
         // Rotate: the slot used longest ago goes first.
         if self.slots.len() < 2 {
-            self.slots.push(staging::take(bytes)?);
+            self.slots.push(staging::take(self.g, bytes)?);
             self.pending.push(None);
         } else {
             self.slots.rotate_left(1);
@@ -1355,8 +1379,8 @@ impl Mover {
             check(cu::cuEventSynchronize(e), "cuEventSynchronize")?;
         }
         if self.slots[last].len < bytes {
-            let old = std::mem::replace(&mut self.slots[last], staging::take(bytes)?);
-            staging::give(old);
+            let old = std::mem::replace(&mut self.slots[last], staging::take(self.g, bytes)?);
+            staging::give(self.g, old);
         }
         Ok(self.slots[last].ptr)
     }
@@ -1371,7 +1395,7 @@ impl Mover {
                 // SAFETY: an event of this context.
                 unsafe { cu::cuEventSynchronize(e) };
             }
-            staging::give(b);
+            staging::give(self.g, b);
         }
     }
 }
