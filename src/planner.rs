@@ -3,12 +3,13 @@
 
 use crate::abi::*;
 use crate::backend::{backend_setting, BackendSetting};
+use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, transform::GpuTransform, Memory};
 use crate::passes::normalize::normalize;
 use crate::plan::{on_device, prepare, Plan};
-use crate::problem::{Precision, Problem};
+use crate::problem::{Kind, Precision, Problem};
 use crate::program::{Backend, Program};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
@@ -262,7 +263,22 @@ fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
 /// 20 µs, some 32 Ki points of FFT work).
 fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     let points = problem.transform_size().max(1) * problem.howmany();
-    let threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
+    let mut threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
+    // Fewer 1-D transforms than threads, each long enough for the four-step: it splits each
+    // over all of them (c2c f32 2^16 got 2 threads here, where the four-step starts at 4, and
+    // ran on one: 1.95x FFTW's time at 16 threads on the H200 box's host, 2026-11-26).
+    if let [d] = &problem.dims[..] {
+        // r2c and c2r run a complex transform of half the (even) length.
+        let complex_len = match problem.kind {
+            Kind::Dft { .. } => Some(d.n as usize),
+            Kind::R2c | Kind::C2r if d.n % 2 == 0 => Some(d.n as usize / 2),
+            _ => None,
+        };
+        let four_step = |n| fourstep::applies_in(problem.precision, n, max_threads);
+        if problem.howmany() < max_threads && complex_len.is_some_and(four_step) {
+            threads = max_threads;
+        }
+    }
     Choice {
         rigor: Rigor::Estimate,
         threads,
@@ -633,6 +649,30 @@ mod tests {
             (Memory::Device, Memory::Device),
         );
         assert!(cpu < gpu);
+    }
+
+    /// Under ESTIMATE a single 1-D transform long enough for the four-step gets every thread
+    /// (2^16 and 3^10 got 2 and 1 from the points-per-thread rule); short ones and batches as
+    /// many as threads keep that rule.
+    #[test]
+    fn estimate_gives_a_long_1d_transform_every_thread() {
+        for n in [1 << 16, 59049] {
+            assert_eq!(
+                estimate(&c2c(n, 1, Precision::F32), 16).threads,
+                16,
+                "n={n}"
+            );
+        }
+        let mut r2c = c2c(1 << 17, 1, Precision::F64);
+        r2c.kind = Kind::R2c;
+        assert_eq!(estimate(&r2c, 16).threads, 16);
+        assert_eq!(estimate(&c2c(4096, 1, Precision::F32), 16).threads, 1);
+        assert_eq!(estimate(&c2c(1 << 16, 32, Precision::F32), 16).threads, 16);
+        // Two threads: f32 splits from 2^18 only, so 2^15 keeps the rule's 1 (no four-step).
+        assert_eq!(estimate(&c2c(1 << 15, 1, Precision::F32), 2).threads, 1);
+        assert_eq!(estimate(&c2c(1 << 15, 1, Precision::F32), 16).threads, 16);
+        // A prime length has no four-step: the rule's 2.
+        assert_eq!(estimate(&c2c(65537, 1, Precision::F64), 16).threads, 2);
     }
 
     #[test]

@@ -36,9 +36,13 @@ const MAX_PRIME: usize = 13;
 /// The smallest N worth splitting over `threads` threads in precision `T`, if any (measured on
 /// 2 and 16 cores: below it, the extra passes over memory cost more than the threads save).
 pub fn min_len<T: Real>(threads: usize) -> Option<usize> {
+    min_len_in(T::PRECISION, threads)
+}
+
+fn min_len_in(precision: Precision, threads: usize) -> Option<usize> {
     match threads {
         0 | 1 => None,
-        2 | 3 if T::PRECISION == Precision::F32 => Some(1 << 18),
+        2 | 3 if precision == Precision::F32 => Some(1 << 18),
         _ => Some(1 << 15),
     }
 }
@@ -65,7 +69,12 @@ pub fn factors(n: usize) -> Option<(usize, usize)> {
 
 /// Whether a transform of length `n` runs as a four-step on `threads` threads.
 pub fn applies<T: Real>(n: usize, threads: usize) -> bool {
-    min_len::<T>(threads).is_some_and(|m| n >= m) && factors(n).is_some()
+    applies_in(T::PRECISION, n, threads)
+}
+
+/// [`applies`] for a precision known at run time (the planner's).
+pub fn applies_in(precision: Precision, n: usize, threads: usize) -> bool {
+    min_len_in(precision, threads).is_some_and(|m| n >= m) && factors(n).is_some()
 }
 
 /// The c2c algorithm for length `n`: a four-step on `threads` threads where [`applies`], else
