@@ -19,7 +19,7 @@
 //! It is an [`Fft`], so every path that runs a rustfft plan (the pencil passes, the executor's
 //! direct single-transform call, the half-length FFT of r2c/c2r) runs it unchanged.
 
-use super::pencil::block_ld;
+use super::layout::block_ld;
 use crate::exec::parallel::parallel_for;
 use crate::problem::Precision;
 use crate::real::Real;

@@ -209,6 +209,16 @@ impl<E> Copy for SharedMut<E> {}
 unsafe impl<E> Send for SharedMut<E> {}
 unsafe impl<E> Sync for SharedMut<E> {}
 
+/// Leading dimension of a gathered block of pencils of length `n`: padded off multiples of 1 KiB,
+/// whose rows would all fall in the same cache sets while the block is filled column by column.
+pub fn block_ld(n: usize, elem_bytes: usize) -> usize {
+    if n >= 64 && (n * elem_bytes).is_multiple_of(1024) {
+        n + 64 / elem_bytes
+    } else {
+        n
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 //! When source and destination may share memory (`alias`), every pencil of a block is read
 //! before any is written; passes are arranged so that distinct blocks never share memory.
 
+use super::layout::block_ld;
 use super::r2r::R2rOp;
 use super::rfft::Rfft;
 use crate::real::Real;
@@ -142,16 +143,6 @@ pub fn block_pencils<T: Real>(op: &Op<T>, contiguous: bool) -> usize {
         (BLOCK_BYTES / bytes).clamp(1, 4 * MAX_BLOCK)
     } else {
         (BLOCK_BYTES / bytes).clamp(line, MAX_BLOCK)
-    }
-}
-
-/// Leading dimension of a gathered block of pencils of length `n`: padded off multiples of 1 KiB,
-/// whose rows would all fall in the same cache sets while the block is filled column by column.
-pub fn block_ld(n: usize, elem_bytes: usize) -> usize {
-    if n >= 64 && (n * elem_bytes).is_multiple_of(1024) {
-        n + 64 / elem_bytes
-    } else {
-        n
     }
 }
 
