@@ -4,9 +4,9 @@
 use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
 use crate::exec::cpu::program::CpuProgram;
 use crate::exec::cpu::CpuTransform;
+use crate::exec::cuda;
 use crate::exec::cuda::program::CudaProgram;
-use crate::exec::cuda::transform::{Failure, GpuTransform, Written};
-use crate::exec::cuda::{self, ErrorKind};
+use crate::exec::cuda::transform::{staged_device_bytes, Failure, GpuTransform, Written};
 use crate::passes::out_of_card::{self, Budget};
 use crate::problem::{Kind, Problem};
 use crate::program::{Backend, Program, Step};
@@ -56,9 +56,10 @@ pub struct StepExec<T: Real> {
 }
 
 /// How a step runs on the GPU: streamed through device buffers a chunk of transforms at a
-/// time, or, when one transform's data exceed what the device gives a plan
-/// ([`cuda::usable_device_bytes`]: the card, or `FFTX_GPU_MEMORY`), as the out-of-card Program
-/// of `passes::out_of_card` (rounds of tiles through two device buffers) on the CUDA executor.
+/// time, or, for host arrays whose chunk buffers would exceed what the device gives a plan
+/// ([`cuda::usable_device_bytes`]: nine tenths of the card, or `FFTX_GPU_MEMORY`), as the
+/// out-of-card Program of `passes::out_of_card` (rounds of tiles through two device buffers)
+/// on the CUDA executor. Device arrays are used in place and always stream.
 enum GpuRun<T: Real> {
     Streamed(GpuTransform<T>),
     OutOfCard {
@@ -69,25 +70,22 @@ enum GpuRun<T: Real> {
 }
 
 impl<T: Real> GpuRun<T> {
-    fn new(problem: &Problem, threads: usize) -> cuda::Result<Self> {
-        cuda::fault::at_plan()?;
-        match GpuTransform::new(problem, threads) {
-            Err(e) if e.kind == ErrorKind::OutOfDeviceMemory => {
-                let g = cuda::default_device().ok_or(e)?;
-                let bytes = cuda::usable_device_bytes(&g);
-                let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
-                crate::log_info!(
-                    "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
-                    program.steps.len()
-                );
-                Ok(GpuRun::OutOfCard {
-                    ordinal: g.ordinal,
-                    exec: CudaProgram::new(&program, &[g])?,
-                    steps: program.steps.len(),
-                })
-            }
-            r => r.map(GpuRun::Streamed),
+    fn new(problem: &Problem, threads: usize, host_arrays: bool) -> cuda::Result<Self> {
+        let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
+        let bytes = cuda::usable_device_bytes(&device);
+        if !host_arrays || staged_device_bytes::<T>(problem) <= bytes {
+            return GpuTransform::new(problem, threads).map(GpuRun::Streamed);
         }
+        let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
+        crate::log_info!(
+            "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
+            program.steps.len()
+        );
+        Ok(GpuRun::OutOfCard {
+            ordinal: device.ordinal,
+            exec: CudaProgram::new(&program, &[device])?,
+            steps: program.steps.len(),
+        })
     }
 
     fn describe(&self) -> String {
@@ -114,10 +112,17 @@ impl<T: Real> GpuRun<T> {
 }
 
 impl<T: Real> StepExec<T> {
-    pub fn new(problem: &Problem, backend: Backend, threads: usize) -> Result<Self, String> {
+    /// `host_arrays`: the plan's arrays are host memory (or NULL): a transform too large for
+    /// the device may then run out of card.
+    pub fn new(
+        problem: &Problem,
+        backend: Backend,
+        threads: usize,
+        host_arrays: bool,
+    ) -> Result<Self, String> {
         let gpu = OnceCell::new();
         if backend == Backend::Gpu {
-            let g = GpuRun::new(problem, threads).map_err(|e| e.message)?;
+            let g = GpuRun::new(problem, threads, host_arrays).map_err(|e| e.message)?;
             let _ = gpu.set(Some(g));
         }
         Ok(StepExec {
@@ -162,6 +167,9 @@ impl<T: Real> StepExec<T> {
                     None
                 }
             });
+        if device_arrays && matches!(gpu, Some(GpuRun::OutOfCard { .. })) {
+            return Err("the plan streams host arrays through the device out of card and these arrays are GPU memory; nothing was computed".into());
+        }
         let Some(g) = gpu else {
             if device_arrays {
                 return Err("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed".into());
@@ -229,8 +237,9 @@ pub struct Plan {
 }
 
 /// Builds the executable form of a program: an FFTW plan's transform steps (each with its GPU
-/// and CPU forms), or any other program through the CPU program executor.
-pub fn prepare<T: Real>(program: &Program) -> Result<Executable, String> {
+/// and CPU forms), or any other program through the CPU program executor. `host_arrays`: the
+/// plan's arrays are host memory (or NULL), not GPU memory.
+pub fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable, String> {
     let transforms: Option<Vec<&Step>> = program
         .steps
         .iter()
@@ -246,7 +255,7 @@ pub fn prepare<T: Real>(program: &Program) -> Result<Executable, String> {
                 problem,
                 backend,
                 threads,
-            } => StepExec::new(problem, *backend, *threads),
+            } => StepExec::new(problem, *backend, *threads, host_arrays),
             _ => unreachable!("transform steps only"),
         })
         .collect::<Result<Vec<StepExec<T>>, String>>()?;

@@ -223,12 +223,12 @@ pub fn plan<T: Real>(
         choice.backend
     };
     let program = lower(&problem, backend, choice.threads);
-    let exec = match prepare::<T>(&program) {
+    let exec = match prepare::<T>(&program, !device_arrays) {
         Ok(exec) => exec,
         Err(e) if backend == Backend::Gpu && !device_arrays => {
             crate::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
             let program = lower(&problem, Backend::Cpu, choice.threads);
-            let exec = prepare::<T>(&program)?;
+            let exec = prepare::<T>(&program, !device_arrays)?;
             return Ok(Plan {
                 problem,
                 input,

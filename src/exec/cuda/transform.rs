@@ -168,6 +168,25 @@ pub fn supports(p: &Problem) -> bool {
         && (!p.in_place || p.batches_independent_in_place())
 }
 
+/// Transforms per chunk, and the device bytes of the two slots of chunk buffers an execute on
+/// host arrays allocates, for transforms of `in_bytes` and `out_bytes`.
+fn chunking(in_bytes: usize, out_bytes: usize, howmany: usize) -> (usize, usize) {
+    let chunk = (CHUNK_BYTES / in_bytes.max(out_bytes).max(1)).clamp(1, howmany.max(1));
+    let need = SLOTS.min(howmany.div_ceil(chunk)) * chunk * (in_bytes + out_bytes);
+    (chunk, need)
+}
+
+/// The device bytes an execute of `p` on host arrays allocates (its chunk buffers).
+pub fn staged_device_bytes<T: Real>(p: &Problem) -> usize {
+    let elems = |shape: Vec<isize>| shape.iter().map(|&n| n as usize).product::<usize>();
+    chunking(
+        elems(p.input_shape()) * elem_bytes::<T>(p.kind.input_is_complex()),
+        elems(p.output_shape()) * elem_bytes::<T>(p.kind.output_is_complex()),
+        p.howmany(),
+    )
+    .1
+}
+
 impl<T: Real> GpuTransform<T> {
     /// Prepares the step; cuFFT plans for the full chunk are made here, so that planning
     /// errors (out of device memory) show at plan time.
@@ -192,23 +211,22 @@ impl<T: Real> GpuTransform<T> {
         let out_elems: usize = out_dims.iter().map(|d| d.n).product();
         let (in_complex, out_complex) = (p.kind.input_is_complex(), p.kind.output_is_complex());
         let howmany = p.howmany();
-        let per = (in_elems * elem_bytes::<T>(in_complex))
-            .max(out_elems * elem_bytes::<T>(out_complex))
-            .max(1);
-        let chunk = (CHUNK_BYTES / per).clamp(1, howmany.max(1));
+        let (chunk, need) = chunking(
+            in_elems * elem_bytes::<T>(in_complex),
+            out_elems * elem_bytes::<T>(out_complex),
+            howmany,
+        );
         let movers = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
             .clamp(2, 8)
             .max(threads.min(8));
-        // Two slots of chunk buffers must fit the device budget.
-        let need = SLOTS.min(howmany.div_ceil(chunk))
-            * chunk
-            * (in_elems * elem_bytes::<T>(in_complex) + out_elems * elem_bytes::<T>(out_complex));
-        let usable = super::usable_device_bytes(&g);
-        if need > usable {
+        if need > super::device_budget() {
             return Err(Error::new(
                 super::ErrorKind::OutOfDeviceMemory,
-                format!("out of memory: {need} device bytes exceed the {usable} a plan may use"),
+                format!(
+                    "out of memory: {need} device bytes exceed the budget of {}",
+                    super::device_budget()
+                ),
             ));
         }
         let t = GpuTransform {
