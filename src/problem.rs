@@ -236,6 +236,37 @@ fn err<T>(msg: impl Into<String>) -> Result<T, ProblemError> {
 }
 
 impl Problem {
+    /// An out-of-place problem on packed row-major arrays of shape `ns` (strides in real
+    /// scalars: complex elements are two; r2c input and c2r output are real arrays of the
+    /// logical shape, the complex side has n/2 + 1 along the last axis).
+    pub fn packed(ns: &[isize], kind: Kind, precision: Precision) -> Problem {
+        let last = *ns.last().expect("rank >= 1");
+        let half = last / 2 + 1;
+        let strides = |inner: isize, scalars: isize| {
+            let mut s = scalars;
+            let mut out = vec![0; ns.len()];
+            for k in (0..ns.len()).rev() {
+                out[k] = s;
+                s *= if k + 1 == ns.len() { inner } else { ns[k] };
+            }
+            out
+        };
+        let (is, os) = match kind {
+            Kind::R2c => (strides(last, 1), strides(half, 2)),
+            Kind::C2r => (strides(half, 2), strides(last, 1)),
+            _ => (strides(last, 2), strides(last, 2)),
+        };
+        Problem {
+            kind,
+            dims: (0..ns.len())
+                .map(|k| IoDim::new(ns[k], is[k], os[k]))
+                .collect(),
+            loops: vec![],
+            precision,
+            in_place: false,
+        }
+    }
+
     /// Lengths of the transform's input array along each dim (complex half-length for c2r's last).
     pub fn input_shape(&self) -> Vec<isize> {
         self.shape(matches!(self.kind, Kind::C2r))

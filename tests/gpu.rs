@@ -8,7 +8,7 @@
 
 use fftx::backend::{force_backend, BackendSetting};
 use fftx::exec::cuda;
-use fftx::problem::{IoDim, Kind, Precision, Problem};
+use fftx::problem::{Kind, Precision, Problem};
 use fftx::*;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, Mutex};
@@ -1614,36 +1614,6 @@ fn device_map(cards: &[Arc<cuda::Device>], parts: usize) -> Vec<Arc<cuda::Device
     (0..parts).map(|p| cards[p % cards.len()].clone()).collect()
 }
 
-/// A packed row-major problem of shape `ns` (strides in real scalars: r2c input and c2r output
-/// are real arrays of the logical shape, the complex side has n/2 + 1 on the last axis).
-fn packed_problem(ns: &[isize], kind: Kind, precision: Precision) -> Problem {
-    let last = *ns.last().unwrap();
-    let half = last / 2 + 1;
-    let strides = |inner: isize, scalars: isize| {
-        let mut s = scalars;
-        let mut out = vec![0; ns.len()];
-        for k in (0..ns.len()).rev() {
-            out[k] = s;
-            s *= if k + 1 == ns.len() { inner } else { ns[k] };
-        }
-        out
-    };
-    let (is, os) = match kind {
-        Kind::R2c => (strides(last, 1), strides(half, 2)),
-        Kind::C2r => (strides(half, 2), strides(last, 1)),
-        _ => (strides(last, 2), strides(last, 2)),
-    };
-    Problem {
-        kind,
-        dims: (0..ns.len())
-            .map(|k| IoDim::new(ns[k], is[k], os[k]))
-            .collect(),
-        loops: vec![],
-        precision,
-        in_place: false,
-    }
-}
-
 /// The distributed program of `problem` over `parts` virtual devices.
 fn distributed(problem: &Problem, parts: usize) -> fftx::program::Program {
     use fftx::passes::distribute;
@@ -1690,7 +1660,7 @@ fn distributed_case<T: fftx::real::Real>(
 ) -> Result<f64, String> {
     use fftx::exec::cpu::program::CpuProgram;
     use fftx::exec::cuda::program::CudaProgram;
-    let problem = packed_problem(ns, kind.clone(), T::PRECISION);
+    let problem = Problem::packed(ns, kind.clone(), T::PRECISION);
     let prog = distributed(&problem, map.len());
     let ordinals: Vec<i32> = map.iter().map(|d| d.ordinal).collect();
     let what = format!(
@@ -1708,7 +1678,7 @@ fn distributed_case<T: fftx::real::Real>(
     let mut x: Vec<T> = random(n_in, 11).into_iter().map(T::cast).collect();
     if kind == Kind::C2r {
         // A Hermitian half spectrum: the r2c of real data (on the CPU).
-        let r2c = distributed(&packed_problem(ns, Kind::R2c, T::PRECISION), 1);
+        let r2c = distributed(&Problem::packed(ns, Kind::R2c, T::PRECISION), 1);
         let (n_real, _) = array_scalars(ns, &Kind::R2c);
         let mut real: Vec<T> = random(n_real, 12).into_iter().map(T::cast).collect();
         unsafe {
@@ -1861,7 +1831,7 @@ fn a_device_map_too_short_is_refused() {
     use fftx::exec::cuda::program::CudaProgram;
     let _g = state();
     let prog = distributed(
-        &packed_problem(&[12, 10], Kind::Dft { sign: -1 }, Precision::F64),
+        &Problem::packed(&[12, 10], Kind::Dft { sign: -1 }, Precision::F64),
         3,
     );
     let refused = |r: Result<CudaProgram<f64>, fftx::error::Error>, len: usize| {

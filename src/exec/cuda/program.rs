@@ -1079,6 +1079,21 @@ impl<T: Real> CudaProgram<T> {
         }
     }
 
+    /// Stream `s`'s staging block, the box's element step in real scalars and its bytes; `None`
+    /// for an empty box (nothing to move).
+    fn staging_for(
+        &self,
+        s: usize,
+        dims: &[IoDim],
+        complex: bool,
+    ) -> Option<(&Staging, isize, usize)> {
+        let step = 1 + complex as isize;
+        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
+        let st = &self.staging[s];
+        debug_assert!(bytes <= st.bytes, "staging sized in new");
+        (bytes > 0).then_some((st, step, bytes))
+    }
+
     /// Gathers the host box into the stream's staging block, then copies it to the device
     /// (directly, or through the scratch block and the copy kernel when the device side is
     /// strided).
@@ -1090,13 +1105,9 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let st = &self.staging[s];
-        let step = 1 + complex as isize;
-        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
-        if bytes == 0 {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
             return Ok(());
-        }
-        debug_assert!(bytes <= st.bytes, "staging sized in new");
+        };
         check(cu::cuEventSynchronize(st.free), "cuEventSynchronize")?;
         let packed = packed_strides(dims, step);
         let gather: Vec<IoDim> = dims
@@ -1144,13 +1155,9 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let st = &self.staging[s];
-        let step = 1 + complex as isize;
-        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
-        if bytes == 0 {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
             return Ok(());
-        }
-        debug_assert!(bytes <= st.bytes, "staging sized in new");
+        };
         let packed = packed_strides(dims, step);
         let source = if contiguous(dims, |d| d.is, step) {
             from
@@ -1205,13 +1212,9 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let st = &self.staging[s];
-        let step = 1 + complex as isize;
-        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
-        if bytes == 0 {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
             return Ok(());
-        }
-        debug_assert!(bytes <= st.bytes, "staging sized in new");
+        };
         let packed = packed_strides(dims, step);
         let stream = self.streams[s];
         check(cu::cuEventRecord(st.ready, stream), "cuEventRecord")?;
@@ -1496,7 +1499,7 @@ mod tests {
         use crate::passes::distribute;
         for (ns, kind) in distributed_cases() {
             for parts in 1..=4 {
-                let p = packed_problem(ns, kind.clone(), Precision::F64);
+                let p = Problem::packed(ns, kind.clone(), Precision::F64);
                 let devices: Vec<usize> = (0..parts).collect();
                 let prog = if ns.len() == 1 {
                     distribute::one_dimension(&p, &devices)
@@ -1540,36 +1543,6 @@ mod tests {
             (&[12, 10], Kind::C2r),
             (&[6, 4, 10], Kind::C2r),
         ]
-    }
-
-    /// A packed row-major problem of shape `ns` (the complex side's strides in real scalars:
-    /// r2c input and c2r output are real arrays of the logical shape).
-    fn packed_problem(ns: &[isize], kind: Kind, precision: Precision) -> Problem {
-        let last = *ns.last().unwrap();
-        let half = last / 2 + 1;
-        let strides = |inner: isize, scalars: isize| {
-            let mut s = scalars;
-            let mut out = vec![0; ns.len()];
-            for k in (0..ns.len()).rev() {
-                out[k] = s;
-                s *= if k + 1 == ns.len() { inner } else { ns[k] };
-            }
-            out
-        };
-        let (is, os) = match kind {
-            Kind::R2c => (strides(last, 1), strides(half, 2)),
-            Kind::C2r => (strides(half, 2), strides(last, 1)),
-            _ => (strides(last, 2), strides(last, 2)),
-        };
-        Problem {
-            kind,
-            dims: (0..ns.len())
-                .map(|k| IoDim::new(ns[k], is[k], os[k]))
-                .collect(),
-            loops: vec![],
-            precision,
-            in_place: false,
-        }
     }
 
     #[test]
