@@ -287,34 +287,117 @@ fn estimate(problem: &Problem, max_threads: usize) -> Choice {
     }
 }
 
-/// Constants of the CPU/GPU cost model, from the H100 box (bench/results/2026-11-22-h100.md):
-/// PCIe from pinned memory each way, host arrays through the staging blocks (2^26 c2c f32 from
-/// malloc arrays: 1.07 GB in and out in 29 ms), cuFFT's time per point and log2 of the size
-/// (2^26 c2c f32 in 1.37 ms), the CPU's per thread, host memory bandwidth per thread and in all
-/// (one pass over the arrays per 2^16 of transform length: large 1-D transforms are
-/// memory-bound), and the fixed cost of a GPU execute (launches, synchronization, threads).
+/// Constants of the CPU/GPU cost model, fitted on the H200 box's placement table
+/// (bench/results/2026-11-26-h200-placement.md: every problem of the CPU table timed at 16
+/// threads on the CPU and forced to the GPU, from malloc and fftw_malloc arrays).
+///
+/// CPU: `CPU_NS_PER_WORK` ns per unit of work (points · log2 n, doubled for f64, halved for
+/// real-data transforms, ×1.5 for the DCT/DST kinds, ×4 for lengths with a prime factor above
+/// 31), divided by threads^0.7 (16 threads run 7× faster, not 16×), plus one pass over the
+/// arrays per 2^16 of transform length at `HOST_BW_PER_THREAD` per thread up to `HOST_BW`; a
+/// long 1-D transform split by the four-step makes three strided passes at `FOUR_STEP_BW`.
+///
+/// GPU: `GPU_FIXED_NS` per execute of host arrays (launches, synchronization, the staging
+/// threads; 60-90 µs measured for 16-point transforms), `GPU_DEVICE_FIXED_NS` for device arrays,
+/// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays, strided (padded in-place real)
+/// arrays through the staging gather at `STRIDED`, pageable arrays through the staging blocks
+/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.5 GB/s for 2 MB, 16 GB/s
+/// for 32 MB, 30 GB/s from 128 MB), and cuFFT's time per unit of work.
 mod model {
-    pub const H2D_PINNED: f64 = 45.0; // bytes per ns
+    pub const CPU_NS_PER_WORK: f64 = 0.15;
+    pub const THREAD_SCALING: f64 = 0.7;
+    pub const HOST_BW_PER_THREAD: f64 = 10.0; // bytes per ns
+    pub const HOST_BW: f64 = 120.0;
+    pub const FOUR_STEP_BW: f64 = 60.0;
+    pub const H2D_PINNED: f64 = 45.0;
     pub const D2H_PINNED: f64 = 54.0;
-    pub const STAGED: f64 = 35.0;
-    pub const GPU_NS_PER_POINT_LOG: f64 = 0.0008;
-    pub const CPU_NS_PER_POINT_LOG: f64 = 0.5;
-    pub const HOST_BW_PER_THREAD: f64 = 10.0;
-    pub const HOST_BW: f64 = 40.0;
-    pub const GPU_FIXED_NS: f64 = 40_000.0;
+    pub const STRIDED: f64 = 10.0;
+    pub const GPU_NS_PER_WORK: f64 = 0.0008;
+    pub const GPU_FIXED_NS: f64 = 60_000.0;
     pub const GPU_DEVICE_FIXED_NS: f64 = 12_000.0;
+    /// ESTIMATE takes the GPU only when the model puts it below this fraction of the CPU's
+    /// time: a wrong GPU choice for a small problem costs several times its CPU time, a wrong
+    /// CPU choice near the boundary at most the inverse of this.
+    pub const GPU_MARGIN: f64 = 0.8;
 }
 
-/// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
-fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
+/// Bytes per ns of pageable host arrays through the staging blocks, for `bytes` moved in all
+/// (thread start-up and pipeline fill dominate small transfers).
+fn pageable_rate(bytes: f64) -> f64 {
+    (4.5 * (bytes / 2e6).powf(0.45)).clamp(4.5, 30.0)
+}
+
+/// Largest prime factor of `n` (1 for n <= 1).
+fn largest_prime_factor(mut n: usize) -> usize {
+    let (mut p, mut largest) = (2, 1);
+    while p * p <= n {
+        while n.is_multiple_of(p) {
+            largest = p;
+            n /= p;
+        }
+        p += 1;
+    }
+    if n > 1 {
+        n
+    } else {
+        largest
+    }
+}
+
+/// Is one side of `p` laid out packed (row-major, interleaved, transforms one after the
+/// other), so it moves as one byte range? Strides are in real scalars.
+fn side_packed(p: &Problem, input: bool) -> bool {
+    let (shape, complex) = if input {
+        (p.input_shape(), p.kind.input_is_complex())
+    } else {
+        (p.output_shape(), p.kind.output_is_complex())
+    };
+    let stride = |d: &crate::problem::IoDim| if input { d.is } else { d.os };
+    let mut expect: isize = if complex { 2 } else { 1 };
+    let dims = shape.iter().copied().zip(p.dims.iter().map(stride));
+    let loops = p.loops.iter().map(|d| (d.n, stride(d)));
+    let all: Vec<(isize, isize)> = dims.chain(loops).collect();
+    // Innermost first: the transform's last dim, then outward, then the loops' last first.
+    let (dims, loops) = all.split_at(p.dims.len());
+    for &(n, s) in dims.iter().rev().chain(loops.iter().rev()) {
+        if n > 1 && s != expect {
+            return false;
+        }
+        expect *= n;
+    }
+    true
+}
+
+/// Work units of one execute (see [`model`]).
+fn model_work(p: &Problem) -> f64 {
     let n = p.transform_size().max(2) as f64;
-    let points = n * p.howmany() as f64;
     let wide = if p.precision == Precision::F64 {
         2.0
     } else {
         1.0
     };
-    let work = points * n.log2() * wide;
+    let kind = match &p.kind {
+        Kind::Dft { .. } => 1.0,
+        Kind::R2c | Kind::C2r => 0.5,
+        Kind::R2r(kinds) if kinds.iter().all(|k| (*k as i32) <= 2) => 0.5, // R2HC, HC2R, DHT
+        Kind::R2r(_) => 1.5,
+    };
+    let slow = if p
+        .dims
+        .iter()
+        .any(|d| largest_prime_factor(d.n as usize) > 31)
+    {
+        4.0
+    } else {
+        1.0
+    };
+    n * p.howmany() as f64 * n.log2() * wide * kind * slow
+}
+
+/// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
+fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
+    let n = p.transform_size().max(2) as f64;
+    let work = model_work(p);
     let unit = p.precision.bytes() as f64;
     let bytes = |shape: Vec<isize>, complex: bool| {
         shape.iter().product::<isize>() as f64
@@ -326,40 +409,66 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
         bytes(p.input_shape(), p.kind.input_is_complex()),
         bytes(p.output_shape(), p.kind.output_is_complex()),
     );
-    let passes = (n.log2() / 16.0).ceil().max(1.0);
-    let host_bw = (model::HOST_BW_PER_THREAD * threads as f64).min(model::HOST_BW);
-    let cpu = work * model::CPU_NS_PER_POINT_LOG / threads as f64 + passes * (bin + bout) / host_bw;
-    let time = |b: f64, m: Memory, pinned_rate: f64| match m {
-        Memory::Device => 0.0,
-        Memory::Pinned => b / pinned_rate,
-        Memory::Pageable => b / model::STAGED,
-    };
-    let (tin, tout) = (
-        time(bin, mem.0, model::H2D_PINNED),
-        time(bout, mem.1, model::D2H_PINNED),
-    );
-    // Batches stream: transfers both ways overlap; one transform moves in, then out.
-    let transfers = if p.howmany() > 1 {
-        tin.max(tout) * 1.15
+    // One 1-D transform runs on several threads only through the four-step.
+    let single_1d = p.dims.len() == 1 && p.howmany() == 1;
+    let four_step = single_1d && threads > 1;
+    let threads = threads.max(1) as f64;
+    let (passes, bw) = if four_step {
+        (3.0, model::FOUR_STEP_BW)
     } else {
-        tin + tout
+        (
+            (n.log2() / 16.0).ceil().max(1.0),
+            (model::HOST_BW_PER_THREAD * threads).min(model::HOST_BW),
+        )
     };
+    let cpu = work * model::CPU_NS_PER_WORK / threads.powf(model::THREAD_SCALING)
+        + passes * (bin + bout) / bw;
+    let pageable = pageable_rate(bin + bout);
+    let time = |b: f64, m: Memory, packed: bool, pinned_rate: f64| match (m, packed) {
+        (Memory::Device, _) => 0.0,
+        (Memory::Pinned, true) => b / pinned_rate,
+        (Memory::Pinned, false) => b / model::STRIDED,
+        (Memory::Pageable, true) => b / pageable,
+        (Memory::Pageable, false) => b / pageable.min(model::STRIDED),
+    };
+    let transfers = time(bin, mem.0, side_packed(p, true), model::H2D_PINNED)
+        + time(bout, mem.1, side_packed(p, false), model::D2H_PINNED);
     let fixed = if mem == (Memory::Device, Memory::Device) {
         model::GPU_DEVICE_FIXED_NS
     } else {
         model::GPU_FIXED_NS
     };
-    let gpu = fixed + transfers + work * model::GPU_NS_PER_POINT_LOG;
+    let gpu = fixed + transfers + work * model::GPU_NS_PER_WORK;
     (cpu, gpu)
 }
 
-/// Could the GPU beat the CPU on this problem at all? Its best case (device arrays: no
-/// transfers) against the CPU's cost, by the model; MEASURE and above keep a margin for the
-/// model's error, since they time the candidates anyway.
+/// Could the GPU beat the CPU on this problem at all? Its best case against the CPU's cost, by
+/// the model: arrays already on the device if the caller could have device arrays (the program
+/// loaded CUDA, or fftx opened it: `fftw_malloc` pins through it), else pageable host arrays,
+/// the only kind a program without CUDA has. MEASURE and above keep a margin for the model's
+/// error, since they time the candidates anyway.
 fn gpu_might_win(p: &Problem, max_threads: usize, rigor: Rigor) -> bool {
+    let best = if cuda::device_pointers_possible() {
+        (Memory::Device, Memory::Device)
+    } else {
+        (Memory::Pageable, Memory::Pageable)
+    };
+    gpu_might_win_from(p, max_threads, rigor, best)
+}
+
+fn gpu_might_win_from(
+    p: &Problem,
+    max_threads: usize,
+    rigor: Rigor,
+    best: (Memory, Memory),
+) -> bool {
     let threads = estimate(p, max_threads).threads;
-    let (cpu, gpu_best) = model_costs(p, threads, (Memory::Device, Memory::Device));
-    let margin = if rigor == Rigor::Estimate { 1.0 } else { 4.0 };
+    let (cpu, gpu_best) = model_costs(p, threads, best);
+    let margin = if rigor == Rigor::Estimate {
+        model::GPU_MARGIN
+    } else {
+        4.0
+    };
     gpu_best < cpu * margin
 }
 
@@ -375,7 +484,7 @@ fn estimate_with_gpu(p: &Problem, max_threads: usize, mem: (Memory, Memory)) -> 
         mem.0,
         mem.1
     );
-    if gpu < cpu {
+    if gpu < cpu * model::GPU_MARGIN {
         Choice {
             backend: Backend::Gpu,
             ..c
@@ -619,7 +728,7 @@ fn measure<T: Real>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{IoDim, Kind};
+    use crate::problem::{IoDim, Kind, R2rKind};
 
     fn c2c(n: isize, howmany: isize, precision: Precision) -> Problem {
         Problem {
@@ -677,34 +786,93 @@ mod tests {
 
     #[test]
     fn small_problems_never_consider_the_gpu() {
-        for n in [16, 64, 256] {
+        let device = (Memory::Device, Memory::Device);
+        let pageable = (Memory::Pageable, Memory::Pageable);
+        // A first plan of 1024 points on one thread must not start CUDA (200-300 ms).
+        for n in [16, 64, 256, 1024] {
+            let p = c2c(n, 1, Precision::F64);
+            assert!(!gpu_might_win_from(&p, 1, Rigor::Estimate, device), "n={n}");
             assert!(
-                !gpu_might_win(&c2c(n, 1, Precision::F64), 16, Rigor::Estimate),
+                !gpu_might_win_from(&p, 16, Rigor::Estimate, device),
                 "n={n}"
             );
         }
-        assert!(gpu_might_win(
-            &c2c(1 << 20, 16, Precision::F32),
+        // Without CUDA in the process the arrays are pageable: r2c f64 4096 took 74 µs on the
+        // GPU and 9 µs on the CPU (2026-11-26, H200 box).
+        let r2c = Problem::packed(&[4096], Kind::R2c, Precision::F64);
+        assert!(!gpu_might_win_from(&r2c, 16, Rigor::Estimate, pageable));
+        assert!(gpu_might_win_from(
+            &c2c(1 << 24, 1, Precision::F32),
             16,
-            Rigor::Estimate
+            Rigor::Estimate,
+            pageable
         ));
     }
 
+    /// The model's choices at 16 threads on problems of the H200 box's placement table
+    /// (bench/results/2026-11-26-h200-placement.md), where the measured winner was clear.
     #[test]
-    fn cost_model_sends_large_work_to_the_gpu() {
+    fn cost_model_picks_the_measured_winner() {
+        use Backend::{Cpu, Gpu};
         let pinned = (Memory::Pinned, Memory::Pinned);
-        let (cpu, gpu) = model_costs(&c2c(4096, 4096, Precision::F32), 16, pinned);
-        assert!(gpu < cpu, "4096 x 4096 pinned: cpu {cpu} gpu {gpu}");
-        let (cpu, gpu) = model_costs(
-            &c2c(1 << 26, 1, Precision::F32),
-            16,
-            (Memory::Pageable, Memory::Pageable),
-        );
-        assert!(gpu < cpu, "2^26 pageable: cpu {cpu} gpu {gpu}");
-        // Transfers dominate: staged arrays cost more than pinned ones, device arrays least.
-        let p = c2c(4096, 1024, Precision::F64);
-        let t = |m| model_costs(&p, 1, (m, m)).1;
-        assert!(t(Memory::Device) < t(Memory::Pinned) && t(Memory::Pinned) < t(Memory::Pageable));
+        let pageable = (Memory::Pageable, Memory::Pageable);
+        let r2c_in_place = |n: isize| {
+            let mut p = Problem::packed(&[n, n, n], Kind::R2c, Precision::F64);
+            let pad = 2 * (n / 2 + 1);
+            p.dims[2] = IoDim::new(n, 1, 2);
+            p.dims[1] = IoDim::new(n, pad, pad);
+            p.dims[0] = IoDim::new(n, pad * n, pad * n);
+            p.in_place = true;
+            p
+        };
+        let r2r = |n: isize, kind: R2rKind| Problem {
+            kind: Kind::R2r(vec![kind; 3]),
+            dims: vec![
+                IoDim::new(n, n * n, n * n),
+                IoDim::new(n, n, n),
+                IoDim::new(n, 1, 1),
+            ],
+            loops: vec![],
+            precision: Precision::F32,
+            in_place: false,
+        };
+        let cases = [
+            // (problem, memory, winner): measured ms GPU vs CPU (16 threads)
+            (c2c(1 << 24, 1, Precision::F32), pageable, Gpu), // 9.3 vs 24.4
+            (c2c(1 << 20, 1, Precision::F32), pinned, Gpu),   // 0.48 vs 1.22
+            (c2c(1 << 20, 1, Precision::F64), pageable, Cpu), // 2.21 vs 1.37
+            (c2c(64, 100000, Precision::F32), pinned, Cpu),   // 1.75 vs 0.67
+            (c2c(1024, 1024, Precision::F64), pinned, Cpu),   // 0.90 vs 0.39
+            (c2c(1024, 1024, Precision::F64), pageable, Cpu), // 2.16 vs 0.32
+            (
+                Problem::packed(&[4096], Kind::R2c, Precision::F64),
+                pinned,
+                Cpu,
+            ), // 0.099 vs 0.009
+            (
+                Problem::packed(&[128, 128, 128], Kind::R2c, Precision::F32),
+                pageable,
+                Cpu,
+            ), // 1.90 vs 0.71
+            (
+                Problem::packed(&[256, 256, 256], Kind::Dft { sign: -1 }, Precision::F32),
+                pinned,
+                Gpu,
+            ), // 5.4 vs 15.6
+            (r2c_in_place(128), pinned, Cpu),                 // 3.55 vs 1.44 (strided: staged)
+            (r2r(256, R2rKind::Redft10), pinned, Gpu),        // 6.2 vs 33.3
+        ];
+        for (p, mem, winner) in cases {
+            let got = estimate_with_gpu(&p, 16, mem).backend;
+            assert_eq!(
+                got,
+                winner,
+                "{} from {:?}: {:?}",
+                p.describe(),
+                mem,
+                model_costs(&p, 16, mem)
+            );
+        }
     }
 
     #[test]

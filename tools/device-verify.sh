@@ -6,6 +6,9 @@
 #   hockney   bench/hockney.sh (HOCKNEY_FUSIONS, default "auto kernel")
 #   cpu       bench/cpu/run.sh: fftx's CPU executor vs FFTW 3.3.10 at 1 thread and all cores
 #   bench     bench/run.sh: the FFTW-API benchmark against FFTW and cuFFTW
+#   placement bench/cpu/placement.sh: FFTX_BACKEND=auto against the best of FFTW, fftx-gpu and
+#             fftx-cpu at all cores, malloc and fftw_malloc arrays (BENCH_MIN_TIME default 0.1)
+#   firstplan bench/cpu/first_plan.c: the first plan's time in a fresh process (fftx auto, FFTW)
 #   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
 #             budget (out of card) and on the whole card, against FFTW at 16 threads
 # GPU_TESTS="name ..." runs only the tests of tests/gpu.rs whose names contain one of them.
@@ -35,6 +38,17 @@ for s in "$@"; do
       for p in .device/ctest/*; do section "ctest-$(basename "$p")" 60 env FFTX_BACKEND=gpu FFTX_LOG=warn "$p"; done ;;
     hockney) section hockney 330 env OUT="$OUT" HOCKNEY_FUSIONS="${HOCKNEY_FUSIONS:-auto kernel}" bash bench/hockney.sh ;;
     cpu) section cpu-bench 300 env OUT="$OUT" FFTX_LIB="$PWD/.device/lib/libfftx.so" bash bench/cpu/run.sh ;;
+    placement) section placement 560 env OUT="$OUT/placement" BENCH_MIN_TIME="${BENCH_MIN_TIME:-0.1}" \
+      bash bench/cpu/placement.sh "$PWD/.device/lib/libfftx.so"
+      cp "$OUT/placement/placement.md" "$OUT/placement.md" 2>/dev/null ;;
+    firstplan)
+      gcc -O2 -std=c11 bench/cpu/first_plan.c -o /tmp/first_plan -ldl
+      fftw=$(ldconfig -p | awk '$1 == "libfftw3.so.3" { print $NF; exit }')
+      for i in 1 2 3; do
+        section "firstplan-fftx-$i" 30 env FFTX_BACKEND=auto /tmp/first_plan "$PWD/.device/lib/libfftx.so"
+        section "firstplan-fftw-$i" 30 /tmp/first_plan "$fftw"
+      done
+      grep -h FIRSTPLAN "$OUT"/firstplan-*.log | tee -a "$OUT/summary.txt" ;;
     bench) section bench 560 env OUT="$OUT" bash bench/run.sh ;;
     ooc)
       for budget in 1073741824 none; do

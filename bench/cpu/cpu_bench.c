@@ -8,6 +8,7 @@
  *
  *   cpu_bench --fftw-dir DIR --fftx LIB [--threads N] [--min-time SEC] [--min-reps K]
  *             [--exact NAME | --filter SUBSTR] [--large] [--measure] [--list]
+ *             [--fftw-malloc] [--all-cores-only]
  *
  * For each problem and each thread count (1, and N when N > 1): plans with FFTW_ESTIMATE (and,
  * with --measure, FFTW_MEASURE for problems up to 2^22 elements) in both libraries, executes each
@@ -128,6 +129,8 @@ typedef struct {
     void (*execute)(void *);
     void (*destroy_plan)(void *);
     void (*set_timelimit)(double);
+    void *(*malloc)(size_t);
+    void (*free)(void *);
 } api_t;
 
 typedef struct {
@@ -157,6 +160,8 @@ static void load_api(api_t *a, void *h, const char *prefix, const char *what) {
     *(void **)&a->execute = sym(h, prefix, "execute", what);
     *(void **)&a->destroy_plan = sym(h, prefix, "destroy_plan", what);
     *(void **)&a->set_timelimit = sym(h, prefix, "set_timelimit", what);
+    *(void **)&a->malloc = sym(h, prefix, "malloc", what);
+    *(void **)&a->free = sym(h, prefix, "free", what);
     if (!a->init_threads()) {
         fprintf(stderr, "cpu_bench: %s: %sinit_threads failed\n", what, prefix);
         exit(3);
@@ -329,14 +334,30 @@ static void *make_plan(const api_t *a, const geom_t *g, void *in, void *out, uns
 /* ---------------------------------------------------------------- options */
 static const char *opt_fftw_dir = NULL, *opt_fftx = NULL, *opt_filter = NULL, *opt_exact = NULL;
 static int opt_threads = 1, opt_large = 0, opt_measure = 0, opt_list = 0, opt_min_reps = 5;
+/* --fftw-malloc: the arrays from fftx's fftw_malloc (pinned where a GPU is used) instead of
+   aligned_alloc (pageable, as malloc); --all-cores-only: no 1-thread run */
+static int opt_fftw_malloc = 0, opt_all_cores_only = 0;
 static double opt_min_time = 0.3;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s --fftw-dir DIR --fftx LIB [--threads N] [--min-time SEC] [--min-reps K]\n"
-            "          [--exact NAME | --filter SUBSTR] [--large] [--measure] [--list]\n",
+            "          [--exact NAME | --filter SUBSTR] [--large] [--measure] [--list]\n"
+            "          [--fftw-malloc] [--all-cores-only]\n",
             argv0);
     exit(2);
+}
+
+/* The problem's arrays: fftx's fftw_malloc with --fftw-malloc, else pageable memory. */
+static void *alloc_array(size_t bytes, const lib_t *libs, int dbl) {
+    if (opt_fftw_malloc) return libs[1].prec[dbl].malloc(bytes);
+    return aligned_alloc(64, (bytes + 63) / 64 * 64);
+}
+
+static void free_array(void *p, const lib_t *libs, int dbl) {
+    if (!p) return;
+    if (opt_fftw_malloc) libs[1].prec[dbl].free(p);
+    else free(p);
 }
 
 /* ---------------------------------------------------------------- one comparison */
@@ -427,6 +448,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--large")) opt_large = 1;
         else if (!strcmp(a, "--measure")) opt_measure = 1;
         else if (!strcmp(a, "--list")) opt_list = 1;
+        else if (!strcmp(a, "--fftw-malloc")) opt_fftw_malloc = 1;
+        else if (!strcmp(a, "--all-cores-only")) opt_all_cores_only = 1;
         else usage(argv[0]);
     }
     if (opt_threads < 1 || opt_min_reps < 1) usage(argv[0]);
@@ -455,26 +478,27 @@ int main(int argc, char **argv) {
         if (p->inplace) {
             in_bytes = out_bytes = in_bytes > out_bytes ? in_bytes : out_bytes;
         }
-        in = aligned_alloc(64, (in_bytes + 63) / 64 * 64);
-        out = p->inplace ? in : aligned_alloc(64, (out_bytes + 63) / 64 * 64);
+        in = alloc_array(in_bytes, libs, p->dbl);
+        out = p->inplace ? in : alloc_array(out_bytes, libs, p->dbl);
         orig = aligned_alloc(64, (in_bytes + 63) / 64 * 64);
         if (!in || !out || !orig) {
             printf("FAIL %s threads=0 reason=out-of-memory\n", name);
-            free(in);
-            if (!p->inplace) free(out);
+            free_array(in, libs, p->dbl);
+            if (!p->inplace) free_array(out, libs, p->dbl);
             free(orig);
             continue;
         }
         fill_random(orig, in_bytes / g.scalar, p->dbl, 0x5eed0000u + (uint64_t)pi);
         memcpy(in, orig, in_bytes);
         if (!p->inplace) memset(out, 0, out_bytes);
-        for (t = 1; t <= opt_threads; t = t == opt_threads ? t + 1 : opt_threads) {
+        for (t = opt_all_cores_only ? opt_threads : 1; t <= opt_threads;
+             t = t == opt_threads ? t + 1 : opt_threads) {
             compare(libs, &g, name, in, out, orig, t, FFTW_ESTIMATE, "estimate");
             if (opt_measure && in_bytes / g.scalar <= (1u << 22))
                 compare(libs, &g, name, in, out, orig, t, FFTW_MEASURE, "measure");
         }
-        free(in);
-        if (!p->inplace) free(out);
+        free_array(in, libs, p->dbl);
+        if (!p->inplace) free_array(out, libs, p->dbl);
         free(orig);
         ran++;
     }

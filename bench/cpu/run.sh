@@ -19,6 +19,7 @@
 #   BENCH_LARGE=1  also the large problems (r2c/c2r 512^3, c2c 256^3 f64: several GiB, minutes)
 #   BENCH_MEASURE=1 also FFTW_MEASURE for problems up to 2^22 elements (FFTW's planning is slow)
 #   BENCH_TIMEOUT  seconds per problem (default 600); a crash or timeout is a FAILED row
+#   BENCH_ARGS     more cpu_bench options, e.g. "--fftw-malloc --all-cores-only" (placement.sh)
 #   OUT            directory for the table (cpu-table.md) and the raw lines (cpu-raw.txt);
 #                  default ./bench-out
 # fftx runs with FFTX_BACKEND=cpu unless FFTX_BACKEND is set.
@@ -78,6 +79,8 @@ trap 'rm -f "$BIN"' EXIT
 ARGS=(--fftw-dir "$FFTW_DIR" --fftx "$FFTX_LIB" --threads "$THREADS" --min-time "$MIN_TIME")
 [ "${BENCH_LARGE:-0}" = 1 ] && ARGS+=(--large)
 [ "${BENCH_MEASURE:-0}" = 1 ] && ARGS+=(--measure)
+# shellcheck disable=SC2206
+[ -n "${BENCH_ARGS:-}" ] && ARGS+=(${BENCH_ARGS})
 LIST_ARGS=()
 [ -n "${BENCH_FILTER:-}" ] && LIST_ARGS+=(--filter "$BENCH_FILTER")
 [ "${BENCH_LARGE:-0}" = 1 ] && LIST_ARGS+=(--large)
