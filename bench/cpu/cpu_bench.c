@@ -8,7 +8,7 @@
  *
  *   cpu_bench --fftw-dir DIR --fftx LIB [--threads N] [--min-time SEC] [--min-reps K]
  *             [--exact NAME | --filter SUBSTR] [--large] [--measure] [--list]
- *             [--fftw-malloc] [--all-cores-only]
+ *             [--fftw-malloc] [--all-cores-only] [--placement]
  *
  * For each problem and each thread count (1, and N when N > 1): plans with FFTW_ESTIMATE (and,
  * with --measure, FFTW_MEASURE for problems up to 2^22 elements) in both libraries, executes each
@@ -20,6 +20,8 @@
  *   RESULT <name> threads=<t> flags=<estimate|measure> fftw_ms=<median> fftx_ms=<median>
  *          ratio=<fftx/fftw> err=<..> reps=<..> fftw_plan_ms=<..> fftx_plan_ms=<..>
  *   FAIL <name> threads=<t> reason=<..>
+ * With --placement (GPU machines: where FFTX_BACKEND=auto puts each problem), one line each:
+ *   PLACEMENT <name> threads=<t> fftw_ms=<..> auto_ms=<..> gpu_ms=<..> cpu_ms=<..> auto_plan_ms=<..>
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -131,6 +133,7 @@ typedef struct {
     void (*set_timelimit)(double);
     void *(*malloc)(size_t);
     void (*free)(void *);
+    void (*forget_wisdom)(void);
 } api_t;
 
 typedef struct {
@@ -162,6 +165,7 @@ static void load_api(api_t *a, void *h, const char *prefix, const char *what) {
     *(void **)&a->set_timelimit = sym(h, prefix, "set_timelimit", what);
     *(void **)&a->malloc = sym(h, prefix, "malloc", what);
     *(void **)&a->free = sym(h, prefix, "free", what);
+    *(void **)&a->forget_wisdom = sym(h, prefix, "forget_wisdom", what);
     if (!a->init_threads()) {
         fprintf(stderr, "cpu_bench: %s: %sinit_threads failed\n", what, prefix);
         exit(3);
@@ -337,13 +341,16 @@ static int opt_threads = 1, opt_large = 0, opt_measure = 0, opt_list = 0, opt_mi
 /* --fftw-malloc: the arrays from fftx's fftw_malloc (pinned where a GPU is used) instead of
    aligned_alloc (pageable, as malloc); --all-cores-only: no 1-thread run */
 static int opt_fftw_malloc = 0, opt_all_cores_only = 0;
+/* --placement: fftx planned three times (FFTX_BACKEND auto, gpu, cpu; wisdom forgotten between)
+   and timed against FFTW with the four plans' executes alternating in this process */
+static int opt_placement = 0;
 static double opt_min_time = 0.3;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s --fftw-dir DIR --fftx LIB [--threads N] [--min-time SEC] [--min-reps K]\n"
             "          [--exact NAME | --filter SUBSTR] [--large] [--measure] [--list]\n"
-            "          [--fftw-malloc] [--all-cores-only]\n",
+            "          [--fftw-malloc] [--all-cores-only] [--placement]\n",
             argv0);
     exit(2);
 }
@@ -358,6 +365,62 @@ static void free_array(void *p, const lib_t *libs, int dbl) {
     if (!p) return;
     if (opt_fftw_malloc) libs[1].prec[dbl].free(p);
     else free(p);
+}
+
+/* ---------------------------------------------------------------- placement */
+/* FFTW and fftx planned as FFTX_BACKEND=auto, gpu and cpu (auto first, so that it plans as a
+   fresh process would; wisdom forgotten before each, so that each setting plans anew), then
+   executes of the four alternating in rotation: the times share the machine's state. */
+static void compare_placement(lib_t libs[2], const geom_t *g, const char *name, void *in, void *out,
+                              void *orig, int threads) {
+    static const char *settings[3] = {"auto", "gpu", "cpu"};
+    const int dbl = g->p.dbl;
+    const api_t *fw = &libs[0].prec[dbl], *fx = &libs[1].prec[dbl];
+    void *plans[4];
+    double *times[4], auto_plan_ms = 0, t_start;
+    int k, reps = 0;
+    fw->plan_with_nthreads(threads);
+    fx->plan_with_nthreads(threads);
+    memcpy(in, orig, g->in_scalars * g->scalar);
+    plans[0] = make_plan(fw, g, in, out, FFTW_ESTIMATE);
+    for (k = 0; k < 3; k++) {
+        double t0;
+        setenv("FFTX_BACKEND", settings[k], 1);
+        fx->forget_wisdom();
+        t0 = now_s();
+        plans[k + 1] = make_plan(fx, g, in, out, FFTW_ESTIMATE);
+        if (k == 0) auto_plan_ms = 1e3 * (now_s() - t0);
+    }
+    setenv("FFTX_BACKEND", "auto", 1);
+    for (k = 0; k < 4; k++) {
+        if (!plans[k]) {
+            printf("FAIL %s threads=%d reason=plan-%d-NULL\n", name, threads, k);
+            for (k = 0; k < 4; k++)
+                if (plans[k]) (k ? fx : fw)->destroy_plan(plans[k]);
+            return;
+        }
+        times[k] = malloc(MAX_REPS * sizeof(double));
+    }
+    t_start = now_s();
+    while (reps < MAX_REPS && (reps < opt_min_reps || now_s() - t_start < 4 * opt_min_time)) {
+        for (k = 0; k < 4; k++) {
+            int which = (k + reps) % 4; /* rotate who goes first */
+            double t0;
+            if (g->restore) memcpy(in, orig, g->in_scalars * g->scalar);
+            t0 = now_s();
+            (which ? fx : fw)->execute(plans[which]);
+            times[which][reps] = 1e3 * (now_s() - t0);
+        }
+        reps++;
+    }
+    printf("PLACEMENT %s threads=%d fftw_ms=%.6g auto_ms=%.6g gpu_ms=%.6g cpu_ms=%.6g auto_plan_ms=%.3g reps=%d\n", name,
+           threads, median(times[0], reps), median(times[1], reps), median(times[2], reps), median(times[3], reps),
+           auto_plan_ms, reps);
+    fflush(stdout);
+    for (k = 0; k < 4; k++) {
+        (k ? fx : fw)->destroy_plan(plans[k]);
+        free(times[k]);
+    }
 }
 
 /* ---------------------------------------------------------------- one comparison */
@@ -450,6 +513,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--list")) opt_list = 1;
         else if (!strcmp(a, "--fftw-malloc")) opt_fftw_malloc = 1;
         else if (!strcmp(a, "--all-cores-only")) opt_all_cores_only = 1;
+        else if (!strcmp(a, "--placement")) opt_placement = 1;
         else usage(argv[0]);
     }
     if (opt_threads < 1 || opt_min_reps < 1) usage(argv[0]);
@@ -493,6 +557,10 @@ int main(int argc, char **argv) {
         if (!p->inplace) memset(out, 0, out_bytes);
         for (t = opt_all_cores_only ? opt_threads : 1; t <= opt_threads;
              t = t == opt_threads ? t + 1 : opt_threads) {
+            if (opt_placement) {
+                compare_placement(libs, &g, name, in, out, orig, t);
+                continue;
+            }
             compare(libs, &g, name, in, out, orig, t, FFTW_ESTIMATE, "estimate");
             if (opt_measure && in_bytes / g.scalar <= (1u << 22))
                 compare(libs, &g, name, in, out, orig, t, FFTW_MEASURE, "measure");
