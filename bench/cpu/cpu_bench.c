@@ -22,6 +22,7 @@
  *   FAIL <name> threads=<t> reason=<..>
  * With --placement (GPU machines: where FFTX_BACKEND=auto puts each problem), one line each:
  *   PLACEMENT <name> threads=<t> fftw_ms=<..> auto_ms=<..> gpu_ms=<..> cpu_ms=<..> auto_plan_ms=<..>
+ *             chose=<gpu|cpu> (the backend auto's printed plan names)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -134,6 +135,7 @@ typedef struct {
     void *(*malloc)(size_t);
     void (*free)(void *);
     void (*forget_wisdom)(void);
+    char *(*sprint_plan)(void *);
 } api_t;
 
 typedef struct {
@@ -166,6 +168,7 @@ static void load_api(api_t *a, void *h, const char *prefix, const char *what) {
     *(void **)&a->malloc = sym(h, prefix, "malloc", what);
     *(void **)&a->free = sym(h, prefix, "free", what);
     *(void **)&a->forget_wisdom = sym(h, prefix, "forget_wisdom", what);
+    *(void **)&a->sprint_plan = sym(h, prefix, "sprint_plan", what);
     if (!a->init_threads()) {
         fprintf(stderr, "cpu_bench: %s: %sinit_threads failed\n", what, prefix);
         exit(3);
@@ -413,9 +416,16 @@ static void compare_placement(lib_t libs[2], const geom_t *g, const char *name, 
         }
         reps++;
     }
-    printf("PLACEMENT %s threads=%d fftw_ms=%.6g auto_ms=%.6g gpu_ms=%.6g cpu_ms=%.6g auto_plan_ms=%.3g reps=%d\n", name,
-           threads, median(times[0], reps), median(times[1], reps), median(times[2], reps), median(times[3], reps),
-           auto_plan_ms, reps);
+    {
+        /* where auto put it: fftx's printed Program names its backend, "(gpu" or "(cpu" */
+        char *text = fx->sprint_plan(plans[1]);
+        const char *chose = !text ? "?" : strstr(text, "(gpu") ? "gpu" : strstr(text, "(cpu") ? "cpu" : "?";
+        printf("PLACEMENT %s threads=%d fftw_ms=%.6g auto_ms=%.6g gpu_ms=%.6g cpu_ms=%.6g auto_plan_ms=%.3g "
+               "chose=%s reps=%d\n",
+               name, threads, median(times[0], reps), median(times[1], reps), median(times[2], reps),
+               median(times[3], reps), auto_plan_ms, chose, reps);
+        free(text);
+    }
     fflush(stdout);
     for (k = 0; k < 4; k++) {
         (k ? fx : fw)->destroy_plan(plans[k]);
