@@ -1578,34 +1578,65 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
             im: p + std::mem::size_of::<T>(),
         }
     };
-    let run = |on_gpu: bool| -> Vec<f64> {
+    // Pageable arrays (Vec): transfers staged through pinned blocks. Pinned arrays
+    // (fftw_malloc, at least 1 MiB so that it pins): transfers as DMA alone.
+    let run = |on_gpu: bool, pinned: bool| -> Vec<f64> {
+        let bytes = (x.len() * std::mem::size_of::<T>()).max(1 << 20);
         let (mut a, mut b) = (x.clone(), vec![T::zero(); x.len()]);
-        let i = ptr(&mut a);
-        let o = if in_place { i } else { ptr(&mut b) };
+        let (pa, pb) = (fftw_malloc(bytes) as *mut T, fftw_malloc(bytes) as *mut T);
+        let slice = |p: *mut T| unsafe { std::slice::from_raw_parts_mut(p, x.len()) };
+        let (i, o) = if pinned {
+            slice(pa).copy_from_slice(&x);
+            slice(pb).fill(T::zero());
+            let p = |q: *mut T| ArrayPtr::Complex {
+                re: q as usize,
+                im: q as usize + std::mem::size_of::<T>(),
+            };
+            (p(pa), if in_place { p(pa) } else { p(pb) })
+        } else {
+            let i = ptr(&mut a);
+            (i, if in_place { i } else { ptr(&mut b) })
+        };
         unsafe {
             if on_gpu {
                 let exec = CudaProgram::<T>::new(&prog, &[cuda::default_device().unwrap()])
                     .unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
+                assert_eq!(
+                    exec.runs_direct_on(i, o),
+                    pinned,
+                    "{ns:?}: DMA alone exactly on pinned arrays"
+                );
                 exec.run(i, o).unwrap();
             } else {
                 CpuProgram::<T>::new(&prog, 1).unwrap().run(i, o).unwrap();
             }
         }
-        let out = if in_place { a } else { b };
+        let out: Vec<T> = match (pinned, in_place) {
+            (true, true) => slice(pa).to_vec(),
+            (true, false) => slice(pb).to_vec(),
+            (false, true) => a,
+            (false, false) => b,
+        };
+        unsafe {
+            fftw_free(pa as *mut _);
+            fftw_free(pb as *mut _);
+        }
         out.iter().map(|t| t.to_f64().unwrap()).collect()
     };
-    let (want, got) = (run(false), run(true));
-    let e = rel_l2(&got, &want);
+    let want = run(false, false);
     let bound = tol * (total as f64).log2();
-    eprintln!(
-        "{ns:?} in place {in_place} f{}: rel. L2 {e:.2e}",
-        8 * std::mem::size_of::<T>()
-    );
-    assert!(
-        e <= bound,
-        "{ns:?} in place {in_place}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
-        prog.describe()
-    );
+    for pinned in [false, true] {
+        let e = rel_l2(&run(true, pinned), &want);
+        eprintln!(
+            "{ns:?} in place {in_place} pinned {pinned} f{}: rel. L2 {e:.2e}",
+            8 * std::mem::size_of::<T>()
+        );
+        assert!(
+            e <= bound,
+            "{ns:?} in place {in_place} pinned {pinned}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
+            prog.describe()
+        );
+    }
 }
 
 /// The device map of `parts` virtual devices over `cards`, round robin (one card: `parts`

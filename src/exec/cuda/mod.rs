@@ -16,6 +16,7 @@
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
 pub mod cufft;
+mod direct;
 pub mod fault;
 pub mod kernels;
 pub mod program;

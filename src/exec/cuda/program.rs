@@ -27,8 +27,9 @@
 //! `tests/gpu.rs` compares the executor with the CPU program on one card and on every card.
 
 use super::cufft::{CufftPlan, FftType, Layout};
+use super::direct::{self, copy_rows, device_takes_rows, host_rows};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
-use super::{check, device_budget, Device, Error, ErrorKind, Result};
+use super::{check, device_budget, memory_of, Device, Error, ErrorKind, Memory, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
@@ -187,6 +188,10 @@ pub struct CudaProgram<T: Real> {
     /// Per step: how a device-to-device transfer between two cards goes.
     crossing: Vec<Crossing>,
     staging: Vec<Staging>,
+    /// Per buffer, the caller's arrays' extents (lowest, highest real scalar) that transfers
+    /// address, when every host transfer of the program can run as DMA alone
+    /// ([`direct`]): then a run whose caller arrays are pinned and interleaved does so.
+    direct_extents: Option<Vec<Option<(isize, isize)>>>,
     /// One run at a time (the staging blocks are shared).
     running: Mutex<()>,
     _t: PhantomData<T>,
@@ -276,6 +281,47 @@ fn route(p: &Program, from: usize, to: usize) -> Route {
         (true, false) => Route::DeviceToHost,
         (true, true) => Route::DeviceToDevice,
     }
+}
+
+/// Per buffer, the extent (lowest, highest real scalar) the program's host transfers address
+/// in the caller's arrays, if every host transfer can run as DMA alone: between a caller's
+/// array and a device buffer (no host temporaries, no host-to-host copies), its box rows on
+/// the host side ([`host_rows`]). `None` otherwise.
+fn direct_extents(p: &Program) -> Option<Vec<Option<(isize, isize)>>> {
+    let mut ext: Vec<Option<(isize, isize)>> = vec![None; p.buffers.len()];
+    for step in &p.steps {
+        let Step::Transfer {
+            from,
+            to,
+            dims,
+            complex,
+            ..
+        } = step
+        else {
+            continue;
+        };
+        if dims.iter().any(|d| d.n <= 0) {
+            continue;
+        }
+        let r = route(p, from.buf, to.buf);
+        let (host, to_device) = match r {
+            Route::HostToDevice => (from, true),
+            Route::DeviceToHost => (to, false),
+            Route::HostToHost => return None,
+            Route::DeviceToDevice => continue,
+        };
+        if !matches!(p.buffers[host.buf].role, Role::Input | Role::Output) {
+            return None;
+        }
+        let side = |d: &IoDim| if to_device { d.is } else { d.os };
+        let step = 1 + *complex as isize;
+        host_rows(&host_order(dims, r), side, step)?;
+        // Strides are non-negative (host_rows): the box spans offset .. offset + Σ (n-1)·s.
+        let hi = host.offset + dims.iter().map(|d| (d.n - 1) * side(d)).sum::<isize>() + step - 1;
+        let e = ext[host.buf].get_or_insert((host.offset, hi));
+        *e = (e.0.min(host.offset), e.1.max(hi));
+    }
+    Some(ext)
 }
 
 fn elements(dims: &[IoDim]) -> usize {
@@ -553,6 +599,7 @@ impl<T: Real> CudaProgram<T> {
             step_plan: vec![None; program.steps.len()],
             crossing,
             staging: Vec::new(),
+            direct_extents: direct_extents(program),
             running: Mutex::new(()),
             _t: PhantomData,
         };
@@ -870,13 +917,55 @@ impl<T: Real> CudaProgram<T> {
                 }
             });
         }
-        let r = self.steps(&bases);
+        let direct = self.runs_direct(&bases);
+        let r = self.steps(&bases, direct);
         let synced = self.synchronize();
         drop(temps);
         r.and(synced)
     }
 
-    unsafe fn steps(&self, bases: &[Base]) -> Result<()> {
+    /// Would a run on these arrays move its host transfers as DMA alone (tests ask)?
+    pub fn runs_direct_on(&self, input: ArrayPtr, output: ArrayPtr) -> bool {
+        let unit = std::mem::size_of::<T>();
+        let caller = |a: ArrayPtr| match a {
+            ArrayPtr::Real(p) => Base {
+                re: p,
+                im: p + unit,
+            },
+            ArrayPtr::Complex { re, im } => Base { re, im },
+        };
+        let bases: Vec<Base> = self
+            .program
+            .buffers
+            .iter()
+            .map(|b| match b.role {
+                Role::Input => caller(input),
+                Role::Output => caller(output),
+                Role::Temp { .. } => Base { re: 0, im: 0 },
+            })
+            .collect();
+        self.runs_direct(&bases)
+    }
+
+    /// Do the caller's arrays take this run's transfers as DMA alone: the program allows it,
+    /// and every caller array is interleaved (or real) and pinned over what it addresses?
+    fn runs_direct(&self, bases: &[Base]) -> bool {
+        let Some(extents) = &self.direct_extents else {
+            return false;
+        };
+        let unit = std::mem::size_of::<T>();
+        let dev = &self.cards[0].dev;
+        extents.iter().zip(bases).all(|(e, b)| match e {
+            None => true,
+            Some((lo, hi)) => {
+                let start = (b.re as isize + lo * unit as isize) as usize;
+                let bytes = (hi - lo + 1) as usize * unit;
+                b.im == b.re + unit && memory_of(dev, start, bytes) == Memory::Pinned
+            }
+        })
+    }
+
+    unsafe fn steps(&self, bases: &[Base], direct: bool) -> Result<()> {
         for (i, step) in self.program.steps.iter().enumerate() {
             if empty(step) {
                 continue;
@@ -886,7 +975,7 @@ impl<T: Real> CudaProgram<T> {
                 .dev
                 .bind()
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
-            self.step(i, step, bases)
+            self.step(i, step, bases, direct)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
         }
         Ok(())
@@ -902,7 +991,7 @@ impl<T: Real> CudaProgram<T> {
         (self.device[buf] as i64 + offset as i64 * std::mem::size_of::<T>() as i64) as u64
     }
 
-    unsafe fn step(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
+    unsafe fn step(&self, i: usize, step: &Step, bases: &[Base], direct: bool) -> Result<()> {
         match step {
             Step::Transform { .. } => Err(Error::new(ErrorKind::Internal, "refused in new")),
             Step::Fft {
@@ -925,6 +1014,7 @@ impl<T: Real> CudaProgram<T> {
                 });
                 r
             }
+            Step::Transfer { .. } if direct => self.transfer_direct(step, bases),
             Step::Transfer { .. } => self.transfer(i, step, bases),
             Step::Twiddle { .. } => self.twiddle(step),
             Step::Record { event, stream } => check(
@@ -1076,6 +1166,81 @@ impl<T: Real> CudaProgram<T> {
                 c,
                 self.streams[s],
             ),
+        }
+    }
+
+    /// A host transfer as DMA alone (a run where [`CudaProgram::runs_direct`]): rows between
+    /// the caller's pinned array and the device side, through the stream's scratch block
+    /// (packed there, and the copy kernel between it and the buffer) where the device side
+    /// does not take the rows as they are.
+    unsafe fn transfer_direct(&self, step: &Step, bases: &[Base]) -> Result<()> {
+        let Step::Transfer {
+            from,
+            to,
+            dims,
+            complex,
+            stream,
+        } = step
+        else {
+            unreachable!()
+        };
+        let (c, s, stream) = (*complex, *stream, self.streams[*stream]);
+        let (cstep, unit) = (1 + c as isize, std::mem::size_of::<T>());
+        let r = route(&self.program, from.buf, to.buf);
+        let to_device = r == Route::HostToDevice;
+        let host_side = |d: &IoDim| if to_device { d.is } else { d.os };
+        let rows = host_rows(&host_order(dims, r), host_side, cstep).expect("checked in new");
+        let host_strides: Vec<isize> = rows.iter().map(host_side).collect();
+        let dev_strides: Vec<isize> = rows
+            .iter()
+            .map(|d| if to_device { d.os } else { d.is })
+            .collect();
+        let (host_at, dev_at) = if to_device { (from, to) } else { (to, from) };
+        let host = direct::Side {
+            addr: (bases[host_at.buf].re as isize + host_at.offset * unit as isize) as u64,
+            strides: &host_strides,
+        };
+        let dev = self.dev(dev_at.buf, dev_at.offset);
+        if device_takes_rows(&rows, &dev_strides, cstep) {
+            let dev = direct::Side {
+                addr: dev,
+                strides: &dev_strides,
+            };
+            return copy_rows(to_device, host, dev, &rows, cstep, unit, stream);
+        }
+        // The device side packed in the rows' order in the scratch block.
+        let packed = packed_strides(&rows, cstep);
+        let scratch = self.staging[s].scratch;
+        let box_of = |a: &[isize], b: &[isize]| -> Vec<IoDim> {
+            rows.iter()
+                .zip(a.iter().zip(b))
+                .map(|(d, (&x, &y))| IoDim::new(d.n, x, y))
+                .collect()
+        };
+        let packed_side = direct::Side {
+            addr: scratch,
+            strides: &packed,
+        };
+        if to_device {
+            copy_rows(true, host, packed_side, &rows, cstep, unit, stream)?;
+            self.copy_kernel(
+                self.card(s),
+                scratch,
+                dev,
+                &box_of(&packed, &dev_strides),
+                c,
+                stream,
+            )
+        } else {
+            self.copy_kernel(
+                self.card(s),
+                dev,
+                scratch,
+                &box_of(&dev_strides, &packed),
+                c,
+                stream,
+            )?;
+            copy_rows(false, host, packed_side, &rows, cstep, unit, stream)
         }
     }
 
@@ -1387,6 +1552,48 @@ impl<T: Real> Drop for CudaProgram<T> {
 mod tests {
     use super::*;
     use crate::problem::Precision;
+
+    /// Out-of-card programs of the c2c cases run as DMA alone from pinned arrays (their host
+    /// transfers are rows); a program with a host temporary is not.
+    #[test]
+    fn out_of_card_programs_can_run_as_dma_alone() {
+        use crate::passes::out_of_card::{lower, Budget};
+        for precision in [Precision::F64, Precision::F32] {
+            for (ns, budget, in_place) in [
+                (&[1isize << 16][..], 64usize << 10, false),
+                (&[1 << 16][..], 64 << 10, true),
+                (&[128, 96][..], 48 << 10, false),
+                (&[16, 24, 20][..], 24 << 10, true),
+            ] {
+                let mut p = Problem::packed(ns, Kind::Dft { sign: -1 }, precision);
+                p.in_place = in_place;
+                let prog = lower(
+                    &p,
+                    Budget {
+                        device: 0,
+                        bytes: budget,
+                    },
+                )
+                .unwrap();
+                assert!(
+                    direct_extents(&prog).is_some(),
+                    "{ns:?} {precision:?} in place {in_place}:\n{}",
+                    prog.describe()
+                );
+            }
+        }
+        let mut prog = Program::new();
+        let t = prog.temp(8, Placement::Host);
+        let d = prog.temp(8, Placement::Device(0));
+        prog.steps.push(Step::Transfer {
+            from: crate::program::At { buf: t, offset: 0 },
+            to: crate::program::At { buf: d, offset: 0 },
+            dims: vec![IoDim::new(4, 2, 2)],
+            complex: true,
+            stream: 0,
+        });
+        assert!(direct_extents(&prog).is_none());
+    }
 
     fn dft(dims: &[(isize, isize, isize)], loops: &[(isize, isize, isize)]) -> Problem {
         let d = |&(n, is, os): &(isize, isize, isize)| IoDim::new(n, is, os);
