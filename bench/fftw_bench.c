@@ -56,6 +56,10 @@ static const problem_t problems[] = {
     {"c2c_f32_4096x4096_inplace", 0, K_C2C, 1, {4096, 0, 0}, 4096, 1},
     /* issue 14's budget case: 2 GiB each way, run with FFTX_GPU_MEMORY=1073741824 */
     {"c2c_f32_2^28", 0, K_C2C, 1, {1 << 28, 0, 0}, 1, 0, 1},
+    /* issue 14's 4 GiB-budget cases (FFTX_GPU_MEMORY=4294967296): 8 GiB each way, and an r2c */
+    {"c2c_f32_2^30", 0, K_C2C, 1, {1 << 30, 0, 0}, 1, 0, 1},
+    {"c2c_f32_1024^3", 0, K_C2C, 3, {1024, 1024, 1024}, 1, 0, 1},
+    {"r2c_f32_1024^3", 0, K_R2C, 3, {1024, 1024, 1024}, 1, 0, 1},
 };
 #define NPROBLEMS ((int)(sizeof problems / sizeof problems[0]))
 
@@ -72,11 +76,13 @@ static int opt_alloc = A_FFTW;
 static double opt_min_time = 1.0;
 static int opt_small = 0;
 static int opt_list = 0;
+static int opt_min_reps = MIN_REPS;
+static unsigned opt_flags = FFTW_MEASURE; /* --estimate: FFTW_ESTIMATE */
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--threads N] [--filter SUBSTR] [--exact NAME] [--alloc fftw|malloc|device]\n"
-            "          [--min-time SEC] [--small] [--list]\n",
+            "          [--min-time SEC] [--min-reps K] [--estimate] [--small] [--list]\n",
             argv0);
     exit(2);
 }
@@ -367,7 +373,7 @@ static int time_and_report(run_t *r, int (*exec)(run_t *), double plan_ms) {
     for (w = 0; w < WARMUPS; w++) {
         if ((do_refill && refill(r)) || exec(r)) goto fail;
     }
-    while ((reps < MIN_REPS || total < opt_min_time) && reps < MAX_REPS) {
+    while ((reps < opt_min_reps || total < opt_min_time) && reps < MAX_REPS) {
         double t0, t1;
         if (do_refill && refill(r)) goto fail;
         t0 = now_s();
@@ -484,7 +490,7 @@ static int run_problem(const problem_t *src) {
 
     /* ---- through the FFTW API (whatever library provides it) */
     t0 = now_s();
-    r.plan = make_plan(&g, r.in, r.out, FFTW_MEASURE);
+    r.plan = make_plan(&g, r.in, r.out, opt_flags);
     plan_ms = 1e3 * (now_s() - t0);
     if (!r.plan) {
         printf("FAIL %s %s reason=plan_null plan_ms=%.3f\n", g.p.name, an, plan_ms);
@@ -544,6 +550,10 @@ int main(int argc, char **argv) {
             opt_min_time = atof(argv[++i]);
         else if (!strcmp(a, "--small"))
             opt_small = 1;
+        else if (!strcmp(a, "--min-reps") && i + 1 < argc)
+            opt_min_reps = atoi(argv[++i]);
+        else if (!strcmp(a, "--estimate"))
+            opt_flags = FFTW_ESTIMATE;
         else if (!strcmp(a, "--list"))
             opt_list = 1;
         else if (!strcmp(a, "--alloc") && i + 1 < argc) {

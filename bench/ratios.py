@@ -11,6 +11,7 @@ printed FAIL for it, `-` when it was not run. `x` ratios are speed-ups (>1: fftx
 `fftx / direct` is a time ratio (1.00: as fast as cuFFT on the same device arrays). `check`
 compares fftx's checksum with FFTW's (else cuFFTW's, else cuFFT's).
 """
+import os
 import argparse
 import re
 import sys
@@ -115,11 +116,12 @@ def main():
                 return ("ok" if rel < 1e-3 else "MISMATCH") + f" {rel:.0e} vs {lib}"
         return "-"
 
+    flags = "FFTW_ESTIMATE" if os.environ.get("BENCH_ESTIMATE") == "1" else "FFTW_MEASURE"
     lines = ["# fftx benchmark through the FFTW API", ""]
     lines += [f"- {i}" for i in info if i.split(":")[0] in ("date", "gpu", "cpu", "fftw", "cufftw", "threads")]
     lines += ["", "Median ms of one `fftw_execute` (host array to host array; `device`: cudaMalloc'ed arrays, "
               "timed to a cudaDeviceSynchronize). FFTW 3.3.10 with its threads, cuFFTW and fftx (FFTX_BACKEND=auto) "
-              "through LD_PRELOAD; FFTW_MEASURE plans. Speed-ups > 1: fftx is faster.", ""]
+              f"through LD_PRELOAD; {flags} plans. Speed-ups > 1: fftx is faster.", ""]
     host_allocs = [al for al in ("fftw", "malloc") if any(k[1] == al for k in list(results) + list(failed))]
     if host_allocs:
         lines += ["| problem | arrays | FFTW ms | cuFFTW ms | fftx ms | fftx vs FFTW | fftx vs cuFFTW | check |",

@@ -10,7 +10,8 @@
 # Environment: OUT (default ./bench-out), BENCH_FILTER (substring of problem names),
 # BENCH_ALLOCS (default "fftw malloc device"), BENCH_LIBS (default "fftw cufftw fftx"),
 # BENCH_THREADS (16), BENCH_TIMEOUT (seconds per process, 300), BENCH_MIN_TIME (1),
-# BENCH_SMALL=1 (every problem 16x smaller per dimension; smoke runs only), CUDA_HOME.
+# BENCH_SMALL=1 (every problem 16x smaller per dimension; smoke runs only), CUDA_HOME,
+# BENCH_ESTIMATE=1 (FFTW_ESTIMATE plans instead of FFTW_MEASURE), BENCH_MIN_REPS (5).
 # Output: $OUT/bench-raw.txt (every line), $OUT/bench-table.md, $OUT/fftx-log.txt (FFTX_LOG=info).
 set -u
 
@@ -131,7 +132,9 @@ one() {
   if [ ! -x "$bin" ]; then
     echo "RUN_END lib=$lib alloc=$alloc problem=$p rc=not-built" >>"$RAW"; return
   fi
-  local args=(--threads "$THREADS" --alloc "$alloc" --exact "$p" --min-time "$MIN_TIME" ${SMALL[@]+"${SMALL[@]}"})
+  local args=(--threads "$THREADS" --alloc "$alloc" --exact "$p" --min-time "$MIN_TIME" ${SMALL[@]+"${SMALL[@]}"}
+              --min-reps "${BENCH_MIN_REPS:-5}")
+  [ "${BENCH_ESTIMATE:-0}" = 1 ] && args+=(--estimate)
   case $lib in
     fftw)
       [ -n "$FFTW_DIR" ] || { echo "RUN_END lib=$lib alloc=$alloc problem=$p rc=no-fftw" >>"$RAW"; return; }

@@ -9,6 +9,8 @@
 #   placement bench/cpu/placement.sh: FFTX_BACKEND=auto against the best of FFTW, fftx-gpu and
 #             fftx-cpu at all cores, malloc and fftw_malloc arrays (BENCH_MIN_TIME default 0.1)
 #   firstplan bench/cpu/first_plan.c: the first plan's time in a fresh process (fftx auto, FFTW)
+#   ooc4g     issue 14's 4 GiB-budget cases (FFTX_GPU_MEMORY=4294967296, FFTW_ESTIMATE): c2c f32
+#             2^30 and 1024^3, r2c f32 1024^3 (8 GiB each way), fftx against FFTW at 16 threads
 #   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
 #             budget (out of card) and on the whole card, against FFTW at 16 threads
 # GPU_TESTS="name ..." runs only the tests of tests/gpu.rs whose names contain one of them.
@@ -55,6 +57,12 @@ for s in "$@"; do
         section "ooc-$budget" 240 env OUT="$OUT/ooc-$budget" BENCH_FILTER='c2c_f32_2^28' BENCH_ALLOCS=fftw \
           BENCH_LIBS="$([ $budget = none ] && echo fftx || echo 'fftw fftx')" BENCH_MIN_TIME=0.5 \
           $([ $budget = none ] || echo FFTX_GPU_MEMORY=$budget) bash bench/run.sh
+      done ;;
+    ooc4g)
+      for f in 'c2c_f32_2^30' '1024^3'; do
+        section "ooc4g-${f//[^a-z0-9]/_}" 290 env OUT="$OUT/ooc4g-${f//[^a-z0-9]/_}" BENCH_FILTER="$f" BENCH_ALLOCS=fftw \
+          BENCH_LIBS='fftw fftx' BENCH_ESTIMATE=1 BENCH_MIN_TIME=0 BENCH_MIN_REPS=3 FFTX_GPU_MEMORY=4294967296 \
+          bash bench/run.sh
       done ;;
     *) echo "unknown section $s"; status=1 ;;
   esac
