@@ -39,6 +39,7 @@ use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::ffi::c_void;
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Most axes of a device-side strided copy.
@@ -146,13 +147,21 @@ extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned
 /// transfers whose device side is not contiguous (packed there, then scattered by the copy
 /// kernel).
 struct Staging {
-    host: usize,
+    /// The pinned block, made at the first run that stages (0 until then): pinning is slow
+    /// (some 0.3 s per GiB), and a run from pinned arrays moves its data as DMA alone.
+    host: AtomicUsize,
     bytes: usize,
     scratch: u64,
     /// Recorded after the last copy out of `host`: the host waits for it before refilling.
     free: cu::CUevent,
     /// Recorded before a copy staged from another card: that card's side stream waits for it.
     ready: cu::CUevent,
+}
+
+impl Staging {
+    fn host(&self) -> usize {
+        self.host.load(Ordering::Relaxed)
+    }
 }
 
 /// One physical card of the device map, and what the program keeps on it.
@@ -718,7 +727,7 @@ impl<T: Real> CudaProgram<T> {
             for s in 0..self.stream_card.len() {
                 self.cards[self.stream_card[s]].dev.bind()?;
                 self.staging.push(Staging {
-                    host: 0,
+                    host: AtomicUsize::new(0),
                     bytes: 0,
                     scratch: 0,
                     free: std::ptr::null_mut(),
@@ -862,7 +871,6 @@ impl<T: Real> CudaProgram<T> {
             self.cards[self.stream_card[i]].dev.bind()?;
             let st = &mut self.staging[i];
             st.bytes = host;
-            st.host = pinned_alloc(host)?;
             if scratch > 0 {
                 st.scratch = device_alloc(scratch)?;
             }
@@ -1251,12 +1259,20 @@ impl<T: Real> CudaProgram<T> {
         s: usize,
         dims: &[IoDim],
         complex: bool,
-    ) -> Option<(&Staging, isize, usize)> {
+    ) -> Result<Option<(&Staging, isize, usize)>> {
         let step = 1 + complex as isize;
         let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
         let st = &self.staging[s];
         debug_assert!(bytes <= st.bytes, "staging sized in new");
-        (bytes > 0).then_some((st, step, bytes))
+        if bytes == 0 {
+            return Ok(None);
+        }
+        // One run at a time (`running`): no other thread makes the block meanwhile.
+        if st.host() == 0 {
+            self.card(s).dev.bind()?;
+            st.host.store(pinned_alloc(st.bytes)?, Ordering::Relaxed);
+        }
+        Ok(Some((st, step, bytes)))
     }
 
     /// Gathers the host box into the stream's staging block, then copies it to the device
@@ -1270,7 +1286,7 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex)? else {
             return Ok(());
         };
         check(cu::cuEventSynchronize(st.free), "cuEventSynchronize")?;
@@ -1281,14 +1297,14 @@ impl<T: Real> CudaProgram<T> {
             .map(|(d, &p)| IoDim::new(d.n, d.is, p))
             .collect();
         let host = Base {
-            re: st.host,
-            im: st.host + std::mem::size_of::<T>(),
+            re: st.host(),
+            im: st.host() + std::mem::size_of::<T>(),
         };
         host_transfer::<T>(from, (host, 0), &gather, complex);
         let direct = contiguous(dims, |d| d.os, step);
         let target = if direct { to } else { st.scratch };
         check(
-            cu::cuMemcpyHtoDAsync_v2(target, st.host as *const c_void, bytes, self.streams[s]),
+            cu::cuMemcpyHtoDAsync_v2(target, st.host() as *const c_void, bytes, self.streams[s]),
             "cuMemcpyHtoDAsync",
         )?;
         check(cu::cuEventRecord(st.free, self.streams[s]), "cuEventRecord")?;
@@ -1320,7 +1336,7 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex)? else {
             return Ok(());
         };
         let packed = packed_strides(dims, step);
@@ -1343,7 +1359,7 @@ impl<T: Real> CudaProgram<T> {
             st.scratch
         };
         check(
-            cu::cuMemcpyDtoHAsync_v2(st.host as *mut c_void, source, bytes, self.streams[s]),
+            cu::cuMemcpyDtoHAsync_v2(st.host() as *mut c_void, source, bytes, self.streams[s]),
             "cuMemcpyDtoHAsync",
         )?;
         check(
@@ -1356,8 +1372,8 @@ impl<T: Real> CudaProgram<T> {
             .map(|(d, &p)| IoDim::new(d.n, p, d.os))
             .collect();
         let host = Base {
-            re: st.host,
-            im: st.host + std::mem::size_of::<T>(),
+            re: st.host(),
+            im: st.host() + std::mem::size_of::<T>(),
         };
         host_transfer::<T>((host, 0), to, &scatter, complex);
         Ok(())
@@ -1377,7 +1393,7 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         s: usize,
     ) -> Result<()> {
-        let Some((st, step, bytes)) = self.staging_for(s, dims, complex) else {
+        let Some((st, step, bytes)) = self.staging_for(s, dims, complex)? else {
             return Ok(());
         };
         let packed = packed_strides(dims, step);
@@ -1400,7 +1416,7 @@ impl<T: Real> CudaProgram<T> {
             source.scratch
         };
         check(
-            cu::cuMemcpyDtoHAsync_v2(st.host as *mut c_void, out, bytes, source.aux),
+            cu::cuMemcpyDtoHAsync_v2(st.host() as *mut c_void, out, bytes, source.aux),
             "cuMemcpyDtoHAsync",
         )?;
         check(
@@ -1415,7 +1431,7 @@ impl<T: Real> CudaProgram<T> {
         let direct = contiguous(dims, |d| d.os, step);
         let target = if direct { to } else { st.scratch };
         check(
-            cu::cuMemcpyHtoDAsync_v2(target, st.host as *const c_void, bytes, stream),
+            cu::cuMemcpyHtoDAsync_v2(target, st.host() as *const c_void, bytes, stream),
             "cuMemcpyHtoDAsync",
         )?;
         check(cu::cuEventRecord(st.free, stream), "cuEventRecord")?;
@@ -1508,8 +1524,8 @@ impl<T: Real> Drop for CudaProgram<T> {
         unsafe {
             for (i, st) in self.staging.iter().enumerate() {
                 let _ = self.cards[self.stream_card[i]].dev.bind();
-                if st.host != 0 {
-                    cu::cuMemFreeHost(st.host as *mut c_void);
+                if st.host() != 0 {
+                    cu::cuMemFreeHost(st.host() as *mut c_void);
                 }
                 if st.scratch != 0 {
                     cu::cuMemFree_v2(st.scratch);
