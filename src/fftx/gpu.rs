@@ -1,9 +1,11 @@
-//! FFTX plans on the GPU: the optimized steps lowered to the CUDA executor.
+//! FFTX plans on the GPU: the optimized steps lowered to the CUDA executor. (Still from the
+//! passes' steps, not from the Program `exec` lowers them to: the CPU runs that Program when
+//! the GPU fails.)
 //!
 //! - Temporaries live on the device. A caller's host array gets one device mirror over the
 //!   bytes the plan touches: one copy in before the steps, one copy out of the arrays written
 //!   (device arrays are used where they are).
-//! - A chain runs as its pencil program (`pencil`): one batched 1-D cuFFT plan per pass over
+//! - A chain runs as its pencil program (`program::pencil`): one batched 1-D cuFFT plan per pass over
 //!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
 //!   programs in generated load/store functions (`cudagen`): cuFFT LTO callbacks, or gather and
 //!   scatter kernels around plain plans. Which of the two runs is measured at plan time (both
@@ -16,13 +18,13 @@ use super::decompose::unpruned_count;
 use super::graph::{array, problem_of};
 use super::graph::{Access, Buf, Op, Temp};
 use super::passes::{Chain, Stage, Step};
-use super::pencil::PencilProgram;
 use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
 use crate::exec::cuda::{self, check, Error, Memory, Result};
 use crate::plan::Plan;
 use crate::problem::Kind1d;
 use crate::problem::{Kind, Precision};
+use crate::program::pencil::PencilProgram;
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
@@ -176,7 +178,9 @@ impl Variant {
         addr: &dyn Fn(&Buf) -> u64,
         stream: cu::CUstream,
     ) -> Result<Variant> {
-        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(Error::unsupported)?;
+        let (chain, bufs, precision) = super::exec::chain_of(chain);
+        let prog = crate::program::pencil::lower(&chain, precision, f == Fusion::Fused)
+            .map_err(Error::unsupported)?;
         // Bytes of one complex element in the plan's precision.
         let cbytes = 2 * prog.precision().bytes();
         let inter = [
@@ -184,7 +188,7 @@ impl Variant {
             DevBuf::new(prog.inter_len * cbytes)?,
         ];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
-        words.extend(prog.buffers.iter().map(addr));
+        words.extend(prog.buffers.iter().map(|&b| addr(&bufs[b])));
         let table = DevBuf::with(&words)?;
         let mut v = Variant {
             fusion: f,
@@ -226,7 +230,9 @@ impl Variant {
                     (plan, None, scatter)
                 }
                 Generated::Module(m) => {
-                    if let (Fusion::Fused, Some(shape)) = (f, super::pencil::fused_shape(p.n)) {
+                    if let (Fusion::Fused, Some(shape)) =
+                        (f, crate::program::pencil::fused_shape(p.n))
+                    {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
                         let grid = p
                             .batch()
@@ -284,7 +290,7 @@ impl Variant {
     fn callback_plan(
         &self,
         k: usize,
-        p: &super::pencil::Pass,
+        p: &crate::program::pencil::Pass,
         ty: FftType,
         image: &std::sync::Arc<Vec<u8>>,
     ) -> Result<(CufftPlan, Option<usize>)> {
@@ -343,7 +349,7 @@ impl Variant {
             let elem = |real: bool| if real { rb } else { 2.0 * rb };
             let live_in = p.live_in.len().min(p.len_in()) as f64;
             let live_out = p.live_out.len().min(p.len_out()) as f64;
-            let data_in = |f: Option<&super::pencil::Fused>, len: f64| {
+            let data_in = |f: Option<&crate::program::pencil::Fused>, len: f64| {
                 if f.is_some_and(|f| f.data.is_some()) {
                     len * 2.0 * rb
                 } else {
@@ -634,8 +640,10 @@ fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
                 }
             }
             Step::Chain(c) => {
-                let cshape =
-                    super::passes::shape_of(&c.n, !matches!(c.first_kind(), Kind::Dft { .. }));
+                let cshape = crate::program::kernel::shape_of(
+                    &c.n,
+                    !matches!(c.first_kind(), Kind::Dft { .. }),
+                );
                 for l in &c.loads {
                     v.push((&l.access, l.extent.clone(), false));
                 }
@@ -651,14 +659,6 @@ fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
         }
     }
     v
-}
-
-/// The temporaries the steps use (with repeats).
-pub fn temps_of(steps: &[Step]) -> Vec<Arc<Temp>> {
-    accesses(steps)
-        .into_iter()
-        .filter_map(|(a, _, _)| a.buf.temp().cloned())
-        .collect()
 }
 
 /// Byte spans `[lo, hi)` of each caller's array (by address) and whether it is written.

@@ -9,9 +9,9 @@
 //! for `s < 0` the walk starts at index `o` and goes down, which is how Fig. 7 reflects the
 //! Green's function octant).
 
-use super::recorder::Program;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::problem::{IoDim, Kind, Precision, Problem};
+use crate::program::kernel::Code;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -110,14 +110,8 @@ impl Buf {
     }
 }
 
-/// A strided box over a buffer: index `j` (one entry per axis of the node's index space) is at
-/// element position `base + sum_k j_k * strides[k]`.
-#[derive(Clone, Debug)]
-pub struct Access {
-    pub buf: Buf,
-    pub base: isize,
-    pub strides: Vec<isize>,
-}
+/// A strided box over a buffer of the graph (see `program::kernel::Access`).
+pub type Access = crate::program::kernel::Access<Buf>;
 
 impl Access {
     /// (lowest, highest) element position the box touches over `shape` (empty shape: base).
@@ -187,7 +181,7 @@ pub fn may_overlap(a: &Access, sa: &[usize], b: &Access, sb: &[usize]) -> bool {
 pub enum Op {
     Copy,
     Transform(Kind),
-    Pointwise(Arc<Program>),
+    Pointwise(Arc<Code>),
 }
 
 impl Op {
@@ -297,12 +291,7 @@ pub fn walk(shape: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(&
     }
 }
 
-/// Row-major linear index of `idx` in `shape`.
-pub fn linear(shape: &[usize], idx: &[usize]) -> usize {
-    idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)
-}
-
-/// Inverse of [`linear`].
+/// The row-major index of linear position `lin` in `shape`.
 pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
     let mut idx = vec![0; shape.len()];
     for d in (0..shape.len()).rev() {
@@ -391,10 +380,11 @@ mod tests {
     }
 
     #[test]
-    fn linear_and_unravel_agree() {
+    fn unravel_is_row_major() {
         let s = [3, 4, 5];
         for l in 0..60 {
-            assert_eq!(linear(&s, &unravel(&s, l)), l);
+            let i = unravel(&s, l);
+            assert_eq!((i[0] * 4 + i[1]) * 5 + i[2], l);
         }
     }
 }
