@@ -6,14 +6,16 @@
 //! FFTW executor's transform, so a single-node FFTX plan computes what the equivalent FFTW plan
 //! computes), a copy or pointwise node a `Kernel::Map`, a fused chain a `Kernel::Chain`. The
 //! CPU executor (`exec::cpu::program`, kernels in `exec::cpu::kernel`) runs it; the temporaries
-//! and work buffers are allocated once per plan. The GPU lowering (`gpu`) still starts from
-//! the steps; the CPU runs the Program when it cannot.
+//! and work buffers are allocated once per plan. On the GPU (see [`wanted`]) the CUDA executor
+//! of kernels (`exec::cuda::kernel`) runs the same Program, and the CPU runs it when the GPU
+//! fails.
 
 use super::decompose::unpruned_count;
 use super::graph::{problem_of, Access, Buf, Op, Temp};
-use super::passes::{Chain, Step};
+use super::passes::Step;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{CpuProgram, Workspace};
+use crate::exec::cuda::kernel::GpuCompiled;
 use crate::problem::Precision;
 use crate::program::kernel::{self, Elements, Kernel};
 use crate::program::{At, BufId, Buffer, Placement, Program, Role, Step as PStep};
@@ -75,15 +77,6 @@ impl Buffers {
             offset: a.base * if a.buf.complex() { 2 } else { 1 },
         }
     }
-}
-
-/// A chain over the buffers it addresses (`BufId`s index the returned list), and its
-/// precision: the form `program::pencil::lower` takes (the GPU lowering, the tests).
-pub fn chain_of(chain: &Chain) -> (kernel::Chain, Vec<Buf>, Precision) {
-    let mut b = Buffers::default();
-    let c = chain.map(&mut |a| b.access(a));
-    let precision = b.of.first().map_or(Precision::F64, |x| x.precision());
-    (c, b.of, precision)
 }
 
 /// The Program of the passes' steps, the 1-D transforms one run computes, and the temporaries
@@ -182,8 +175,8 @@ pub struct Compiled {
     pub executions: u64,
     /// The Program made ready for the CPU (for a GPU plan: once the GPU has failed).
     cpu: Option<Box<dyn CpuRun>>,
-    /// The plan lowered to the GPU.
-    gpu: Option<Box<super::gpu::GpuCompiled>>,
+    /// The Program made ready for the GPU.
+    gpu: Option<Box<GpuCompiled>>,
 }
 
 impl Compiled {
@@ -203,8 +196,8 @@ impl Compiled {
     pub unsafe fn execute(&mut self) -> Result<(), String> {
         if let Some(g) = &self.gpu {
             match g.execute() {
-                Ok(count) => {
-                    self.executed_transforms += count;
+                Ok(()) => {
+                    self.executed_transforms += self.planned_transforms;
                     self.executions += 1;
                     return Ok(());
                 }
@@ -233,20 +226,45 @@ impl Compiled {
     }
 }
 
-/// FFTW flags for the plain transforms of a plan with FFTX flags `flags`.
-fn fftw_flags(flags: u32) -> u32 {
-    // FFTX_MEASURE is 0, as FFTW_MEASURE: the absence of FFTX_ESTIMATE.
-    if flags & super::graph::flags::ESTIMATE != 0 {
-        crate::abi::FFTW_ESTIMATE
-    } else {
-        crate::abi::FFTW_MEASURE
+/// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is
+/// device memory), `Some(false)` when it should, None when the CPU runs it.
+fn wanted(program: &Program, precision: Precision) -> Option<bool> {
+    use crate::backend::{backend_setting, BackendSetting};
+    if backend_setting() == BackendSetting::Cpu {
+        return None;
     }
+    crate::exec::cuda::default_device()?;
+    if crate::exec::cuda::kernel::touches_device_memory(program, precision) {
+        return Some(true);
+    }
+    if backend_setting() == BackendSetting::Gpu {
+        return Some(false);
+    }
+    // Auto: the GPU pays off once the transforms touch about a million points.
+    let work: usize = program
+        .steps
+        .iter()
+        .map(|s| match s {
+            PStep::Kernel {
+                kernel: Kernel::Chain(c),
+                ..
+            } => c.n.iter().product::<usize>(),
+            PStep::Fft { problem: p, .. } => {
+                let dims: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
+                let halved = p.kind == crate::problem::Kind::C2r;
+                let loops: usize = p.loops.iter().map(|d| d.n as usize).product();
+                loops * kernel::shape_of(&dims, halved).iter().product::<usize>()
+            }
+            _ => 0,
+        })
+        .sum();
+    (work >= 1 << 20).then_some(false)
 }
 
-/// Lowers the steps to a Program and makes it runnable: on the GPU where `gpu::wanted` says
+/// Lowers the steps to a Program and makes it runnable: on the GPU where [`wanted`] says
 /// so and it can, else on the CPU. `precision`: every buffer's (the graph's).
-pub fn lower(steps: Vec<Step>, flags: u32, precision: Precision) -> Result<Compiled, String> {
-    let (program, planned, temps) = lower_program(&steps)?;
+pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compiled, String> {
+    let (program, planned, temps) = lower_program(steps)?;
     let mut compiled = Compiled {
         program,
         precision,
@@ -257,15 +275,10 @@ pub fn lower(steps: Vec<Step>, flags: u32, precision: Precision) -> Result<Compi
         cpu: None,
         gpu: None,
     };
-    if let Some(must) = super::gpu::wanted(&steps) {
-        match super::gpu::lower(
-            &steps,
-            fftw_flags(flags),
-            flags & super::graph::flags::ESTIMATE == 0,
-            precision,
-        ) {
+    if let Some(must) = wanted(&compiled.program, precision) {
+        let measure = flags & super::graph::flags::ESTIMATE == 0;
+        match crate::exec::cuda::kernel::lower(&compiled.program, measure, precision) {
             Ok(g) => {
-                compiled.planned_transforms = g.counts.iter().sum();
                 compiled.gpu = Some(Box::new(g));
                 return Ok(compiled);
             }

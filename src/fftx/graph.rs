@@ -9,7 +9,6 @@
 //! for `s < 0` the walk starts at index `o` and goes down, which is how Fig. 7 reflects the
 //! Green's function octant).
 
-use crate::exec::cpu::layout::ArrayPtr;
 use crate::problem::{IoDim, Kind, Precision, Problem};
 use crate::program::kernel::Code;
 use std::ops::Range;
@@ -114,20 +113,6 @@ impl Buf {
 pub type Access = crate::program::kernel::Access<Buf>;
 
 impl Access {
-    /// (lowest, highest) element position the box touches over `shape` (empty shape: base).
-    pub fn span(&self, shape: &[usize]) -> (isize, isize) {
-        let (mut lo, mut hi) = (self.base, self.base);
-        for (&n, &s) in shape.iter().zip(&self.strides) {
-            let ext = (n as isize - 1).max(0) * s;
-            if ext < 0 {
-                lo += ext
-            } else {
-                hi += ext
-            }
-        }
-        (lo, hi)
-    }
-
     /// Byte range `[lo, hi)` of a caller's array the box touches (None for temporaries).
     pub fn user_bytes(&self, shape: &[usize]) -> Option<(isize, isize)> {
         match self.buf {
@@ -299,21 +284,6 @@ pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
         lin /= shape[d];
     }
     idx
-}
-
-/// A buffer address as an executor array: complex buffers are interleaved pairs of the
-/// precision's reals, `base` in elements.
-pub fn array(addr: usize, complex: bool, base: isize, precision: Precision) -> ArrayPtr {
-    let real = precision.bytes() as isize;
-    if complex {
-        let re = (addr as isize + base * 2 * real) as usize;
-        ArrayPtr::Complex {
-            re,
-            im: re + real as usize,
-        }
-    } else {
-        ArrayPtr::Real((addr as isize + base * real) as usize)
-    }
 }
 
 /// The FFTW problem of a transform node (strides in real scalars).

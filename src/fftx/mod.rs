@@ -5,11 +5,12 @@
 //! Flow: `capi` (the C interface of `include/fftx.h`) -> `plan` (nodes, per-node checks) ->
 //! `graph` -> `passes` (zeros, needed, prune, fuse) -> `exec` (the lowering into a
 //! `program::Program`: plain transforms as `Fft` steps, copies, pointwise nodes and fused chains
-//! as `Kernel` steps; the CPU executor `exec::cpu` runs it) or `gpu` (the GPU lowering of the
-//! same steps, with `cudagen` for its kernels; it has not moved onto the Program yet).
+//! as `Kernel` steps), which `exec::cpu` runs, or on the GPU `exec::cuda::kernel` (cuFFT, LTO
+//! callbacks and the kernels `exec::cuda::cudagen` writes), the CPU when the GPU fails.
 //! `program::kernel` (chains, pointwise `Code`, the 1-D passes of a transform) and
-//! `program::pencil` (a chain as batched passes) are shared by both. Pointwise functions are
-//! recorded by `recorder` into `Code`; `decompose` counts a node's 1-D transforms.
+//! `program::pencil` (a chain as batched passes) are shared by both executors. Pointwise
+//! functions are recorded by `recorder` into `Code`; `decompose` counts a node's 1-D
+//! transforms.
 //!
 //! Semantics are those of the FFTX paper's appendix (`y ≐ A x`: a copy assigns only the entries
 //! it addresses; zero temporaries are zero at the start of every execute).
@@ -22,10 +23,8 @@
 //! types (`cudagen::prelude`).
 
 pub mod capi;
-pub mod cudagen;
 pub mod decompose;
 pub mod exec;
-pub mod gpu;
 pub mod graph;
 pub mod passes;
 pub mod plan;

@@ -394,7 +394,7 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
         )
     };
     let unoptimized_transforms = g.nodes.iter().map(unpruned_count).sum();
-    let compiled = exec::lower(steps.clone(), flags, g.precision())?;
+    let compiled = exec::lower(&steps, flags, g.precision())?;
     Ok(Ready {
         compiled,
         steps,

@@ -153,6 +153,22 @@ pub struct Access<B = Elements> {
     pub strides: Vec<isize>,
 }
 
+impl<B> Access<B> {
+    /// (lowest, highest) element position the box touches over `shape` (empty shape: base).
+    pub fn span(&self, shape: &[usize]) -> (isize, isize) {
+        let (mut lo, mut hi) = (self.base, self.base);
+        for (&n, &s) in shape.iter().zip(&self.strides) {
+            let ext = (n as isize - 1).max(0) * s;
+            if ext < 0 {
+                lo += ext
+            } else {
+                hi += ext
+            }
+        }
+        (lo, hi)
+    }
+}
+
 /// A box of a chain's work buffer and where its elements live in a buffer: chain index `i`
 /// (within `origin + [0, extent)`) is at `access.base + sum_d (i_d - origin_d) * access.strides[d]`.
 #[derive(Clone, Debug, PartialEq)]

@@ -324,7 +324,7 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
             }
             (Role::Array { .. } | Role::ZeroTemp { .. }, _) => {
                 return Err(Error::unsupported(
-                    "gpu program: FFTX buffers (fftx::gpu runs FFTX plans today)",
+                    "gpu program: FFTX buffers (exec::cuda::kernel runs FFTX programs today)",
                 ))
             }
             _ => {}
@@ -358,7 +358,7 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
             Step::Transfer { dims, .. } if dims.len() > MAX_RANK => {
                 return bad(format!("a Transfer of more than {MAX_RANK} axes"))
             }
-            Step::Kernel { .. } => return bad("a Kernel step (fftx::gpu runs them today)".into()),
+            Step::Kernel { .. } => return bad("a Kernel step (see exec::cuda::kernel)".into()),
             _ => {}
         }
     }

@@ -669,9 +669,20 @@ mod tests {
     }
 
     /// The pencil program of a graph's chain.
+    /// The pencil program of a graph's chain (lowered through the FFTX front end's Program).
     fn lower_chain(c: &crate::fftx::passes::Chain, merge: bool) -> Result<PencilProgram, String> {
-        let (chain, _, precision) = crate::fftx::exec::chain_of(c);
-        crate::program::pencil::lower(&chain, precision, merge)
+        use crate::program::{kernel::Kernel, Step};
+        let precision = c.loads[0].access.buf.precision();
+        let steps = [crate::fftx::passes::Step::Chain(c.clone())];
+        let (program, ..) = crate::fftx::exec::lower_program(&steps)?;
+        let Step::Kernel {
+            kernel: Kernel::Chain(k),
+            ..
+        } = &program.steps[0]
+        else {
+            unreachable!("a chain lowers to a chain kernel")
+        };
+        crate::program::pencil::lower(k, precision, merge)
     }
 
     /// The graph with every buffer single precision (an `fftxf_*` plan's).
