@@ -844,6 +844,54 @@ pub fn touches_device_memory(program: &Program, precision: Precision) -> bool {
         .any(|s| cuda::memory_of(&g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
 }
 
+/// A `Kernel::Map` as one generated kernel over the buffers at `addr`.
+fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> Result<GpuStep> {
+    let Kernel::Map {
+        shape,
+        src,
+        dst,
+        data,
+        code,
+    } = map
+    else {
+        unreachable!("a map")
+    };
+    if dst
+        .strides
+        .iter()
+        .zip(shape)
+        .any(|(&s, &len)| s == 0 && len > 1)
+    {
+        return Err(Error::unsupported(
+            "an output stride of 0 (the last write wins on the CPU only)",
+        ));
+    }
+    let side = |a: &Access| (a.buf.complex, a.base, a.strides.clone());
+    let (si, so, sd) = (side(src), side(dst), data.as_ref().map(side));
+    let src_text = cudagen::elementwise_source(
+        precision,
+        shape,
+        (si.0, si.1, &si.2),
+        (so.0, so.1, &so.2),
+        sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
+        code.as_deref(),
+    );
+    let Generated::Module(m) = compile_generated(&*dev()?, &src_text, false)? else {
+        unreachable!("PTX was asked for")
+    };
+    let f = generated_function(m, "fftx_elem")? as usize;
+    let words = [
+        addr(src.buf.buf),
+        addr(dst.buf.buf),
+        data.as_ref().map_or(0, |d| addr(d.buf.buf)),
+    ];
+    Ok(GpuStep::Elementwise {
+        f,
+        total: shape.iter().map(|&x| x as u64).product(),
+        table: DevBuf::with(&words)?,
+    })
+}
+
 /// Makes a Program of `Fft` and `Kernel` steps over `Role::Array` buffers and host temporaries
 /// runnable on the default device, in the plan's precision (every buffer's). `measure`: time
 /// the ways to fuse a chain and keep the fastest.
@@ -882,51 +930,9 @@ pub fn lower(program: &Program, measure: bool, precision: Precision) -> Result<G
                 c, precision, &addr, stream, measure,
             )?)),
             Step::Kernel {
-                kernel:
-                    Kernel::Map {
-                        shape,
-                        src,
-                        dst,
-                        data,
-                        code,
-                    },
+                kernel: map @ Kernel::Map { .. },
                 ..
-            } => {
-                if dst
-                    .strides
-                    .iter()
-                    .zip(shape)
-                    .any(|(&s, &len)| s == 0 && len > 1)
-                {
-                    return Err(Error::unsupported(format!(
-                        "step {k}: an output stride of 0 (the last write wins on the CPU only)"
-                    )));
-                }
-                let side = |a: &Access| (a.buf.complex, a.base, a.strides.clone());
-                let (si, so, sd) = (side(src), side(dst), data.as_ref().map(side));
-                let src_text = cudagen::elementwise_source(
-                    precision,
-                    shape,
-                    (si.0, si.1, &si.2),
-                    (so.0, so.1, &so.2),
-                    sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
-                    code.as_deref(),
-                );
-                let Generated::Module(m) = compile_generated(&*dev()?, &src_text, false)? else {
-                    unreachable!("PTX was asked for")
-                };
-                let f = generated_function(m, "fftx_elem")? as usize;
-                let words = [
-                    addr(src.buf.buf),
-                    addr(dst.buf.buf),
-                    data.as_ref().map_or(0, |d| addr(d.buf.buf)),
-                ];
-                GpuStep::Elementwise {
-                    f,
-                    total: shape.iter().map(|&x| x as u64).product(),
-                    table: DevBuf::with(&words)?,
-                }
-            }
+            } => map_step(map, precision, &addr).map_err(|e| e.context(format!("step {k}")))?,
             Step::Fft {
                 problem,
                 input,
