@@ -29,7 +29,7 @@ pub(crate) enum CpuKernel<T: Real> {
 
 /// What a kernel keeps between runs: a chain's work buffers (allocated once per plan, so an
 /// execute allocates nothing).
-pub(crate) struct Scratch<T> {
+pub(crate) struct WorkBuffers<T> {
     rbuf: Vec<T>,
     cbuf: Vec<Cx<T>>,
 }
@@ -54,7 +54,7 @@ impl<T: Real> CpuKernel<T> {
     }
 
     /// The work buffers of one run (kept by the caller between runs).
-    pub fn scratch(&self) -> Result<Scratch<T>, String> {
+    pub fn work_buffers(&self) -> Result<WorkBuffers<T>, String> {
         let (r, c) = match self {
             CpuKernel::Chain(c) => (
                 if c.first_real || c.last_real {
@@ -66,7 +66,7 @@ impl<T: Real> CpuKernel<T> {
             ),
             _ => (0, 0),
         };
-        let mut s = Scratch {
+        let mut s = WorkBuffers {
             rbuf: Vec::new(),
             cbuf: Vec::new(),
         };
@@ -82,7 +82,7 @@ impl<T: Real> CpuKernel<T> {
     ///
     /// # Safety
     /// The buffers must hold every element the kernel addresses, as `T`s.
-    pub unsafe fn run(&self, addrs: &[usize], w: &mut Scratch<T>) {
+    pub unsafe fn run(&self, addrs: &[usize], w: &mut WorkBuffers<T>) {
         match self {
             CpuKernel::Map(Kernel::Map {
                 shape,
@@ -291,7 +291,7 @@ impl<T: Real> ChainExec<T> {
     ///
     /// # Safety
     /// The buffers must hold every element the chain's loads and stores address.
-    unsafe fn run(&self, addrs: &[usize], w: &mut Scratch<T>) {
+    unsafe fn run(&self, addrs: &[usize], w: &mut WorkBuffers<T>) {
         // Load: zeros in the live box, then the segments that fall inside it.
         let in_shape = if self.first_real {
             self.rshape.clone()
@@ -359,7 +359,7 @@ impl<T: Real> ChainExec<T> {
     ///
     /// # Safety
     /// As [`ChainExec::run`].
-    unsafe fn run_stage(&self, s: usize, addrs: &[usize], w: &mut Scratch<T>) {
+    unsafe fn run_stage(&self, s: usize, addrs: &[usize], w: &mut WorkBuffers<T>) {
         let cshape = self.cshape.clone();
         let cstr = strides_of(&cshape);
         match &self.stages[s] {

@@ -5,7 +5,7 @@
 //! compared on the device. FFTX plans keep a [`Workspace`] (their temporaries and kernel work
 //! buffers) from one run to the next.
 
-use super::kernel::{CpuKernel, Scratch};
+use super::kernel::{CpuKernel, WorkBuffers};
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
@@ -26,7 +26,7 @@ pub struct CpuProgram<T: Real> {
 /// What one run writes besides the caller's arrays: the temporaries, the kernels' work buffers.
 pub struct Workspace<T> {
     temps: Vec<Vec<T>>,
-    scratch: Vec<Option<Scratch<T>>>,
+    work: Vec<Option<WorkBuffers<T>>>,
 }
 
 /// Where a buffer's real and imaginary parts start (bytes addresses; scalars of `T` apart).
@@ -76,12 +76,12 @@ impl<T: Real> CpuProgram<T> {
                 temps.push(v);
             }
         }
-        let scratch = self
+        let work = self
             .kernels
             .iter()
-            .map(|k| k.as_ref().map(|k| k.scratch()).transpose())
+            .map(|k| k.as_ref().map(|k| k.work_buffers()).transpose())
             .collect::<Result<_, String>>()?;
-        Ok(Workspace { temps, scratch })
+        Ok(Workspace { temps, work })
     }
 
     /// Runs the program on the caller's arrays (complex ones, interleaved or split).
@@ -209,7 +209,7 @@ impl<T: Real> CpuProgram<T> {
                 Step::Record { .. } | Step::Wait { .. } => {}
                 Step::Kernel { .. } => {
                     let kernel = self.kernels[k].as_ref().expect("made ready");
-                    kernel.run(&addrs, w.scratch[k].as_mut().expect("one per kernel"));
+                    kernel.run(&addrs, w.work[k].as_mut().expect("one per kernel"));
                 }
             }
         }
