@@ -1,16 +1,17 @@
 //! Programs with `Kernel` steps on the GPU (what FFTX plans lower to, `fftx::exec`): the caller's
 //! arrays are `Role::Array` buffers, the temporaries host `Temp`/`ZeroTemp` buffers placed on
-//! the device here. (`program::CudaProgram` runs the placed Programs of FFTW plans; the two
-//! become one executor when this one takes placements from the Program.)
+//! the device here. (`CudaProgram` in `program.rs` runs the placed Programs of FFTW plans; the
+//! two become one executor when this one takes placements from the Program.)
 //!
 //! - Temporaries live on the device. A caller's host array gets one device mirror over the
 //!   bytes the plan touches: one copy in before the steps, one copy out of the arrays written
 //!   (device arrays are used where they are).
-//! - A chain runs as its pencil program (`program::pencil`): one batched 1-D cuFFT plan per pass over
+//! - A chain runs as its pencil program (`program::pencil`): one batched 1-D pass per axis over
 //!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
-//!   programs in generated load/store functions (`cudagen`): cuFFT LTO callbacks, or gather and
-//!   scatter kernels around plain plans. Which of the two runs is measured at plan time (both
-//!   are built and timed, unless FFTX_ESTIMATE or `FFTX_GPU_FUSION` decides), and printed.
+//!   programs in generated code (`cudagen`), one of three ways ([`Fusion`]): our pass kernels,
+//!   cuFFT plans with LTO callbacks, or gather and scatter kernels around plain cuFFT plans.
+//!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE or
+//!   `FFTX_GPU_FUSION` decides), and printed.
 //! - `Map` kernels are one generated kernel each; `Fft` steps are the CUDA executor's transforms
 //!   over the device addresses (`transform::GpuTransform`).
 
