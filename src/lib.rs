@@ -13,7 +13,7 @@ pub mod error;
 pub mod exec;
 mod fftx;
 /// Whether cuFFT takes the LTO callbacks FFTX chains fuse into its plans (`fftx info` asks).
-pub use crate::fftx::gpu::callbacks_usable as cufft_lto_callbacks_usable;
+pub use crate::exec::cuda::kernel::callbacks_usable as cufft_lto_callbacks_usable;
 pub mod log;
 pub mod mpi;
 pub mod passes;

@@ -9,9 +9,8 @@
 //! for `s < 0` the walk starts at index `o` and goes down, which is how Fig. 7 reflects the
 //! Green's function octant).
 
-use super::recorder::Program;
-use crate::exec::cpu::layout::ArrayPtr;
 use crate::problem::{IoDim, Kind, Precision, Problem};
+use crate::program::kernel::Code;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -110,30 +109,10 @@ impl Buf {
     }
 }
 
-/// A strided box over a buffer: index `j` (one entry per axis of the node's index space) is at
-/// element position `base + sum_k j_k * strides[k]`.
-#[derive(Clone, Debug)]
-pub struct Access {
-    pub buf: Buf,
-    pub base: isize,
-    pub strides: Vec<isize>,
-}
+/// A strided box over a buffer of the graph (see `program::kernel::Access`).
+pub type Access = crate::program::kernel::Access<Buf>;
 
 impl Access {
-    /// (lowest, highest) element position the box touches over `shape` (empty shape: base).
-    pub fn span(&self, shape: &[usize]) -> (isize, isize) {
-        let (mut lo, mut hi) = (self.base, self.base);
-        for (&n, &s) in shape.iter().zip(&self.strides) {
-            let ext = (n as isize - 1).max(0) * s;
-            if ext < 0 {
-                lo += ext
-            } else {
-                hi += ext
-            }
-        }
-        (lo, hi)
-    }
-
     /// Byte range `[lo, hi)` of a caller's array the box touches (None for temporaries).
     pub fn user_bytes(&self, shape: &[usize]) -> Option<(isize, isize)> {
         match self.buf {
@@ -187,7 +166,7 @@ pub fn may_overlap(a: &Access, sa: &[usize], b: &Access, sb: &[usize]) -> bool {
 pub enum Op {
     Copy,
     Transform(Kind),
-    Pointwise(Arc<Program>),
+    Pointwise(Arc<Code>),
 }
 
 impl Op {
@@ -297,12 +276,7 @@ pub fn walk(shape: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(&
     }
 }
 
-/// Row-major linear index of `idx` in `shape`.
-pub fn linear(shape: &[usize], idx: &[usize]) -> usize {
-    idx.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i)
-}
-
-/// Inverse of [`linear`].
+/// The row-major index of linear position `lin` in `shape`.
 pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
     let mut idx = vec![0; shape.len()];
     for d in (0..shape.len()).rev() {
@@ -310,21 +284,6 @@ pub fn unravel(shape: &[usize], mut lin: usize) -> Vec<usize> {
         lin /= shape[d];
     }
     idx
-}
-
-/// A buffer address as an executor array: complex buffers are interleaved pairs of the
-/// precision's reals, `base` in elements.
-pub fn array(addr: usize, complex: bool, base: isize, precision: Precision) -> ArrayPtr {
-    let real = precision.bytes() as isize;
-    if complex {
-        let re = (addr as isize + base * 2 * real) as usize;
-        ArrayPtr::Complex {
-            re,
-            im: re + real as usize,
-        }
-    } else {
-        ArrayPtr::Real((addr as isize + base * real) as usize)
-    }
 }
 
 /// The FFTW problem of a transform node (strides in real scalars).
@@ -391,10 +350,11 @@ mod tests {
     }
 
     #[test]
-    fn linear_and_unravel_agree() {
+    fn unravel_is_row_major() {
         let s = [3, 4, 5];
         for l in 0..60 {
-            assert_eq!(linear(&s, &unravel(&s, l)), l);
+            let i = unravel(&s, l);
+            assert_eq!((i[0] * 4 + i[1]) * 5 + i[2], l);
         }
     }
 }

@@ -15,11 +15,9 @@
 //! copies into one temporary); the element maps behind every fusion are checked, not assumed.
 
 use super::graph::{may_overlap, unravel, walk, Access, Buf, Graph, Node, Op};
-use super::recorder::Program;
 use crate::problem::Kind;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 const ZERO: u8 = 0;
 const UNDEF: u8 = 1;
@@ -228,83 +226,10 @@ pub fn prune(g: &Graph) -> Result<(Graph, PruneReport), String> {
     Ok((Graph { nodes }, report))
 }
 
-/// A box of a chain's work buffer and where its elements live in a buffer: chain index `i`
-/// (within `origin + [0, extent)`) is at `access.base + sum_d (i_d - origin_d) * access.strides[d]`.
-#[derive(Clone, Debug)]
-pub struct Segment {
-    pub origin: Vec<usize>,
-    pub extent: Vec<usize>,
-    pub access: Access,
-    /// The subplan this segment came from.
-    pub from: String,
-}
-
-#[derive(Clone, Debug)]
-pub enum Stage {
-    /// One multi-dimensional transform (`Kind::Dft`, `R2c` or `C2r`) over the work buffers, computing
-    /// only pencils that can be non-zero (`in_live`) and whose results are read (`out_live`).
-    Fft {
-        kind: Kind,
-        in_live: Vec<Range<usize>>,
-        out_live: Vec<Range<usize>>,
-    },
-    /// A pointwise program over every element of the complex work buffer; `data` is indexed by
-    /// the work buffer's index.
-    Pointwise {
-        prog: Arc<Program>,
-        data: Option<Access>,
-    },
-}
-
-/// Fused steps around one or two DFTs, run as one unit on work buffers: loads (zero elsewhere),
-/// stages, stores.
-#[derive(Clone, Debug)]
-pub struct Chain {
-    pub labels: Vec<String>,
-    /// Logical (real) transform sizes.
-    pub n: Vec<usize>,
-    pub loads: Vec<Segment>,
-    pub stages: Vec<Stage>,
-    pub stores: Vec<Segment>,
-}
-
-impl Chain {
-    pub fn first_kind(&self) -> &Kind {
-        self.stages
-            .iter()
-            .find_map(|s| {
-                if let Stage::Fft { kind, .. } = s {
-                    Some(kind)
-                } else {
-                    None
-                }
-            })
-            .unwrap()
-    }
-    pub fn last_kind(&self) -> &Kind {
-        self.stages
-            .iter()
-            .rev()
-            .find_map(|s| {
-                if let Stage::Fft { kind, .. } = s {
-                    Some(kind)
-                } else {
-                    None
-                }
-            })
-            .unwrap()
-    }
-}
-
-pub fn shape_of(n: &[usize], halved: bool) -> Vec<usize> {
-    let mut s = n.to_vec();
-    if halved {
-        if let Some(l) = s.last_mut() {
-            *l = *l / 2 + 1;
-        }
-    }
-    s
-}
+/// The fused forms of the program layer (`program::kernel`) over the graph's buffers.
+pub type Segment = crate::program::kernel::Segment<Buf>;
+pub type Stage = crate::program::kernel::Stage<Buf>;
+pub type Chain = crate::program::kernel::Chain<Buf>;
 
 #[derive(Clone, Debug)]
 pub enum Step {
@@ -920,7 +845,8 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
 pub(crate) mod tests {
     use super::*;
     use crate::fftx::graph::Temp;
-    use crate::fftx::recorder::{Inst, Reg};
+    use crate::program::kernel::{shape_of, Code, Inst, Reg};
+    use std::sync::Arc;
 
     pub fn temp(id: u64, complex: bool, len: usize, zero: bool) -> Buf {
         Buf::Temp(Arc::new(Temp {
@@ -977,8 +903,8 @@ pub(crate) mod tests {
             out_live: None,
         }
     }
-    fn scaling() -> Arc<Program> {
-        Arc::new(Program {
+    fn scaling() -> Arc<Code> {
+        Arc::new(Code {
             complex: true,
             temps: 0,
             insts: vec![Inst::Mov(Reg::Out, Reg::In), Inst::Mul(Reg::Out, Reg::Data)],

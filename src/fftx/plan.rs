@@ -2,13 +2,14 @@
 //! Node construction and the per-node checks (element types, bounds, aliasing) live here, so
 //! the C layer only reads arguments.
 
-use super::decompose::{passes, pencil_count, unpruned_count};
+use super::decompose::unpruned_count;
 use super::exec::{self, Compiled};
 use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
-use super::passes::{fuse, prune, shape_of, zeros, PruneReport, Stage, Step};
-use super::recorder::{precision_name, Program};
+use super::passes::{fuse, prune, zeros, PruneReport, Stage, Step};
+use super::recorder::{precision_name, Code};
 use crate::problem::{Kind, Precision, R2rKind};
+use crate::program::kernel::{passes, pencil_count, shape_of};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -329,7 +330,7 @@ pub fn copy(label: &str, dims: &[DimX], input: Buf, output: Buf) -> Result<Node,
 
 pub fn pointwise(
     label: &str,
-    prog: Program,
+    prog: Code,
     dims: &[DimX],
     loops: &[DimX],
     input: Buf,
@@ -393,7 +394,7 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
         )
     };
     let unoptimized_transforms = g.nodes.iter().map(unpruned_count).sum();
-    let compiled = exec::lower(steps.clone(), flags, g.precision())?;
+    let compiled = exec::lower(&steps, flags, g.precision())?;
     Ok(Ready {
         compiled,
         steps,
@@ -439,7 +440,8 @@ impl FftxPlan {
         r.as_mut().unwrap().compiled.execute()
     }
 
-    /// The printout: the optimized graph with the live boxes and the 1-D transform counts.
+    /// The printout: the optimized graph with the live boxes, the Program it lowers to, and the
+    /// 1-D transform counts.
     pub fn describe(&self) -> String {
         let r = self.ready.lock();
         let mut s = String::new();
@@ -559,6 +561,12 @@ impl FftxPlan {
                 }
             }
         }
+        // What runs: the Program the steps lower to.
+        let _ = write!(
+            s,
+            "\n  {}",
+            r.compiled.program.describe().replace('\n', "\n  ")
+        );
         for l in r.compiled.gpu_lines() {
             let _ = write!(s, "\n  {l}");
         }

@@ -13,128 +13,12 @@
 //! slot start (`in + 1` or the address of a local variable is refused); `in` and `data` are
 //! read-only; a temporary or `out` must be written before it is read; `out` must be written.
 //!
-//! The list runs on the CPU through [`Program::run`] (an interpreter over a few registers) and is
-//! meant to become CUDA source for the GPU later (issue 6): every instruction is a one-line
-//! expression over registers.
+//! The list is a [`Code`] of the program layer (`program::kernel`): the CPU executor interprets
+//! it ([`Code::run`]) and the GPU lowering writes it as CUDA (`cudagen`).
 
 use crate::problem::Precision;
-use crate::real::Real;
-use num_complex::Complex;
+pub use crate::program::kernel::{Code, Inst, Reg};
 use std::cell::RefCell;
-use std::fmt;
-
-/// A register of the pointwise program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reg {
-    In,
-    Out,
-    Data,
-    Temp(u16),
-}
-
-impl fmt::Display for Reg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Reg::In => f.write_str("in"),
-            Reg::Out => f.write_str("out"),
-            Reg::Data => f.write_str("data"),
-            Reg::Temp(i) => write!(f, "t{i}"),
-        }
-    }
-}
-
-/// One instruction: the destination is the first operand (two-operand form, as in the paper).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Inst {
-    Mov(Reg, Reg),
-    Add(Reg, Reg),
-    Sub(Reg, Reg),
-    Mul(Reg, Reg),
-    Div(Reg, Reg),
-    /// d = conj(d) (complex programs only).
-    Conj(Reg),
-    Neg(Reg),
-    /// d = d * c, c a real constant.
-    Scale(Reg, f64),
-    /// d = re + i im (im is 0 in real programs).
-    Set(Reg, f64, f64),
-}
-
-impl fmt::Display for Inst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Inst::Mov(d, s) => write!(f, "mov {d} {s}"),
-            Inst::Add(d, s) => write!(f, "add {d} {s}"),
-            Inst::Sub(d, s) => write!(f, "sub {d} {s}"),
-            Inst::Mul(d, s) => write!(f, "mul {d} {s}"),
-            Inst::Div(d, s) => write!(f, "div {d} {s}"),
-            Inst::Conj(d) => write!(f, "conj {d}"),
-            Inst::Neg(d) => write!(f, "neg {d}"),
-            Inst::Scale(d, c) => write!(f, "scale {d} {c:e}"),
-            Inst::Set(d, re, im) => write!(f, "set {d} {re:e} {im:e}"),
-        }
-    }
-}
-
-/// A recorded pointwise program.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Program {
-    pub complex: bool,
-    pub temps: u16,
-    pub insts: Vec<Inst>,
-    pub uses_data: bool,
-}
-
-impl Program {
-    /// Applies the program to one element: `out = p(input, data)`, in the plan's precision `T`
-    /// (recorded constants are kept as f64 and rounded to `T` here).
-    #[inline]
-    pub fn run<T: Real>(
-        &self,
-        input: Complex<T>,
-        data: Complex<T>,
-        regs: &mut Vec<Complex<T>>,
-    ) -> Complex<T> {
-        regs.clear();
-        regs.resize(3 + self.temps as usize, Complex::default());
-        regs[0] = input;
-        regs[2] = data;
-        let at = |r: Reg| match r {
-            Reg::In => 0,
-            Reg::Out => 1,
-            Reg::Data => 2,
-            Reg::Temp(i) => 3 + i as usize,
-        };
-        for inst in &self.insts {
-            match *inst {
-                Inst::Mov(d, s) => regs[at(d)] = regs[at(s)],
-                Inst::Add(d, s) => regs[at(d)] = regs[at(d)] + regs[at(s)],
-                Inst::Sub(d, s) => regs[at(d)] = regs[at(d)] - regs[at(s)],
-                Inst::Mul(d, s) => regs[at(d)] = regs[at(d)] * regs[at(s)],
-                Inst::Div(d, s) => {
-                    regs[at(d)] = if self.complex {
-                        regs[at(d)] / regs[at(s)]
-                    } else {
-                        Complex::new(regs[at(d)].re / regs[at(s)].re, T::zero())
-                    }
-                }
-                Inst::Conj(d) => regs[at(d)] = regs[at(d)].conj(),
-                Inst::Neg(d) => regs[at(d)] = -regs[at(d)],
-                Inst::Scale(d, c) => regs[at(d)] = regs[at(d)] * T::cast(c),
-                Inst::Set(d, re, im) => regs[at(d)] = Complex::new(T::cast(re), T::cast(im)),
-            }
-        }
-        regs[1]
-    }
-
-    pub fn describe(&self) -> String {
-        self.insts
-            .iter()
-            .map(|i| i.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-}
 
 /// Slot size in bytes: a handle plus one element is still inside its own slot, never another's.
 const SLOT: usize = 64;
@@ -314,7 +198,7 @@ fn fill_arena(arena: &mut [u8], precision: Precision, fill: f64) {
     }
 }
 
-fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Program, String> {
+fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Code, String> {
     let complex = ty.complex;
     let mut arena = vec![0u8; SLOTS * SLOT + SLOT];
     // Slots are 64-byte aligned: slot 0 starts at the arena's first aligned byte.
@@ -355,7 +239,7 @@ fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Program, String> {
     if rec.arena != snapshot {
         return Err("the pointwise function wrote to a handle's memory directly; only FFTX_* helpers can be recorded".into());
     }
-    Ok(Program {
+    Ok(Code {
         complex,
         temps: rec.temps,
         insts: rec.insts,
@@ -364,7 +248,7 @@ fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Program, String> {
 }
 
 /// Records `f` and checks the program. `has_data`: whether a data operand was given.
-pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Program, String> {
+pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Code, String> {
     STRAY.with(|s| s.borrow_mut().take());
     let a = record_once(f, ty, 1.0e10)?;
     let b = record_once(f, ty, -3.5e-7)?;
@@ -377,7 +261,7 @@ pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Program, String> {
 }
 
 /// Dataflow checks of a recorded program.
-pub fn check(p: &mut Program, has_data: bool) -> Result<(), String> {
+pub fn check(p: &mut Code, has_data: bool) -> Result<(), String> {
     let mut written_temps = vec![false; p.temps as usize];
     let mut out_written = false;
     for (k, inst) in p.insts.iter().enumerate() {
@@ -447,6 +331,7 @@ pub fn precision_name(p: Precision) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_complex::Complex;
     use std::ffi::c_void;
 
     const C: Ty = Ty {

@@ -10,8 +10,18 @@
 //! FFTW plans lower to one [`Step::Transform`] over the caller's arrays; the out-of-card pass
 //! (`passes::out_of_card`) lowers a transform to tiles streamed through device buffers:
 //! [`Step::Transfer`], [`Step::Fft`], [`Step::Twiddle`], [`Step::Record`]/[`Step::Wait`].
+//! FFTX plans (`fftx::exec::lower`) address the caller's arrays by address ([`Role::Array`])
+//! and FFTX temporaries ([`Role::Temp`], [`Role::ZeroTemp`]): plain transforms become
+//! [`Step::Fft`], copies, pointwise functions and fused chains [`Step::Kernel`]s
+//! ([`kernel`]; [`pencil`] lowers a chain to the batched 1-D passes the GPU runs, with the
+//! codelets of [`fftgen`]).
+
+pub mod fftgen;
+pub mod kernel;
+pub mod pencil;
 
 use crate::problem::{IoDim, Problem};
+use kernel::Kernel;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +76,11 @@ pub enum Role {
     Output,
     /// A temporary of `scalars` real scalars of the plan's precision.
     Temp { scalars: usize },
+    /// A caller's array at `addr`, bound when the plan was made (FFTX plans address the
+    /// caller's arrays directly).
+    Array { addr: usize },
+    /// A temporary that is zero at the start of every run.
+    ZeroTemp { scalars: usize },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +151,8 @@ pub enum Step {
     Record { event: usize, stream: usize },
     /// The stream's later steps start after `event` is done.
     Wait { event: usize, stream: usize },
+    /// Generated code over the buffers (`kernel`): element-wise maps and fused chains.
+    Kernel { kernel: Kernel, stream: usize },
 }
 
 impl Step {
@@ -147,7 +164,8 @@ impl Step {
             | Step::Transfer { stream, .. }
             | Step::Twiddle { stream, .. }
             | Step::Record { stream, .. }
-            | Step::Wait { stream, .. } => *stream,
+            | Step::Wait { stream, .. }
+            | Step::Kernel { stream, .. } => *stream,
         }
     }
 }
@@ -158,7 +176,8 @@ pub struct Program {
     pub steps: Vec<Step>,
 }
 
-/// The caller's arrays are buffers 0 (input) and 1 (output) of every program.
+/// The caller's arrays are buffers 0 (input) and 1 (output) of every program of an FFTW plan
+/// ([`Program::new`]; FFTX programs hold `Role::Array` buffers instead).
 pub const INPUT: BufId = 0;
 pub const OUTPUT: BufId = 1;
 
@@ -201,7 +220,7 @@ impl Program {
             .iter()
             .filter(|b| b.placement == Placement::Device(d))
             .map(|b| match b.role {
-                Role::Temp { scalars } => scalars,
+                Role::Temp { scalars } | Role::ZeroTemp { scalars } => scalars,
                 _ => 0,
             })
             .sum()
@@ -230,6 +249,11 @@ impl Program {
                     Some(s) if s == stream => return bad("a stream waits for itself"),
                     _ => {}
                 },
+                Step::Kernel { kernel, .. }
+                    if kernel.buffers().iter().any(|&b| b >= self.buffers.len()) =>
+                {
+                    return bad("no such buffer")
+                }
                 _ => {}
             }
         }
@@ -249,6 +273,8 @@ impl Program {
                     Role::Input => "input".to_string(),
                     Role::Output => "output".to_string(),
                     Role::Temp { scalars } => format!("temp scalars={scalars}"),
+                    Role::Array { addr } => format!("array@{addr:#x}"),
+                    Role::ZeroTemp { scalars } => format!("temp scalars={scalars} zero"),
                 };
                 let _ = write!(s, "\n  (buffer b{i} {what} {})", b.placement.name());
             }
@@ -347,5 +373,6 @@ fn describe_step(step: &Step) -> String {
         ),
         Step::Record { event, stream } => format!("(record s{stream} e{event})"),
         Step::Wait { event, stream } => format!("(wait s{stream} e{event})"),
+        Step::Kernel { kernel, stream } => format!("(kernel s{stream} {})", kernel.describe()),
     }
 }

@@ -23,6 +23,7 @@
 //!   before anything is written: running out of memory fails the execute cleanly.
 
 pub mod fourstep;
+pub mod kernel;
 pub mod layout;
 pub mod pencil;
 pub mod program;

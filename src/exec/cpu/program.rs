@@ -1,8 +1,11 @@
 //! Runs any [`Program`] on the host: steps one after another (a valid order by the program's
 //! contract), device and pinned buffers as host memory, transfers as strided copies, FFT steps
-//! through [`CpuTransform`], twiddles by their definition. So CI runs every out-of-card and
-//! multi-buffer schedule the CUDA executor runs, and the two can be compared on the device.
+//! through [`CpuTransform`], twiddles by their definition, kernels through `kernel`. So CI runs
+//! every out-of-card and multi-buffer schedule the CUDA executor runs, and the two can be
+//! compared on the device. FFTX plans keep a [`Workspace`] (their temporaries and kernel work
+//! buffers) from one run to the next.
 
+use super::kernel::{CpuKernel, WorkBuffers};
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
@@ -16,6 +19,14 @@ pub struct CpuProgram<T: Real> {
     program: Program,
     /// Per step: the transform of an `Fft` or `Transform` step.
     transforms: Vec<Option<CpuTransform<T>>>,
+    /// Per step: a `Kernel` step made ready.
+    kernels: Vec<Option<CpuKernel<T>>>,
+}
+
+/// What one run writes besides the caller's arrays: the temporaries, the kernels' work buffers.
+pub struct Workspace<T> {
+    temps: Vec<Vec<T>>,
+    work: Vec<Option<WorkBuffers<T>>>,
 }
 
 /// Where a buffer's real and imaginary parts start (bytes addresses; scalars of `T` apart).
@@ -38,10 +49,39 @@ impl<T: Real> CpuProgram<T> {
                 _ => None,
             })
             .collect();
+        let kernels = program
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Kernel { kernel, .. } => CpuKernel::new(kernel, threads).map(Some),
+                _ => Ok(None),
+            })
+            .collect::<Result<_, String>>()?;
         Ok(CpuProgram {
             program: program.clone(),
             transforms,
+            kernels,
         })
+    }
+
+    /// The program's temporaries (zero) and kernel work buffers.
+    pub fn workspace(&self) -> Result<Workspace<T>, String> {
+        let mut temps: Vec<Vec<T>> = Vec::new();
+        for b in &self.program.buffers {
+            if let Role::Temp { scalars } | Role::ZeroTemp { scalars } = b.role {
+                let mut v = Vec::new();
+                v.try_reserve_exact(scalars)
+                    .map_err(|_| format!("no memory for a temporary of {scalars} scalars"))?;
+                v.resize(scalars, T::zero());
+                temps.push(v);
+            }
+        }
+        let work = self
+            .kernels
+            .iter()
+            .map(|k| k.as_ref().map(|k| k.work_buffers()).transpose())
+            .collect::<Result<_, String>>()?;
+        Ok(Workspace { temps, work })
     }
 
     /// Runs the program on the caller's arrays (complex ones, interleaved or split).
@@ -49,15 +89,30 @@ impl<T: Real> CpuProgram<T> {
     /// # Safety
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+        self.run_in(input, output, &mut self.workspace()?)
+    }
+
+    /// [`CpuProgram::run`] in a workspace kept from earlier runs (its `ZeroTemp`s are zeroed).
+    ///
+    /// # Safety
+    /// As [`CpuProgram::run`]; `w` must be this program's.
+    pub unsafe fn run_in(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        w: &mut Workspace<T>,
+    ) -> Result<(), String> {
         let unit = std::mem::size_of::<T>();
-        let mut temps: Vec<Vec<T>> = Vec::new();
-        for b in &self.program.buffers {
-            if let Role::Temp { scalars } = b.role {
-                let mut v = Vec::new();
-                v.try_reserve_exact(scalars)
-                    .map_err(|_| format!("no memory for a temporary of {scalars} scalars"))?;
-                v.resize(scalars, T::zero());
-                temps.push(v);
+        let temps = &mut w.temps;
+        let zero_temps = self
+            .program
+            .buffers
+            .iter()
+            .filter(|b| matches!(b.role, Role::Temp { .. } | Role::ZeroTemp { .. }))
+            .map(|b| matches!(b.role, Role::ZeroTemp { .. }));
+        for (v, zero) in temps.iter_mut().zip(zero_temps) {
+            if zero {
+                v.fill(T::zero());
             }
         }
         let caller = |a: ArrayPtr| match a {
@@ -75,16 +130,22 @@ impl<T: Real> CpuProgram<T> {
             .map(|b| match b.role {
                 Role::Input => caller(input),
                 Role::Output => caller(output),
-                Role::Temp { .. } => {
+                Role::Temp { .. } | Role::ZeroTemp { .. } => {
                     let p = next_temp.next().expect("one per temp").as_mut_ptr() as usize;
                     Base {
                         re: p,
                         im: p + unit,
                     }
                 }
+                Role::Array { addr } => Base {
+                    re: addr,
+                    im: addr + unit,
+                },
             })
             .collect();
-        for (step, transform) in self.program.steps.iter().zip(&self.transforms) {
+        let addrs: Vec<usize> = bases.iter().map(|b| b.re).collect();
+        let steps = self.program.steps.iter().zip(&self.transforms);
+        for (k, (step, transform)) in steps.enumerate() {
             match step {
                 Step::Transform { .. } => {
                     transform
@@ -146,6 +207,10 @@ impl<T: Real> CpuProgram<T> {
                     *sign,
                 ),
                 Step::Record { .. } | Step::Wait { .. } => {}
+                Step::Kernel { .. } => {
+                    let kernel = self.kernels[k].as_ref().expect("made ready");
+                    kernel.run(&addrs, w.work[k].as_mut().expect("one per kernel"));
+                }
             }
         }
         Ok(())

@@ -15,9 +15,11 @@
 //! memory), [`cufft`] (plans), [`staging`] (the ring of pinned blocks host arrays travel
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
+pub mod cudagen;
 pub mod cufft;
 mod direct;
 pub mod fault;
+pub mod kernel;
 pub mod kernels;
 pub mod program;
 pub mod staging;

@@ -377,6 +377,11 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
                     pl.name()
                 )))
             }
+            (Role::Array { .. } | Role::ZeroTemp { .. }, _) => {
+                return Err(Error::unsupported(
+                    "gpu program: FFTX buffers (exec::cuda::kernel runs FFTX programs today)",
+                ))
+            }
             _ => {}
         }
     }
@@ -408,6 +413,7 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
             Step::Transfer { dims, .. } if dims.len() > MAX_RANK => {
                 return bad(format!("a Transfer of more than {MAX_RANK} axes"))
             }
+            Step::Kernel { .. } => return bad("a Kernel step (see exec::cuda::kernel)".into()),
             _ => {}
         }
     }
@@ -909,6 +915,9 @@ impl<T: Real> CudaProgram<T> {
             bases.push(match (b.role, b.placement) {
                 (Role::Input, _) => caller(input),
                 (Role::Output, _) => caller(output),
+                (Role::Array { .. } | Role::ZeroTemp { .. }, _) => {
+                    return Err(Error::new(ErrorKind::Internal, "refused in new"))
+                }
                 (Role::Temp { .. }, Placement::Device(_)) => Base { re: 0, im: 0 },
                 (Role::Temp { scalars }, _) => {
                     let mut v = Vec::new();
@@ -1001,7 +1010,9 @@ impl<T: Real> CudaProgram<T> {
 
     unsafe fn step(&self, i: usize, step: &Step, bases: &[Base], direct: bool) -> Result<()> {
         match step {
-            Step::Transform { .. } => Err(Error::new(ErrorKind::Internal, "refused in new")),
+            Step::Transform { .. } | Step::Kernel { .. } => {
+                Err(Error::new(ErrorKind::Internal, "refused in new"))
+            }
             Step::Fft {
                 problem,
                 input,

@@ -1,33 +1,34 @@
-//! FFTX plans on the GPU: the optimized steps lowered to the CUDA executor.
+//! Programs with `Kernel` steps on the GPU (what FFTX plans lower to, `fftx::exec`): the caller's
+//! arrays are `Role::Array` buffers, the temporaries host `Temp`/`ZeroTemp` buffers placed on
+//! the device here. (`CudaProgram` in `program.rs` runs the placed Programs of FFTW plans; the
+//! two become one executor when this one takes placements from the Program.)
 //!
 //! - Temporaries live on the device. A caller's host array gets one device mirror over the
 //!   bytes the plan touches: one copy in before the steps, one copy out of the arrays written
 //!   (device arrays are used where they are).
-//! - A chain runs as its pencil program (`pencil`): one batched 1-D cuFFT plan per pass over
+//! - A chain runs as its pencil program (`program::pencil`): one batched 1-D pass per axis over
 //!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
-//!   programs in generated load/store functions (`cudagen`): cuFFT LTO callbacks, or gather and
-//!   scatter kernels around plain plans. Which of the two runs is measured at plan time (both
-//!   are built and timed, unless FFTX_ESTIMATE or `FFTX_GPU_FUSION` decides), and printed.
-//! - Copy and pointwise nodes are one generated kernel each; plain transform nodes are FFTW
-//!   plans over the device addresses (the FFTW path's GPU executor).
+//!   programs in generated code (`cudagen`), one of three ways ([`Fusion`]): our pass kernels,
+//!   cuFFT plans with LTO callbacks, or gather and scatter kernels around plain cuFFT plans.
+//!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE or
+//!   `FFTX_GPU_FUSION` decides), and printed.
+//! - `Map` kernels are one generated kernel each; `Fft` steps are the CUDA executor's transforms
+//!   over the device addresses (`transform::GpuTransform`).
 
 use super::cudagen;
-use super::decompose::unpruned_count;
-use super::graph::{array, problem_of};
-use super::graph::{Access, Buf, Op, Temp};
-use super::passes::{Chain, Stage, Step};
-use super::pencil::PencilProgram;
-use crate::exec::cuda::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
-use crate::exec::cuda::kernels::{self, compile_generated, generated_function, Generated};
+use super::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
+use super::kernels::{self, compile_generated, generated_function, Generated};
+use super::transform::GpuTransform;
+use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cuda::{self, check, Error, Memory, Result};
-use crate::plan::Plan;
-use crate::problem::Kind1d;
-use crate::problem::{Kind, Precision};
+use crate::problem::{Kind, Kind1d, Precision, Problem};
+use crate::program::kernel::{shape_of, Access, Chain, Elements, Kernel, Stage};
+use crate::program::pencil::PencilProgram;
+use crate::program::{BufId, Program, Role, Step};
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Device memory owned by a plan.
@@ -172,11 +173,13 @@ struct Variant {
 impl Variant {
     fn new(
         chain: &Chain,
+        precision: Precision,
         f: Fusion,
-        addr: &dyn Fn(&Buf) -> u64,
+        addr: &dyn Fn(BufId) -> u64,
         stream: cu::CUstream,
     ) -> Result<Variant> {
-        let prog = super::pencil::lower(chain, f == Fusion::Fused).map_err(Error::unsupported)?;
+        let prog = crate::program::pencil::lower(chain, precision, f == Fusion::Fused)
+            .map_err(Error::unsupported)?;
         // Bytes of one complex element in the plan's precision.
         let cbytes = 2 * prog.precision().bytes();
         let inter = [
@@ -184,7 +187,7 @@ impl Variant {
             DevBuf::new(prog.inter_len * cbytes)?,
         ];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
-        words.extend(prog.buffers.iter().map(addr));
+        words.extend(prog.buffers.iter().map(|&b| addr(b)));
         let table = DevBuf::with(&words)?;
         let mut v = Variant {
             fusion: f,
@@ -226,7 +229,9 @@ impl Variant {
                     (plan, None, scatter)
                 }
                 Generated::Module(m) => {
-                    if let (Fusion::Fused, Some(shape)) = (f, super::pencil::fused_shape(p.n)) {
+                    if let (Fusion::Fused, Some(shape)) =
+                        (f, crate::program::pencil::fused_shape(p.n))
+                    {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
                         let grid = p
                             .batch()
@@ -284,7 +289,7 @@ impl Variant {
     fn callback_plan(
         &self,
         k: usize,
-        p: &super::pencil::Pass,
+        p: &crate::program::pencil::Pass,
         ty: FftType,
         image: &std::sync::Arc<Vec<u8>>,
     ) -> Result<(CufftPlan, Option<usize>)> {
@@ -343,7 +348,7 @@ impl Variant {
             let elem = |real: bool| if real { rb } else { 2.0 * rb };
             let live_in = p.live_in.len().min(p.len_in()) as f64;
             let live_out = p.live_out.len().min(p.len_out()) as f64;
-            let data_in = |f: Option<&super::pencil::Fused>, len: f64| {
+            let data_in = |f: Option<&crate::program::pencil::Fused>, len: f64| {
                 if f.is_some_and(|f| f.data.is_some()) {
                     len * 2.0 * rb
                 } else {
@@ -459,7 +464,8 @@ struct GpuChain {
 impl GpuChain {
     fn build(
         chain: &Chain,
-        addr: &dyn Fn(&Buf) -> u64,
+        precision: Precision,
+        addr: &dyn Fn(BufId) -> u64,
         stream: cu::CUstream,
         measure: bool,
     ) -> Result<GpuChain> {
@@ -480,7 +486,7 @@ impl GpuChain {
         let mut errors = Vec::new();
         for f in candidates.iter().copied() {
             let built = Instant::now();
-            let v = match Variant::new(chain, f, addr, stream) {
+            let v = match Variant::new(chain, precision, f, addr, stream) {
                 Ok(v) => v,
                 Err(e) => {
                     crate::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
@@ -576,7 +582,43 @@ impl GpuChain {
 enum GpuStep {
     Chain(Box<GpuChain>),
     Elementwise { f: usize, total: u64, table: DevBuf },
-    Fftw(Box<Plan>),
+    Fft(GpuFft),
+}
+
+/// An `Fft` step over device addresses, in the plan's precision.
+enum GpuFft {
+    F64(Box<GpuTransform<f64>>, ArrayPtr, ArrayPtr),
+    F32(Box<GpuTransform<f32>>, ArrayPtr, ArrayPtr),
+}
+
+impl GpuFft {
+    fn new(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Result<GpuFft> {
+        if !super::transform::supports(problem) {
+            return Err(Error::unsupported(format!(
+                "{} runs on the CPU only",
+                problem.describe()
+            )));
+        }
+        Ok(match problem.precision {
+            Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem, 1)?), input, output),
+            Precision::F32 => GpuFft::F32(Box::new(GpuTransform::new(problem, 1)?), input, output),
+        })
+    }
+    /// # Safety
+    /// The device addresses must hold what the problem addresses.
+    unsafe fn execute(&self) -> Result<()> {
+        match self {
+            GpuFft::F64(t, i, o) => t.execute(*i, *o),
+            GpuFft::F32(t, i, o) => t.execute(*i, *o),
+        }
+        .map_err(|f| f.error)
+    }
+    fn describe(&self) -> String {
+        match self {
+            GpuFft::F64(t, ..) => t.describe(),
+            GpuFft::F32(t, ..) => t.describe(),
+        }
+    }
 }
 
 /// The device copy of the bytes of a caller's host array the plan touches: from host address
@@ -592,12 +634,12 @@ struct HostSpan {
 pub struct GpuCompiled {
     stream: cu::CUstream,
     zero_temps: Vec<(u64, usize)>,
-    _temps: Vec<(Arc<Temp>, DevBuf)>,
+    _temps: Vec<DevBuf>,
     mirrors: Vec<HostSpan>,
     /// Some caller array is device memory (used in place: only the GPU can compute the plan).
     device_arrays: bool,
+    /// Per step of the Program.
     steps: Vec<GpuStep>,
-    pub counts: Vec<u64>,
 }
 
 /// A failed GPU execute. `recomputable`: every caller array is host memory and none that the
@@ -621,71 +663,130 @@ impl Drop for GpuCompiled {
     }
 }
 
-/// Every access of the steps with its index shape and whether it is written.
-fn accesses(steps: &[Step]) -> Vec<(&Access, Vec<usize>, bool)> {
+/// An `Fft` step's input or output as an element access over its index shape (loops, then the
+/// transform axes; the complex side of r2c/c2r halved).
+fn fft_side(problem: &Problem, at: &crate::program::At, input: bool) -> (Access, Vec<usize>) {
+    let complex = if input {
+        problem.kind.input_is_complex()
+    } else {
+        problem.kind.output_is_complex()
+    };
+    let per = if complex { 2 } else { 1 };
+    let halved = match problem.kind {
+        Kind::C2r => input,
+        Kind::R2c => !input,
+        _ => false,
+    };
+    let dims: Vec<usize> = problem.dims.iter().map(|d| d.n as usize).collect();
+    let shape = problem
+        .loops
+        .iter()
+        .map(|d| d.n as usize)
+        .chain(shape_of(&dims, halved))
+        .collect();
+    let strides = problem
+        .loops
+        .iter()
+        .chain(&problem.dims)
+        .map(|d| if input { d.is } else { d.os } / per)
+        .collect();
+    let access = Access {
+        buf: Elements {
+            buf: at.buf,
+            complex,
+        },
+        base: at.offset / per,
+        strides,
+    };
+    (access, shape)
+}
+
+/// Every access of the Program's steps with its index shape and whether it is written.
+fn accesses(program: &Program) -> Vec<(Access, Vec<usize>, bool)> {
     let mut v = Vec::new();
-    for s in steps {
+    for s in &program.steps {
         match s {
-            Step::Node(n) => {
-                v.push((&n.input, n.in_shape.clone(), false));
-                v.push((&n.output, n.out_shape.clone(), true));
-                if let Some(d) = &n.data {
-                    v.push((d, n.in_shape.clone(), false));
+            Step::Fft {
+                problem,
+                input,
+                output,
+                ..
+            } => {
+                let (i, si) = fft_side(problem, input, true);
+                let (o, so) = fft_side(problem, output, false);
+                v.push((i, si, false));
+                v.push((o, so, true));
+            }
+            Step::Kernel {
+                kernel:
+                    Kernel::Map {
+                        shape,
+                        src,
+                        dst,
+                        data,
+                        ..
+                    },
+                ..
+            } => {
+                v.push((src.clone(), shape.clone(), false));
+                v.push((dst.clone(), shape.clone(), true));
+                if let Some(d) = data {
+                    v.push((d.clone(), shape.clone(), false));
                 }
             }
-            Step::Chain(c) => {
-                let cshape =
-                    super::passes::shape_of(&c.n, !matches!(c.first_kind(), Kind::Dft { .. }));
+            Step::Kernel {
+                kernel: Kernel::Chain(c),
+                ..
+            } => {
+                let cshape = shape_of(&c.n, !matches!(c.first_kind(), Kind::Dft { .. }));
                 for l in &c.loads {
-                    v.push((&l.access, l.extent.clone(), false));
+                    v.push((l.access.clone(), l.extent.clone(), false));
                 }
                 for l in &c.stores {
-                    v.push((&l.access, l.extent.clone(), true));
+                    v.push((l.access.clone(), l.extent.clone(), true));
                 }
                 for st in &c.stages {
                     if let Stage::Pointwise { data: Some(d), .. } = st {
-                        v.push((d, cshape.clone(), false));
+                        v.push((d.clone(), cshape.clone(), false));
                     }
                 }
             }
+            _ => {}
         }
     }
     v
 }
 
-/// The temporaries the steps use (with repeats).
-pub fn temps_of(steps: &[Step]) -> Vec<Arc<Temp>> {
-    accesses(steps)
-        .into_iter()
-        .filter_map(|(a, _, _)| a.buf.temp().cloned())
-        .collect()
-}
-
-/// Byte spans `[lo, hi)` of each caller's array (by address) and whether it is written.
-fn user_spans(steps: &[Step]) -> HashMap<usize, Span> {
-    let mut m: HashMap<usize, Span> = HashMap::new();
-    for (a, shape, written) in accesses(steps) {
-        if let (Buf::User { addr, .. }, Some((lo, hi))) = (&a.buf, a.user_bytes(&shape)) {
-            if shape.contains(&0) {
-                continue;
+/// Byte spans `[lo, hi)` of each caller's array (`Role::Array` buffer) and how the steps use
+/// them; `precision`: the plan's.
+fn array_spans(program: &Program, precision: Precision) -> HashMap<BufId, Span> {
+    let mut m: HashMap<BufId, Span> = HashMap::new();
+    for (a, shape, written) in accesses(program) {
+        let Role::Array { addr } = program.buffers[a.buf.buf].role else {
+            continue;
+        };
+        if shape.contains(&0) {
+            continue;
+        }
+        let (lo, hi) = a.span(&shape);
+        let e = (precision.bytes() * if a.buf.complex { 2 } else { 1 }) as isize;
+        let (lo, hi) = (addr as isize + lo * e, addr as isize + (hi + 1) * e);
+        let s = m.entry(a.buf.buf).or_insert(Span {
+            lo,
+            hi,
+            read: false,
+            written: false,
+            dense_writes: Vec::new(),
+        });
+        s.lo = s.lo.min(lo);
+        s.hi = s.hi.max(hi);
+        if written {
+            s.written = true;
+            if dense(&a, &shape) {
+                s.dense_writes.push((lo, hi));
             }
-            let e = m.entry(*addr).or_insert(Span {
-                lo,
-                hi,
-                read: false,
-                written: false,
-                dense_writes: Vec::new(),
-            });
-            e.lo = e.lo.min(lo);
-            e.hi = e.hi.max(hi);
-            if written {
-                e.written = true;
-                if dense(a, &shape) {
-                    e.dense_writes.push((lo, hi));
-                }
-            } else {
-                e.read = true;
-            }
+        } else {
+            s.read = true;
         }
     }
     m
@@ -734,43 +835,68 @@ fn dense(a: &Access, shape: &[usize]) -> bool {
     true
 }
 
-/// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is on
-/// the device), `Some(false)` when it should, None when the CPU runs it.
-pub fn wanted(steps: &[Step]) -> Option<bool> {
-    use crate::backend::{backend_setting, BackendSetting};
-    if backend_setting() == BackendSetting::Cpu {
-        return None;
-    }
-    let g = cuda::default_device()?;
-    let spans = user_spans(steps);
-    if spans
+/// Whether a caller's array of the Program is device memory (then only the GPU may run it).
+pub fn touches_device_memory(program: &Program, precision: Precision) -> bool {
+    let Some(g) = cuda::default_device() else {
+        return false;
+    };
+    array_spans(program, precision)
         .values()
         .any(|s| cuda::memory_of(&g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
-    {
-        return Some(true);
-    }
-    if backend_setting() == BackendSetting::Gpu {
-        return Some(false);
-    }
-    // Auto: the GPU pays off once the transforms touch about a million points.
-    let work: usize = steps
-        .iter()
-        .map(|s| match s {
-            Step::Chain(c) => c.n.iter().product::<usize>(),
-            Step::Node(n) if n.op.is_fft() => n.in_shape.iter().product::<usize>(),
-            _ => 0,
-        })
-        .sum();
-    (work >= 1 << 20).then_some(false)
 }
 
-/// Lowers the optimized steps to the GPU, in the plan's precision (every buffer's).
-pub fn lower(
-    steps: &[Step],
-    fftw_flags: u32,
-    measure: bool,
-    precision: Precision,
-) -> Result<GpuCompiled> {
+/// A `Kernel::Map` as one generated kernel over the buffers at `addr`.
+fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> Result<GpuStep> {
+    let Kernel::Map {
+        shape,
+        src,
+        dst,
+        data,
+        code,
+    } = map
+    else {
+        unreachable!("a map")
+    };
+    if dst
+        .strides
+        .iter()
+        .zip(shape)
+        .any(|(&s, &len)| s == 0 && len > 1)
+    {
+        return Err(Error::unsupported(
+            "an output stride of 0 (the last write wins on the CPU only)",
+        ));
+    }
+    let side = |a: &Access| (a.buf.complex, a.base, a.strides.clone());
+    let (si, so, sd) = (side(src), side(dst), data.as_ref().map(side));
+    let src_text = cudagen::elementwise_source(
+        precision,
+        shape,
+        (si.0, si.1, &si.2),
+        (so.0, so.1, &so.2),
+        sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
+        code.as_deref(),
+    );
+    let Generated::Module(m) = compile_generated(&*dev()?, &src_text, false)? else {
+        unreachable!("PTX was asked for")
+    };
+    let f = generated_function(m, "fftx_elem")? as usize;
+    let words = [
+        addr(src.buf.buf),
+        addr(dst.buf.buf),
+        data.as_ref().map_or(0, |d| addr(d.buf.buf)),
+    ];
+    Ok(GpuStep::Elementwise {
+        f,
+        total: shape.iter().map(|&x| x as u64).product(),
+        table: DevBuf::with(&words)?,
+    })
+}
+
+/// Makes a Program of `Fft` and `Kernel` steps over `Role::Array` buffers and host temporaries
+/// runnable on the default device, in the plan's precision (every buffer's). `measure`: time
+/// the ways to fuse a chain and keep the fastest.
+pub fn lower(program: &Program, measure: bool, precision: Precision) -> Result<GpuCompiled> {
     cuda::fault::at_plan()?;
     let g = cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
     g.check_alive()?;
@@ -793,137 +919,119 @@ pub fn lower(
         mirrors: Vec::new(),
         device_arrays: false,
         steps: Vec::new(),
-        counts: Vec::new(),
     };
-    // Device addresses of the caller's arrays: their own, or a mirror's.
-    let mut user: HashMap<usize, u64> = HashMap::new();
-    let mut spans: Vec<(usize, Span)> = user_spans(steps).into_iter().collect();
-    spans.sort_by_key(|s| s.1.lo);
-    for w in spans.windows(2) {
-        if w[0].1.hi > w[1].1.lo {
-            return Err(Error::bad_input("two of the caller's arrays overlap"));
-        }
-    }
-    for (addr, span) in spans {
-        let bytes = (span.hi - span.lo) as usize;
-        if cuda::memory_of(&g, span.lo as usize, bytes) == Memory::Device {
-            user.insert(addr, addr as u64);
-            out.device_arrays = true;
-            continue;
-        }
-        let dev = DevBuf::new(bytes)?;
-        user.insert(addr, (dev.ptr as isize + (addr as isize - span.lo)) as u64);
-        out.mirrors.push(HostSpan {
-            host: span.lo as usize,
-            dev,
-            copy_in: span.needs_copy_in(),
-            written: span.written,
-        });
-    }
-    let mut temps: HashMap<u64, u64> = HashMap::new();
-    for (a, _, _) in accesses(steps) {
-        if let Buf::Temp(t) = &a.buf {
-            if let std::collections::hash_map::Entry::Vacant(e) = temps.entry(t.id) {
-                let bytes = t.len * t.precision.bytes() * if t.complex { 2 } else { 1 };
-                let d = DevBuf::new(bytes)?;
-                e.insert(d.ptr);
-                if t.zero {
-                    out.zero_temps.push((d.ptr, bytes));
-                }
-                out._temps.push((t.clone(), d));
-            }
-        }
-    }
-    let addr = |b: &Buf| -> u64 {
-        match b {
-            Buf::User { addr, .. } => user[addr],
-            Buf::Temp(t) => temps[&t.id],
-        }
-    };
-    for s in steps {
-        let (step, count) = match s {
-            Step::Chain(c) => {
-                let chain = GpuChain::build(c, &addr, stream, measure)?;
-                let count = chain.variant.prog.transforms();
-                (GpuStep::Chain(Box::new(chain)), count)
-            }
-            Step::Node(n) if n.op.is_fft() => {
-                let p = problem_of(n);
-                let i = array(
-                    addr(&n.input.buf) as usize,
-                    n.input.buf.complex(),
-                    n.input.base,
-                    precision,
-                );
-                let o = array(
-                    addr(&n.output.buf) as usize,
-                    n.output.buf.complex(),
-                    n.output.base,
-                    precision,
-                );
-                let plan = match precision {
-                    Precision::F64 => crate::planner::plan::<f64>(p, i, o, fftw_flags),
-                    Precision::F32 => crate::planner::plan::<f32>(p, i, o, fftw_flags),
-                }
-                .map_err(|e| Error::unsupported(format!("{}: {e}", n.label)))?;
-                (GpuStep::Fftw(Box::new(plan)), unpruned_count(n))
-            }
-            Step::Node(n) => {
-                if n.output
-                    .strides
-                    .iter()
-                    .zip(&n.out_shape)
-                    .any(|(&s, &len)| s == 0 && len > 1)
-                {
-                    return Err(Error::unsupported(format!(
-                        "{}: an output stride of 0 (the last write wins on the CPU only)",
-                        n.label
-                    )));
-                }
-                let prog = if let Op::Pointwise(p) = &n.op {
-                    Some(&**p)
-                } else {
-                    None
+    let addrs = out.place(program, precision, &g)?;
+    let addr = |b: BufId| addrs[b];
+    for (k, s) in program.steps.iter().enumerate() {
+        out.steps.push(match s {
+            Step::Kernel {
+                kernel: Kernel::Chain(c),
+                ..
+            } => GpuStep::Chain(Box::new(GpuChain::build(
+                c, precision, &addr, stream, measure,
+            )?)),
+            Step::Kernel {
+                kernel: map @ Kernel::Map { .. },
+                ..
+            } => map_step(map, precision, &addr).map_err(|e| e.context(format!("step {k}")))?,
+            Step::Fft {
+                problem,
+                input,
+                output,
+                ..
+            } => {
+                let ptr = |a: &crate::program::At, complex: bool| {
+                    let at =
+                        (addr(a.buf) as isize + a.offset * precision.bytes() as isize) as usize;
+                    if complex {
+                        ArrayPtr::Complex {
+                            re: at,
+                            im: at + precision.bytes(),
+                        }
+                    } else {
+                        ArrayPtr::Real(at)
+                    }
                 };
-                let side = |a: &Access| (a.buf.complex(), a.base, a.strides.clone());
-                let (si, so, sd) = (side(&n.input), side(&n.output), n.data.as_ref().map(side));
-                let src = cudagen::elementwise_source(
-                    precision,
-                    &n.in_shape,
-                    (si.0, si.1, &si.2),
-                    (so.0, so.1, &so.2),
-                    sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
-                    prog,
-                );
-                let Generated::Module(m) = compile_generated(&*dev()?, &src, false)? else {
-                    unreachable!("PTX was asked for")
-                };
-                let f = generated_function(m, "fftx_elem")? as usize;
-                let mut words = vec![addr(&n.input.buf), addr(&n.output.buf)];
-                words.push(n.data.as_ref().map_or(0, |d| addr(&d.buf)));
-                let total = n.in_shape.iter().map(|&x| x as u64).product();
-                (
-                    GpuStep::Elementwise {
-                        f,
-                        total,
-                        table: DevBuf::with(&words)?,
-                    },
-                    0,
+                let i = ptr(input, problem.kind.input_is_complex());
+                let o = ptr(output, problem.kind.output_is_complex());
+                GpuStep::Fft(
+                    GpuFft::new(problem, i, o).map_err(|e| e.context(format!("step {k}")))?,
                 )
             }
-        };
-        out.steps.push(step);
-        out.counts.push(count);
+            s => {
+                return Err(Error::unsupported(format!(
+                    "step {k}: {} (not an FFTX program's)",
+                    crate::program::Program {
+                        buffers: Vec::new(),
+                        steps: vec![s.clone()],
+                    }
+                    .describe()
+                )))
+            }
+        });
     }
     Ok(out)
 }
 
 impl GpuCompiled {
-    /// Runs the steps; returns the 1-D transforms computed.
+    /// Device addresses of the Program's buffers: a caller's device array itself, a device
+    /// mirror of the bytes of a host array the steps touch, a device block per temporary.
+    fn place(
+        &mut self,
+        program: &Program,
+        precision: Precision,
+        g: &cuda::Device,
+    ) -> Result<Vec<u64>> {
+        let mut addrs = vec![0u64; program.buffers.len()];
+        let mut spans: Vec<(BufId, Span)> = array_spans(program, precision).into_iter().collect();
+        spans.sort_by_key(|s| s.1.lo);
+        for w in spans.windows(2) {
+            if w[0].1.hi > w[1].1.lo {
+                return Err(Error::bad_input("two of the caller's arrays overlap"));
+            }
+        }
+        for (b, span) in spans {
+            let Role::Array { addr } = program.buffers[b].role else {
+                unreachable!("spans are of arrays")
+            };
+            let bytes = (span.hi - span.lo) as usize;
+            if cuda::memory_of(g, span.lo as usize, bytes) == Memory::Device {
+                addrs[b] = addr as u64;
+                self.device_arrays = true;
+                continue;
+            }
+            let dev = DevBuf::new(bytes)?;
+            addrs[b] = (dev.ptr as isize + (addr as isize - span.lo)) as u64;
+            self.mirrors.push(HostSpan {
+                host: span.lo as usize,
+                dev,
+                copy_in: span.needs_copy_in(),
+                written: span.written,
+            });
+        }
+        for (b, buffer) in program.buffers.iter().enumerate() {
+            let (scalars, zero) = match buffer.role {
+                Role::Temp { scalars } => (scalars, false),
+                Role::ZeroTemp { scalars } => (scalars, true),
+                Role::Array { .. } => continue,
+                _ => return Err(Error::unsupported("the caller's input and output buffers")),
+            };
+            let bytes = scalars * precision.bytes();
+            let d = DevBuf::new(bytes)?;
+            addrs[b] = d.ptr;
+            if zero {
+                self.zero_temps.push((d.ptr, bytes));
+            }
+            self._temps.push(d);
+        }
+        Ok(addrs)
+    }
+
+    /// Runs the steps.
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must still be valid.
-    pub unsafe fn execute(&self) -> Result<u64, ChainFailure> {
+    pub unsafe fn execute(&self) -> Result<(), ChainFailure> {
         // Until the copies out start, no caller array has been written.
         let before_outputs = |error| ChainFailure {
             error,
@@ -948,7 +1056,7 @@ impl GpuCompiled {
             recomputable: !self.device_arrays
                 && !self.mirrors.iter().any(|m| m.written && m.copy_in),
         })?;
-        Ok(self.counts.iter().sum())
+        Ok(())
     }
 
     /// The copies in and the steps (everything before the copies out).
@@ -981,9 +1089,9 @@ impl GpuCompiled {
                         ],
                     )?;
                 }
-                GpuStep::Fftw(p) => {
+                GpuStep::Fft(t) => {
                     check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
-                    p.execute().map_err(Error::unsupported)?;
+                    t.execute()?;
                 }
             }
         }
@@ -1003,10 +1111,7 @@ impl GpuCompiled {
                 GpuStep::Elementwise { total, .. } => {
                     format!("step {k}: (gpu kernel over {total} elements)")
                 }
-                GpuStep::Fftw(p) => format!(
-                    "step {k}: (gpu fftw-plan {})",
-                    p.describe().lines().next().unwrap_or("")
-                ),
+                GpuStep::Fft(t) => format!("step {k}: (gpu fft {})", t.describe()),
             });
         }
         v
@@ -1024,10 +1129,9 @@ mod tests {
 
     fn acc(strides: &[isize]) -> Access {
         Access {
-            buf: Buf::User {
-                addr: 0x1000,
+            buf: Elements {
+                buf: 0,
                 complex: false,
-                precision: Precision::F64,
             },
             base: 0,
             strides: strides.to_vec(),
@@ -1042,6 +1146,61 @@ mod tests {
         assert!(!dense(&acc(&[16, 1]), &[3, 12])); // gaps between rows
         assert!(!dense(&acc(&[2, 1]), &[3, 4])); // rows overlap
         assert!(!dense(&acc(&[0, 1]), &[2, 4])); // repeats
+    }
+
+    /// The spans of the caller's arrays a Program's steps touch are the graph's (`Fft` steps
+    /// read back from their problems: an r2c with a reversed, offset real input and a padded
+    /// complex output; the unoptimized Fig. 2's maps).
+    #[test]
+    fn array_spans_are_the_graphs() {
+        use crate::fftx::graph::{Access as GraphAccess, Buf};
+        use crate::fftx::passes::{tests, Step as GraphStep};
+        let user = |addr, complex| Buf::User {
+            addr,
+            complex,
+            precision: Precision::F64,
+        };
+        let (x, y) = (user(0x1000, false), user(0x8000, true));
+        let input = GraphAccess {
+            buf: x,
+            base: 3 * 12 + 11,
+            strides: vec![-12, -1],
+        };
+        let output = GraphAccess {
+            buf: y,
+            base: 2,
+            strides: vec![8, 1],
+        };
+        let node = tests::fft("r2c", Kind::R2c, &[4, 12], input.clone(), output.clone());
+        let steps = [GraphStep::Node(node.clone())];
+        let (program, ..) = crate::fftx::exec::lower_program(&steps).unwrap();
+        let spans = array_spans(&program, Precision::F64);
+        let want = |a: &GraphAccess, shape: &[usize]| a.user_bytes(shape).unwrap();
+        assert_eq!((spans[&0].lo, spans[&0].hi), want(&input, &node.in_shape));
+        assert_eq!((spans[&1].lo, spans[&1].hi), want(&output, &node.out_shape));
+        assert!(spans[&0].read && !spans[&0].written);
+        assert!(spans[&1].written && spans[&1].needs_copy_in()); // rows of 7 in 8
+        let g = tests::fig2(16, 5, 7);
+        let steps: Vec<GraphStep> = g.nodes.iter().cloned().map(GraphStep::Node).collect();
+        let (program, ..) = crate::fftx::exec::lower_program(&steps).unwrap();
+        let spans = array_spans(&program, Precision::F64);
+        let arrays: Vec<(usize, isize, isize, bool)> = program
+            .buffers
+            .iter()
+            .enumerate()
+            .filter_map(|(b, buf)| match buf.role {
+                Role::Array { addr } => Some((addr, spans[&b].lo, spans[&b].hi, spans[&b].written)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            arrays,
+            vec![
+                (0x1000, 0x1000, 0x1000 + 25 * 8, false),
+                (0x200000, 0x200000, 0x200000 + 144 * 16, false),
+                (0x100000, 0x100000, 0x100000 + 49 * 8, true),
+            ]
+        );
     }
 
     #[test]

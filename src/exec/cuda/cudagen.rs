@@ -7,19 +7,19 @@
 //! function of that signature: an `extern "C"` one is not found and planning fails with
 //! CUFFT_INTERNAL_ERROR), so the same functions serve as callbacks (compiled to LTO-IR) or inside the
 //! gather/scatter kernels `fftx_gather{k}` / `fftx_scatter{k}` (compiled to PTX). Their meaning
-//! is `pencil::load_element` / `pencil::store_element`, the CPU twins.
+//! is `load_element` / `store_element` of `exec::cpu::kernel`, the CPU twins.
 //!
 //! Buffers are reached through a table of device addresses (`callerInfo` / a kernel argument),
 //! so the source depends on the shapes, not on the arrays: plans of the same geometry share one
 //! compiled module. The precision (FFTX's `fftx_real` double, `fftxf_real` float) is the
 //! prelude's (`prelude`): the code uses its `fx_real` / `fx_cplx` types and `fx_lit` constants.
 
-use super::fftgen::lit;
-use super::pencil::{
+use crate::problem::{Kind1d, Precision};
+use crate::program::fftgen::lit;
+use crate::program::kernel::{Code, Inst, Reg};
+use crate::program::pencil::{
     fused_shape, shared_stride, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
 };
-use super::recorder::{Inst, Program, Reg};
-use crate::problem::{Kind1d, Precision};
 use std::fmt::Write;
 use std::ops::Range;
 
@@ -67,7 +67,7 @@ fn reg(r: Reg) -> String {
 }
 
 /// A block computing `v = prog(v, g)` (`g` read by `data`).
-fn program(p: &Program, v: &str, g: &str) -> String {
+fn program(p: &Code, v: &str, g: &str) -> String {
     let mut s = format!("{{ fx_cplx r_in = {v}, r_out = fx_c(0.0, 0.0), r_data = {g};");
     for t in 0..p.temps {
         let _ = write!(s, " fx_cplx r_t{t} = fx_c(0.0, 0.0);");
@@ -359,7 +359,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         for (h, &sign) in signs.iter().enumerate() {
             let _ = write!(s, "__device__ const fx_cplx fftx_tw{k}_{h}[{n}] = {{");
             for m in 0..n {
-                let (re, im) = super::fftgen::root(sign, m, n);
+                let (re, im) = crate::program::fftgen::root(sign, m, n);
                 let _ = write!(
                     s,
                     "{}{{{}, {}}}",
@@ -460,7 +460,7 @@ fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str)
 
 /// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads).
 fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn Fn(&str) -> String) {
-    use super::fftgen::Codelet;
+    use crate::program::fftgen::Codelet;
     let n: usize = radices.iter().product();
     let mut pp = 1usize;
     for (st, &r) in radices.iter().enumerate() {
@@ -546,7 +546,7 @@ pub fn elementwise_source(
     src: (bool, isize, &[isize]),
     dst: (bool, isize, &[isize]),
     data: Option<(bool, isize, &[isize])>,
-    prog: Option<&Program>,
+    prog: Option<&Code>,
 ) -> String {
     let mut s = prelude(precision);
     let _ = writeln!(
@@ -589,12 +589,12 @@ pub fn elementwise_source(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fftx::pencil::BoxMap;
+    use crate::program::pencil::BoxMap;
 
     #[test]
     fn literals_are_exact_and_programs_read_their_registers() {
         assert_eq!(lit(1.0), "fx_lit(0x3ff0000000000000ULL)");
-        let p = Program {
+        let p = Code {
             complex: true,
             temps: 1,
             insts: vec![
@@ -640,6 +640,7 @@ mod tests {
         };
         let prog = PencilProgram {
             buffers: vec![],
+            precision: Precision::F64,
             inter_len: 576,
             passes: vec![p],
         };
@@ -665,6 +666,23 @@ mod tests {
             s.contains("fftx_scatter0(u64 total, const u64* P, const fx_cplx* in)"),
             "{s}"
         );
+    }
+
+    /// The pencil program of a graph's chain.
+    /// The pencil program of a graph's chain (lowered through the FFTX front end's Program).
+    fn lower_chain(c: &crate::fftx::passes::Chain, merge: bool) -> Result<PencilProgram, String> {
+        use crate::program::{kernel::Kernel, Step};
+        let precision = c.loads[0].access.buf.precision();
+        let steps = [crate::fftx::passes::Step::Chain(c.clone())];
+        let (program, ..) = crate::fftx::exec::lower_program(&steps)?;
+        let Step::Kernel {
+            kernel: Kernel::Chain(k),
+            ..
+        } = &program.steps[0]
+        else {
+            unreachable!("a chain lowers to a chain kernel")
+        };
+        crate::program::pencil::lower(k, precision, merge)
     }
 
     /// The graph with every buffer single precision (an `fftxf_*` plan's).
@@ -705,7 +723,7 @@ mod tests {
                 _ => None,
             })
             .unwrap();
-        let prog = crate::fftx::pencil::lower(chain, true).unwrap();
+        let prog = lower_chain(chain, true).unwrap();
         assert_eq!(prog.precision(), Precision::F32);
         let s = chain_source(&prog, true);
         assert!(
@@ -721,7 +739,7 @@ mod tests {
             "{s}"
         );
         let d = chain_source(
-            &crate::fftx::pencil::lower(
+            &lower_chain(
                 fuse(&prune(&fig2(64, 20, 30)).unwrap().0)
                     .iter()
                     .find_map(|s| match s {
@@ -770,7 +788,7 @@ mod tests {
                 }
             })
             .unwrap();
-        let prog = crate::fftx::pencil::lower(chain, false).unwrap();
+        let prog = lower_chain(chain, false).unwrap();
         assert_eq!(prog.passes.len(), 4);
         for kernels in [false, true] {
             let s = chain_source(&prog, kernels);
@@ -802,10 +820,10 @@ mod tests {
                 }
             })
             .unwrap();
-        let s64 = chain_source(&crate::fftx::pencil::lower(c64, false).unwrap(), true);
+        let s64 = chain_source(&lower_chain(c64, false).unwrap(), true);
         assert!(s64.contains("__device__ const fx_cplx fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
-        let merged = crate::fftx::pencil::lower(c64, true).unwrap();
+        let merged = lower_chain(c64, true).unwrap();
         assert_eq!(
             merged.passes.len(),
             3,

@@ -12,20 +12,19 @@
 //! a pass of their own: on the GPU they are cuFFT load/store callbacks or gather/scatter
 //! kernels around the plan (`cudagen`).
 //!
-//! [`run_cpu`] is the CPU twin: it runs the same program with rustfft and the same index maps,
-//! so CI checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`).
+//! `exec::cpu::kernel` runs the same program on the CPU (rustfft and the same index maps), so CI
+//! checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`); `exec::cuda::kernel`
+//! runs it on the GPU (`exec::cuda::cudagen` writes its kernels).
 
-use super::graph::{Access, Buf};
-use super::passes::{Chain, Segment, Stage};
-use super::recorder::Program;
+use super::kernel::{pass_order, passes_in_order, shape_of, Access, Chain, Code, Segment, Stage};
+use super::BufId;
 use crate::problem::{Kind, Kind1d, Precision};
-use crate::real::Real;
-use num_complex::Complex;
 use std::ops::Range;
 use std::sync::Arc;
 
 /// Where a buffer of the program is: the two intermediate slots (`INTER0`, `INTER1`: compact
-/// complex boxes the executor allocates), then the buffers of the chain's graph.
+/// complex boxes the executor allocates), then the Program buffers the chain addresses
+/// ([`PencilProgram::buffers`]).
 pub const INTER0: usize = 0;
 pub const BUFFERS: usize = 2;
 
@@ -103,7 +102,7 @@ pub enum Side {
 /// A fused pointwise program and its data operand (indexed by chain index: `base + i . strides`).
 #[derive(Clone, Debug)]
 pub struct Fused {
-    pub prog: Arc<Program>,
+    pub prog: Arc<Code>,
     pub data: Option<SegMap>,
 }
 
@@ -173,19 +172,19 @@ impl Pass {
 
 #[derive(Clone, Debug)]
 pub struct PencilProgram {
-    /// Buffers from slot `BUFFERS` on.
-    pub buffers: Vec<Buf>,
+    /// The Program buffers of slots `BUFFERS..`.
+    pub buffers: Vec<BufId>,
+    /// The plan's precision (what the generated CUDA is written in).
+    pub precision: Precision,
     /// Complex elements each intermediate slot needs.
     pub inter_len: usize,
     pub passes: Vec<Pass>,
 }
 
 impl PencilProgram {
-    /// The precision of the program's buffers (one per plan; F64 without buffers).
+    /// The precision of the program's buffers (one per plan).
     pub fn precision(&self) -> Precision {
-        self.buffers
-            .first()
-            .map_or(Precision::F64, |b| b.precision())
+        self.precision
     }
     /// 1-D transforms of one run.
     pub fn transforms(&self) -> u64 {
@@ -196,18 +195,15 @@ impl PencilProgram {
     }
 }
 
-fn slot_of(buffers: &mut Vec<Buf>, b: &Buf) -> usize {
-    if let Some(k) = buffers
-        .iter()
-        .position(|x| x.same(b) && x.complex() == b.complex())
-    {
+fn slot_of(buffers: &mut Vec<BufId>, b: BufId) -> usize {
+    if let Some(k) = buffers.iter().position(|&x| x == b) {
         return BUFFERS + k;
     }
-    buffers.push(b.clone());
+    buffers.push(b);
     BUFFERS + buffers.len() - 1
 }
 
-fn seg_map(buffers: &mut Vec<Buf>, s: &Segment, within: &[Range<usize>]) -> Option<SegMap> {
+fn seg_map(buffers: &mut Vec<BufId>, s: &Segment, within: &[Range<usize>]) -> Option<SegMap> {
     let clip: Vec<Range<usize>> = s
         .origin
         .iter()
@@ -219,8 +215,8 @@ fn seg_map(buffers: &mut Vec<Buf>, s: &Segment, within: &[Range<usize>]) -> Opti
         return None;
     }
     Some(SegMap {
-        slot: slot_of(buffers, &s.access.buf),
-        complex: s.access.buf.complex(),
+        slot: slot_of(buffers, s.access.buf.buf),
+        complex: s.access.buf.complex,
         base: s.access.base,
         origin: s.origin.clone(),
         strides: s.access.strides.clone(),
@@ -228,10 +224,10 @@ fn seg_map(buffers: &mut Vec<Buf>, s: &Segment, within: &[Range<usize>]) -> Opti
     })
 }
 
-fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
+fn data_map(buffers: &mut Vec<BufId>, a: &Access, cshape: &[usize]) -> SegMap {
     SegMap {
-        slot: slot_of(buffers, &a.buf),
-        complex: a.buf.complex(),
+        slot: slot_of(buffers, a.buf.buf),
+        complex: a.buf.complex,
         base: a.base,
         origin: vec![0; cshape.len()],
         strides: a.strides.clone(),
@@ -241,13 +237,13 @@ fn data_map(buffers: &mut Vec<Buf>, a: &Access, cshape: &[usize]) -> SegMap {
 
 /// The pencil program of a chain: one pass per axis of each transform stage, pointwise stages
 /// fused into the neighbouring pass. The first stage's passes are in the pencil engine's order
-/// (`decompose::passes`); a later stage starts along the axis the previous one ended with (the
+/// (`kernel::passes`); a later stage starts along the axis the previous one ended with (the
 /// pencil counts are the same), so that with `merge` the two passes around the middle become
 /// one (the fused kernels' form: the spectrum between the stages never leaves the pencil).
-pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
+pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilProgram, String> {
     let rank = chain.n.len();
     let last = rank - 1;
-    let cshape = super::passes::shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
+    let cshape = shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
     let mut buffers = Vec::new();
     let mut passes: Vec<Pass> = Vec::new();
     let mut head: Option<Fused> = None;
@@ -281,7 +277,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                 out_live,
             } => {
                 let rank = chain.n.len();
-                let mut order = super::decompose::pass_order(kind, rank);
+                let mut order = pass_order(kind, rank);
                 if let Some(prev) = passes.last().map(|p| p.axis) {
                     let real_last = *kind == Kind::C2r;
                     if !(real_last && prev == rank - 1) {
@@ -289,9 +285,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
                         order.insert(0, prev);
                     }
                 }
-                for (axis, pencils) in
-                    super::decompose::passes_in_order(&order, &chain.n, in_live, out_live)
-                {
+                for (axis, pencils) in passes_in_order(&order, &chain.n, in_live, out_live) {
                     let Some(kind1) = kind.along_axis(axis == last) else {
                         return Err(format!("{} in a chain", kind.name()));
                     };
@@ -381,6 +375,7 @@ pub fn lower(chain: &Chain, merge: bool) -> Result<PencilProgram, String> {
         .unwrap_or(0);
     Ok(PencilProgram {
         buffers,
+        precision,
         inter_len,
         passes,
     })
@@ -417,276 +412,6 @@ fn merged(passes: Vec<Pass>) -> Vec<Pass> {
         out.push(p);
     }
     out
-}
-
-/// The middle of a merged pass at element `k` of pencil `b` (the first transform's output
-/// `v`): kept or zero, then the fused program, then the second transform's input rules.
-///
-/// # Safety
-/// As [`load_element`].
-pub unsafe fn mid_element<T: Real>(
-    p: &Pass,
-    m: &Mid,
-    b: usize,
-    k: usize,
-    v: Complex<T>,
-    addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<Complex<T>>,
-) -> Complex<T> {
-    if !m.keep.contains(&k) {
-        return Complex::default();
-    }
-    let mut v = match &m.fused {
-        Some(f) => apply(f, v, &p.index(b, k), addr, regs),
-        None => v,
-    };
-    if m.kind == Kind1d::C2r && (k == 0 || (p.n.is_multiple_of(2) && k == p.n / 2)) {
-        v.im = T::zero();
-    }
-    v
-}
-
-// ---------------------------------------------------------------------------------- CPU twin
-
-/// Element `pos` of a buffer of `T` at `addr` (complex elements for complex buffers).
-///
-/// # Safety
-/// `addr` and `pos` must address a valid element.
-#[inline]
-pub unsafe fn read<T: Real>(addr: usize, complex: bool, pos: isize) -> Complex<T> {
-    let p = addr as *const T;
-    if complex {
-        Complex::new(*p.offset(2 * pos), *p.offset(2 * pos + 1))
-    } else {
-        Complex::new(*p.offset(pos), T::zero())
-    }
-}
-
-/// # Safety
-/// As [`read`].
-#[inline]
-pub unsafe fn write<T: Real>(addr: usize, complex: bool, pos: isize, v: Complex<T>) {
-    let p = addr as *mut T;
-    if complex {
-        *p.offset(2 * pos) = v.re;
-        *p.offset(2 * pos + 1) = v.im;
-    } else {
-        *p.offset(pos) = v.re;
-    }
-}
-
-/// Element `j` of pencil `b` of a pass's virtual input.
-///
-/// # Safety
-/// `addr(slot)` must give valid buffers for every map of the pass.
-pub unsafe fn load_element<T: Real>(
-    p: &Pass,
-    b: usize,
-    j: usize,
-    addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<Complex<T>>,
-) -> Complex<T> {
-    if !p.live_in.contains(&j) {
-        return Complex::default();
-    }
-    let i = p.index(b, j);
-    let mut v = Complex::default();
-    match &p.load {
-        Side::Inter { slot, map } => {
-            if let Some(pos) = map.position(&i) {
-                v = read(addr(*slot), true, pos);
-            }
-        }
-        Side::Segments(segs) => {
-            for s in segs {
-                if let Some(pos) = s.position(&i) {
-                    v = read(addr(s.slot), s.complex, pos);
-                }
-            }
-        }
-    }
-    if let Some(f) = &p.head {
-        v = apply(f, v, &i, addr, regs);
-    }
-    if p.kind == Kind1d::C2r && (j == 0 || (p.n.is_multiple_of(2) && j == p.n / 2)) {
-        v.im = T::zero(); // as FFTW: the imaginary parts a real signal's spectrum cannot have are ignored
-    }
-    if p.kind.real_in() {
-        v.im = T::zero();
-    }
-    v
-}
-
-unsafe fn apply<T: Real>(
-    f: &Fused,
-    v: Complex<T>,
-    i: &[usize],
-    addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<Complex<T>>,
-) -> Complex<T> {
-    let g = match &f.data {
-        Some(d) => read(addr(d.slot), d.complex, d.position(i).unwrap_or(d.base)),
-        None => Complex::default(),
-    };
-    f.prog.run(v, g, regs)
-}
-
-/// Stores element `k` of pencil `b` of a pass's virtual output.
-///
-/// # Safety
-/// As [`load_element`].
-pub unsafe fn store_element<T: Real>(
-    p: &Pass,
-    b: usize,
-    k: usize,
-    v: Complex<T>,
-    addr: &dyn Fn(usize) -> usize,
-    regs: &mut Vec<Complex<T>>,
-) {
-    if !p.live_out.contains(&k) {
-        return;
-    }
-    let i = p.index(b, k);
-    let v = match &p.tail {
-        Some(f) => apply(f, v, &i, addr, regs),
-        None => v,
-    };
-    match &p.store {
-        Side::Inter { slot, map } => {
-            if let Some(pos) = map.position(&i) {
-                write(addr(*slot), true, pos, v);
-            }
-        }
-        Side::Segments(segs) => {
-            for s in segs {
-                if let Some(pos) = s.position(&i) {
-                    write(addr(s.slot), s.complex, pos, v);
-                }
-            }
-        }
-    }
-}
-
-/// One pencil's transform as the GPU computes it: the fused kernels' Stockham stages where the
-/// length has them (a real input as complex, a half spectrum extended by symmetry), rustfft
-/// (cuFFT's twin) elsewhere. `line` holds `kind.len_in(n)` values; returns `kind.len_out(n)`.
-fn transform<T: Real>(kind: Kind1d, n: usize, line: &mut [Complex<T>]) -> Vec<Complex<T>> {
-    use rustfft::FftDirection;
-    let sign = match kind {
-        Kind1d::Dft { sign } => sign,
-        Kind1d::R2c => -1,
-        Kind1d::C2r => 1,
-    };
-    let nout = kind.len_out(n);
-    if let Some(shape) = fused_shape(n) {
-        let full: Vec<Complex<T>> = if kind == Kind1d::C2r {
-            (0..n)
-                .map(|j| {
-                    if j < line.len() {
-                        line[j]
-                    } else {
-                        line[n - j].conj()
-                    }
-                })
-                .collect()
-        } else {
-            line.to_vec()
-        };
-        let y = super::fftgen::Stockham::new(&shape.radices, sign).run(&full);
-        return y[..nout]
-            .iter()
-            .map(|v| {
-                if kind == Kind1d::C2r {
-                    Complex::new(v.re, T::zero())
-                } else {
-                    *v
-                }
-            })
-            .collect();
-    }
-    let planners = T::planners();
-    let mut out = vec![Complex::default(); nout];
-    match kind {
-        Kind1d::Dft { sign } => {
-            let dir = if sign < 0 {
-                FftDirection::Forward
-            } else {
-                FftDirection::Inverse
-            };
-            out.copy_from_slice(line);
-            planners.fft.lock().plan_fft(n, dir).process(&mut out);
-        }
-        Kind1d::R2c => {
-            let mut r: Vec<T> = line.iter().map(|x| x.re).collect();
-            planners
-                .real
-                .lock()
-                .plan_fft_forward(n)
-                .process(&mut r, &mut out)
-                .expect("lengths set by the pass");
-        }
-        Kind1d::C2r => {
-            let mut r = vec![T::zero(); n];
-            planners
-                .real
-                .lock()
-                .plan_fft_inverse(n)
-                .process(line, &mut r)
-                .expect("lengths set by the pass");
-            out.iter_mut()
-                .zip(&r)
-                .for_each(|(o, &x)| *o = Complex::new(x, T::zero()));
-        }
-    }
-    out
-}
-
-/// Runs a pencil program on the CPU in precision `T` (the plan's): the twin of the GPU's
-/// passes. `addr(slot)` gives every buffer slot's address (`BUFFERS..`); the intermediates are
-/// allocated here.
-///
-/// # Safety
-/// The buffers must be valid for every map of the program, and hold `T`s.
-pub unsafe fn run_cpu<T: Real>(prog: &PencilProgram, buffer_addr: &dyn Fn(usize) -> usize) {
-    let mut inter = [
-        vec![Complex::<T>::default(); prog.inter_len],
-        vec![Complex::<T>::default(); prog.inter_len],
-    ];
-    let inter_addr = [
-        inter[0].as_mut_ptr() as usize,
-        inter[1].as_mut_ptr() as usize,
-    ];
-    let addr = |s: usize| {
-        if s < BUFFERS {
-            inter_addr[s]
-        } else {
-            buffer_addr(s)
-        }
-    };
-    let mut regs = Vec::new();
-    for p in &prog.passes {
-        let mut line: Vec<Complex<T>> = vec![Complex::default(); p.len_in()];
-        for b in 0..p.batch() {
-            for (j, x) in line.iter_mut().enumerate() {
-                *x = load_element(p, b, j, &addr, &mut regs);
-            }
-            let mut out = transform(p.kind, p.n, &mut line);
-            if let Some(m) = &p.mid {
-                let mut mid: Vec<Complex<T>> = out
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &v)| mid_element(p, m, b, k, v, &addr, &mut regs))
-                    .collect();
-                mid.truncate(m.kind.len_in(p.n));
-                mid.resize(m.kind.len_in(p.n), Complex::default());
-                out = transform(m.kind, p.n, &mut mid);
-            }
-            for (k, &v) in out.iter().enumerate() {
-                store_element(p, b, k, v, &addr, &mut regs);
-            }
-        }
-    }
-    drop(inter);
 }
 
 /// How a fused pass kernel covers its pencils: the radices of its stages, `pencils` per block
