@@ -958,7 +958,8 @@ impl<T: Real> CudaProgram<T> {
             .map(|b| match b.role {
                 Role::Input => caller(input),
                 Role::Output => caller(output),
-                Role::Temp { .. } => Base { re: 0, im: 0 },
+                // Temporaries (and FFTX's buffers, refused in new) are no caller's array.
+                _ => Base { re: 0, im: 0 },
             })
             .collect();
         self.runs_direct(&bases)
