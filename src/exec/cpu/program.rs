@@ -6,7 +6,7 @@
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
-use crate::program::{for_each_in_box, At, Axis, Program, Role, Step};
+use crate::program::{for_each_in_box, At, Axis, FmmStep, Program, Role, Step};
 use crate::real::Real;
 use num_complex::Complex;
 use std::f64::consts::PI;
@@ -16,6 +16,8 @@ pub struct CpuProgram<T: Real> {
     program: Program,
     /// Per step: the transform of an `Fft` or `Transform` step.
     transforms: Vec<Option<CpuTransform<T>>>,
+    /// Per step: the operator table of an `Fmm` step.
+    fmm_tables: Vec<Vec<f64>>,
 }
 
 /// Where a buffer's real and imaginary parts start (bytes addresses; scalars of `T` apart).
@@ -38,9 +40,18 @@ impl<T: Real> CpuProgram<T> {
                 _ => None,
             })
             .collect();
+        let fmm_tables = program
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Fmm(f) => super::fmm::table(f),
+                _ => Vec::new(),
+            })
+            .collect();
         Ok(CpuProgram {
             program: program.clone(),
             transforms,
+            fmm_tables,
         })
     }
 
@@ -84,7 +95,7 @@ impl<T: Real> CpuProgram<T> {
                 }
             })
             .collect();
-        for (step, transform) in self.program.steps.iter().zip(&self.transforms) {
+        for (i, (step, transform)) in self.program.steps.iter().zip(&self.transforms).enumerate() {
             match step {
                 Step::Transform { .. } => {
                     transform
@@ -146,9 +157,33 @@ impl<T: Real> CpuProgram<T> {
                     *sign,
                 ),
                 Step::Record { .. } | Step::Wait { .. } => {}
+                Step::Collective { parts, .. } => {
+                    for p in parts {
+                        let (f, t) = (&p.from, &p.to);
+                        host_transfer::<T>(
+                            (bases[f.buf], f.offset),
+                            (bases[t.buf], t.offset),
+                            &p.dims,
+                            true,
+                        );
+                    }
+                }
+                Step::Fmm(f) => self.fmm(f, &self.fmm_tables[i], &bases),
             }
         }
         Ok(())
+    }
+
+    /// An FMM stage on its two temporaries (distinct, the extents within them: `validate`).
+    ///
+    /// # Safety
+    /// `bases` are the program's buffers.
+    unsafe fn fmm(&self, f: &FmmStep, table: &[f64], bases: &[Base]) {
+        let ((sl, sh), (dl, dh)) = f.extents();
+        let at = |a: &At, lo: isize| (bases[a.buf].re as *mut T).offset(a.offset + lo);
+        let src = std::slice::from_raw_parts(at(&f.src, sl), (sh - sl) as usize);
+        let dst = std::slice::from_raw_parts_mut(at(&f.dst, dl), (dh - dl) as usize);
+        super::fmm::apply(f, table, src, dst);
     }
 }
 

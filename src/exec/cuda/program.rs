@@ -353,6 +353,9 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
             Step::Transfer { dims, .. } if dims.len() > MAX_RANK => {
                 return bad(format!("a Transfer of more than {MAX_RANK} axes"))
             }
+            Step::Collective { .. } | Step::Fmm(_) => {
+                return bad("a Collective or Fmm step (not yet on the GPU)".into())
+            }
             _ => {}
         }
     }
@@ -904,7 +907,9 @@ impl<T: Real> CudaProgram<T> {
 
     unsafe fn step(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
         match step {
-            Step::Transform { .. } => Err(Error::new(ErrorKind::Internal, "refused in new")),
+            Step::Transform { .. } | Step::Collective { .. } | Step::Fmm(_) => {
+                Err(Error::new(ErrorKind::Internal, "refused in new"))
+            }
             Step::Fft {
                 problem,
                 input,
