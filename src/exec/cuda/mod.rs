@@ -17,6 +17,7 @@
 
 pub mod cufft;
 pub mod fault;
+mod fmm;
 pub mod kernels;
 pub mod program;
 pub mod staging;
