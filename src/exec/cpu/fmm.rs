@@ -53,8 +53,11 @@ pub fn rho(g: &FmmGeom, p: usize) -> (f64, f64) {
 /// The operator a step applies (row-major, f64), made once per program:
 /// - S2M, L2T: [q][m] = ℓ_q(s_m), s_m = −1 + (2m + 1)/M_L;
 /// - M2M, L2L: [q][k] for k < 2Q: ℓ_q((z_k − 1)/2), then ℓ_q((z_(k−Q) + 1)/2);
-/// - S2T: [p][k + 2M_L − 1] = cot(π(p + Pk)/N) for |k| < 2M_L;
-/// - M2L: [p − 1][s][i][j] = cot(π(s + (z_j − z_i)/2)/2^ℓ + πp/N) over [`m2l_offsets`];
+/// - S2T: [k + 2M_L − 1][p] = cot(π(p + Pk)/N) for |k| < 2M_L;
+/// - M2L: [s][i][j][p − 1] = cot(π(s + (z_j − z_i)/2)/2^ℓ + πp/N) over [`m2l_offsets`];
+///
+/// (p innermost where the FMMs differ: the GPU's neighbouring threads, neighbouring p, read
+/// neighbouring entries).
 /// - post: [p] = ρ_p as (re, im).
 pub fn table(step: &FmmStep) -> Vec<f64> {
     let g = &step.geom;
@@ -91,7 +94,7 @@ pub fn table(step: &FmmStep) -> Vec<f64> {
             for p in 1..g.p {
                 for k in 0..w {
                     let d = p as f64 + g.p as f64 * (k as f64 - (2 * ml - 1) as f64);
-                    t[p * w + k] = 1.0 / (PI * d / g.n as f64).tan();
+                    t[k * g.p + p] = 1.0 / (PI * d / g.n as f64).tan();
                 }
             }
             t
@@ -100,10 +103,10 @@ pub fn table(step: &FmmStep) -> Vec<f64> {
             let offs = m2l_offsets(g, step.level);
             let boxes = (1u64 << step.level) as f64;
             let mut t = Vec::with_capacity((g.p - 1) * offs.len() * q * q);
-            for p in 1..g.p {
-                for &s in &offs {
-                    for zi in &z {
-                        for zj in &z {
+            for &s in &offs {
+                for zi in &z {
+                    for zj in &z {
+                        for p in 1..g.p {
                             let x = PI * (s as f64 + (zj - zi) / 2.0) / boxes
                                 + PI * p as f64 / g.n as f64;
                             t.push(1.0 / x.tan());
@@ -180,7 +183,6 @@ fn s2m<T: Real>(g: &FmmGeom, boxes: usize, t: &[f64], src: &[T], dst: &mut [T]) 
 
 fn s2t<T: Real>(g: &FmmGeom, boxes: usize, t: &[f64], src: &[T], o: isize, dst: &mut [T]) {
     let (pp, ml) = (g.p, g.leaf as isize);
-    let w = 4 * ml - 1;
     for b in 0..boxes as isize {
         for i in 0..ml {
             for p in 0..pp {
@@ -191,7 +193,7 @@ fn s2t<T: Real>(g: &FmmGeom, boxes: usize, t: &[f64], src: &[T], o: isize, dst: 
                 }
                 let mut acc = (0.0, 0.0);
                 for j in -ml..2 * ml {
-                    let k = t[(p as isize * w + j - i + 2 * ml - 1) as usize];
+                    let k = t[((j - i + 2 * ml - 1) * pp as isize + p as isize) as usize];
                     let (re, im) = get(src, o, (b * ml + j) * pp as isize + p as isize);
                     acc = (acc.0 + k * re, acc.1 + k * im);
                 }
@@ -285,9 +287,9 @@ fn m2l<T: Real>(step: &FmmStep, t: &[f64], src: &[T], o: isize, dst: &mut [T]) {
             for pm in 0..pm_n {
                 let mut acc = (0.0, 0.0);
                 for &(si, from) in &uses {
-                    let row = ((pm * offs.len() + si) * q + i) * q;
+                    let row = (si * q + i) * q;
                     for j in 0..q {
-                        let w = t[row + j];
+                        let w = t[(row + j) * pm_n + pm];
                         let e = (from * q as isize + j as isize) * pm_n as isize + pm as isize;
                         let (re, im) = get(src, o, e);
                         acc = (acc.0 + w * re, acc.1 + w * im);

@@ -48,14 +48,14 @@ extern "C" __global__ void fftx_fmm_s2m(const real* src, real* dst, const double
 }
 extern "C" __global__ void fftx_fmm_s2t(const real* src, real* dst, const double* t,
                                         FmmArgs a, unsigned long long total) {
-    long long ml = a.leaf, w = 4 * ml - 1;
+    long long ml = a.leaf;
     LOOP(i, total) {
         long long p = i % a.p, r = i / a.p, ii = r % ml, b = r / ml;
         if (p == 0) { dst[2 * i] = src[2 * i]; dst[2 * i + 1] = src[2 * i + 1]; continue; }
         double re = 0, im = 0;
-        const double* row = t + p * w - ii + 2 * ml - 1;
+        const double* col = t + (2 * ml - 1 - ii) * a.p + p;
         for (long long j = -ml; j < 2 * ml; ++j) {
-            double k = row[j];
+            double k = col[j * a.p];
             long long e = (b * ml + j) * a.p + p;
             re += k * (double)src[2 * e]; im += k * (double)src[2 * e + 1];
         }
@@ -120,10 +120,11 @@ extern "C" __global__ void fftx_fmm_m2l(const real* src, real* dst, const double
                 if ((gb % 2 == 0 && s == -3) || (gb % 2 == 1 && s == 3)) continue;
                 from = b + s;
             }
-            const double* row = t + ((pm * a.noffs + si) * nq + ii) * nq;
+            const double* row = t + (si * nq + ii) * nq * pn + pm;
             for (long long j = 0; j < nq; ++j) {
                 long long e = (from * nq + j) * pn + pm;
-                re += row[j] * (double)src[2 * e]; im += row[j] * (double)src[2 * e + 1];
+                double w = row[j * pn];
+                re += w * (double)src[2 * e]; im += w * (double)src[2 * e + 1];
             }
         }
         dst[2 * i] = (real)re; dst[2 * i + 1] = (real)im;
