@@ -465,7 +465,9 @@ fn gather_ring(tree: &Tree, bufs: &[DevBufs]) -> Step {
 }
 
 /// The FMM-FFT's one all-to-all: device h receives rows b of its block (each M long) from
-/// every device's columns j (its block of the M points).
+/// every device's columns j (its block of the M points). The source's contiguous axis is the
+/// box's last (the copy kernel's fastest): between cards the destination reads its peer's
+/// memory in runs, and writes its own strided. Likewise in [`transpose`].
 fn rows_all_to_all(tree: &Tree, bufs: &[DevBufs]) -> Step {
     let g_count = tree.devices;
     let p = tree.geom.p;
@@ -479,8 +481,8 @@ fn rows_all_to_all(tree: &Tree, bufs: &[DevBufs]) -> Step {
                 from: at(src.tgt, 2 * row0),
                 to: at(dst.rows, 2 * g * cols),
                 dims: vec![
-                    IoDim::new(rows as isize, 2, 2 * m as isize),
                     IoDim::new(cols as isize, 2 * p as isize, 2),
+                    IoDim::new(rows as isize, 2, 2 * m as isize),
                 ],
                 stream: h,
             });
@@ -505,8 +507,8 @@ fn transpose(a: &[BufId], b: &[BufId], height: usize, width: usize) -> Step {
                 from: at(src, 2 * c0),
                 to: at(dst, 2 * r0),
                 dims: vec![
-                    IoDim::new(cn as isize, 2, 2 * height as isize),
                     IoDim::new(rn as isize, 2 * width as isize, 2),
+                    IoDim::new(cn as isize, 2, 2 * height as isize),
                 ],
                 stream: h,
             });
