@@ -15,7 +15,9 @@
 //! - `FMM_REPS`: timed resident runs, the median reported (default 5, after one warm-up);
 //! - `FMM_CPU_MAX`: up to this log2 N the reference is the CPU executor's six-step (all
 //!   cores; default 25); above, the GPU six-step (exact up to rounding: tests/fmm.rs);
-//! - `FMM_OUT`: the markdown table's file (default `$OUT/fmm.md`, or stdout only).
+//! - `FMM_OUT`: the markdown table's file (default `$OUT/fmm.md`, or stdout only);
+//! - `FMM_ON_CPU=1`: both programs on the CPU executor instead (virtual devices, no GPU: a dry
+//!   run of the harness, e.g. `FMM_ON_CPU=1 FMM_PARTS=2 FMM_SIZES="16 18"`).
 //!
 //! Prints a markdown table: ms per transform (median), ratio six-step/FMM, and each one's
 //! relative L2 error against the reference.
@@ -79,6 +81,9 @@ fn time_gpu<T: Real>(
     x: &[T],
     reps: usize,
 ) -> Result<Timed<T>, String> {
+    if map.is_empty() {
+        return time_cpu(prog, x, reps);
+    }
     let exec = CudaProgram::<T>::new(prog, map).map_err(|e| format!("{e:?}"))?;
     let (mut a, mut b) = (x.to_vec(), vec![T::zero(); x.len()]);
     // SAFETY: both arrays hold the N elements the program addresses.
@@ -99,24 +104,49 @@ fn time_gpu<T: Real>(
     })
 }
 
+/// The dry run's timing: the CPU executor (one thread), input to output each run.
+fn time_cpu<T: Real>(prog: &Program, x: &[T], reps: usize) -> Result<Timed<T>, String> {
+    let exec = CpuProgram::<T>::new(prog, 1)?;
+    let (mut a, mut b) = (x.to_vec(), vec![T::zero(); x.len()]);
+    let mut ms: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            a.copy_from_slice(x);
+            let t = Instant::now();
+            // SAFETY: both arrays hold the N elements the program addresses.
+            unsafe { exec.run(ptr(&mut a), ptr(&mut b)) }.map(|()| t.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect::<Result<_, _>>()?;
+    ms.sort_by(f64::total_cmp);
+    Ok(Timed {
+        out: b,
+        ms: ms[ms.len() / 2],
+    })
+}
+
 /// One row of the table for N = 2^log_n in precision T over `map`.
-fn row<T: Real>(log_n: u32, map: &[Arc<cuda::Device>], reps: usize, cpu_max: u32) -> String {
+fn row<T: Real>(
+    log_n: u32,
+    map: &[Arc<cuda::Device>],
+    parts: usize,
+    reps: usize,
+    cpu_max: u32,
+) -> String {
     let n = 1usize << log_n;
-    let devices: Vec<usize> = (0..map.len()).collect();
+    let devices: Vec<usize> = (0..parts).collect();
     let problem = Problem::packed(&[n as isize], Kind::Dft { sign: -1 }, T::PRECISION);
     let name = if T::PRECISION == Precision::F64 {
         "f64"
     } else {
         "f32"
     };
-    let head = format!("| 2^{log_n} | c2c {name} | {} |", map.len());
+    let head = format!("| 2^{log_n} | c2c {name} | {parts} |");
     let mut rng = rand::rngs::SmallRng::seed_from_u64(log_n as u64);
     let x: Vec<T> = (0..2 * n)
         .map(|_| T::cast(rng.gen_range(-1.0..1.0)))
         .collect();
     let six = six_step(&problem, &devices).map_err(|e| format!("{e:?}"));
     let fmm = fmm_fft(&problem, &devices).map_err(|e| format!("{e:?}"));
-    let params = FmmParams::choose(n, map.len(), T::PRECISION);
+    let params = FmmParams::choose(n, parts, T::PRECISION);
     let six = six.and_then(|p| time_gpu(&p, map, &x, reps));
     let fmm = fmm.and_then(|p| time_gpu(&p, map, &x, reps));
     let (six, fmm) = match (six, fmm) {
@@ -154,14 +184,17 @@ fn row<T: Real>(log_n: u32, map: &[Arc<cuda::Device>], reps: usize, cpu_max: u32
 #[test]
 #[ignore]
 fn fmm_fft_against_six_step() {
-    let cards = cuda::devices();
-    if cards.is_empty() {
+    let on_cpu = std::env::var("FMM_ON_CPU").as_deref() == Ok("1");
+    let cards = if on_cpu { Vec::new() } else { cuda::devices() };
+    if cards.is_empty() && !on_cpu {
         eprintln!("no GPU ({:?}): nothing to time", cuda::why_no_gpu());
         assert!(std::env::var("FFTX_REQUIRE_GPU").as_deref() != Ok("1"));
         return;
     }
-    let parts = env_usize("FMM_PARTS", cards.len());
-    let map: Vec<Arc<cuda::Device>> = (0..parts).map(|p| cards[p % cards.len()].clone()).collect();
+    let parts = env_usize("FMM_PARTS", cards.len().max(1));
+    let map: Vec<Arc<cuda::Device>> = (0..parts)
+        .filter_map(|p| cards.get(p % cards.len().max(1)).cloned())
+        .collect();
     let (reps, cpu_max) = (
         env_usize("FMM_REPS", 5),
         env_usize("FMM_CPU_MAX", 25) as u32,
@@ -174,8 +207,13 @@ fn fmm_fft_against_six_step() {
     let ordinals: Vec<i32> = map.iter().map(|c| c.ordinal).collect();
     let _ = writeln!(
         table,
-        "Cards: {}; device map {ordinals:?}; device-resident, median of {reps} runs\n",
-        cards_text.join(", ")
+        "Cards: {}; device map {ordinals:?} ({parts} devices); {}, median of {reps} runs\n",
+        cards_text.join(", "),
+        if on_cpu {
+            "CPU executor dry run, host to host"
+        } else {
+            "device-resident"
+        }
     );
     table.push_str("| N | problem | devices | six-step ms | FMM-FFT ms | six-step/FMM | six-step err | FMM err | reference | FMM parameters |\n");
     table.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
@@ -185,9 +223,9 @@ fn fmm_fft_against_six_step() {
         };
         for prec in env_list("FMM_PRECISIONS", "f32 f64") {
             let line = if prec == "f64" {
-                row::<f64>(log_n, &map, reps, cpu_max)
+                row::<f64>(log_n, &map, parts, reps, cpu_max)
             } else {
-                row::<f32>(log_n, &map, reps, cpu_max)
+                row::<f32>(log_n, &map, parts, reps, cpu_max)
             };
             println!("{line}");
             table.push_str(&line);
