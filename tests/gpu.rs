@@ -1890,3 +1890,237 @@ fn a_device_map_too_short_is_refused() {
     CudaProgram::<f64>::new(&prog, &device_map(&[card], 3))
         .unwrap_or_else(|e| panic!("a map of 3 for a program over 3: {e:?}"));
 }
+
+/// Runs `prog` (input and output arrays of `scalars` each) on `map` and on the CPU program
+/// executor, same random input; the relative L2 difference, Err (with the program) above `tol`.
+fn gpu_vs_cpu<T: fftx::real::Real>(
+    prog: &fftx::program::Program,
+    scalars: (usize, usize),
+    map: &[Arc<cuda::Device>],
+    peer: bool,
+    tol: f64,
+    what: &str,
+) -> Result<f64, String> {
+    use fftx::exec::cpu::program::CpuProgram;
+    use fftx::exec::cuda::program::CudaProgram;
+    let x: Vec<T> = random(scalars.0, 21).into_iter().map(T::cast).collect();
+    let run = |on_gpu: bool| -> Result<Vec<f64>, String> {
+        let (mut a, mut b) = (x.clone(), vec![T::zero(); scalars.1]);
+        unsafe {
+            if on_gpu {
+                let exec = if peer {
+                    CudaProgram::<T>::new(prog, map)
+                } else {
+                    CudaProgram::<T>::without_peer_access(prog, map)
+                }
+                .map_err(|e| format!("{what}: making the GPU program: {e:?}"))?;
+                exec.run(array_ptr(&mut a), array_ptr(&mut b))
+                    .map_err(|e| format!("{what}: running the GPU program: {e:?}"))?;
+            } else {
+                CpuProgram::<T>::new(prog, 1)
+                    .unwrap()
+                    .run(array_ptr(&mut a), array_ptr(&mut b))
+                    .unwrap();
+            }
+        }
+        Ok(b.iter().map(|t| t.to_f64().unwrap()).collect())
+    };
+    let want = run(false)?;
+    let got = run(true).map_err(|e| format!("{e}\n{}", prog.describe()))?;
+    let e = rel_l2(&got, &want);
+    if e <= tol && e.is_finite() {
+        eprintln!("{what}: rel. L2 {e:.2e}");
+        return Ok(e);
+    }
+    Err(format!(
+        "{what}: rel. L2 {e:.3e} > {tol:.1e}\n{}",
+        prog.describe()
+    ))
+}
+
+/// A program of one FMM stage on device 0: its source and destination loaded from the input
+/// (the destination too: L2L, L2T and post accumulate into it), the destination to the output.
+fn fmm_stage_program(
+    op: fftx::program::FmmOp,
+    level: u32,
+    boxes: usize,
+    first: usize,
+    sign: i32,
+) -> (fftx::program::Program, (usize, usize)) {
+    use fftx::problem::IoDim;
+    use fftx::program::{At, FmmGeom, FmmStep, Placement, Program, Step, INPUT, OUTPUT};
+    let geom = FmmGeom {
+        n: 5 * 12 * 16,
+        p: 5,
+        leaf: 12,
+        terms: 7,
+        base: 2,
+        sign,
+    };
+    let at = |buf, offset| At { buf, offset };
+    let mut f = FmmStep {
+        op,
+        geom,
+        src: at(2, 0),
+        dst: at(3, 0),
+        boxes,
+        level,
+        first,
+        stream: 0,
+    };
+    let ((sl, sh), (dl, dh)) = f.extents();
+    f.src.offset = -sl;
+    f.dst.offset = -dl;
+    let (ns, nd) = ((sh - sl) as usize, (dh - dl) as usize);
+    let mut prog = Program::new();
+    prog.temp(ns, Placement::Device(0));
+    prog.temp(nd, Placement::Device(0));
+    let copy = |from: At, to: At, n: usize| Step::Transfer {
+        from,
+        to,
+        dims: vec![IoDim::new(n as isize / 2, 2, 2)],
+        complex: true,
+        stream: 0,
+    };
+    prog.steps.push(copy(at(INPUT, 0), at(2, 0), ns));
+    prog.steps.push(copy(at(INPUT, ns as isize), at(3, 0), nd));
+    prog.steps.push(Step::Fmm(f));
+    prog.steps.push(copy(at(3, 0), at(OUTPUT, 0), nd));
+    (prog, (ns + nd, nd))
+}
+
+/// Each FMM-FFT stage's kernel (exec/cuda/fmm.rs) against its CPU twin (exec/cpu/fmm.rs), both
+/// precisions, both signs: S2M, S2T, M2M, the cousins' and the base ring's M2L, L2L, L2T, post.
+#[test]
+fn fmm_kernels_match_their_cpu_twins() {
+    use fftx::program::FmmOp;
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let map = [cuda::default_device().unwrap()];
+    let cases = [
+        (FmmOp::S2m, 4, 4, 0),
+        (FmmOp::S2t, 4, 4, 0),
+        (FmmOp::M2m, 3, 2, 0),
+        (FmmOp::M2l, 3, 4, 2),
+        (FmmOp::M2l, 2, 2, 1),
+        (FmmOp::L2l, 2, 2, 0),
+        (FmmOp::L2t, 4, 4, 0),
+        (FmmOp::Post, 4, 4, 0),
+    ];
+    let mut failures = Vec::new();
+    for (op, level, boxes, first) in cases {
+        for sign in [-1, 1] {
+            let (prog, sizes) = fmm_stage_program(op, level, boxes, first, sign);
+            let what = format!("{} level {level} sign {sign}", op.name());
+            for r in [
+                gpu_vs_cpu::<f64>(&prog, sizes, &map, true, 1e-13, &format!("{what} f64")),
+                gpu_vs_cpu::<f32>(&prog, sizes, &map, true, 1e-6, &format!("{what} f32")),
+            ] {
+                failures.extend(r.err());
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The FMM-FFT (one all-to-all) and six-step (three) programs of passes::fmm over `map`, both
+/// precisions and signs, against the CPU executor; the failures.
+fn fmm_program_cases(map: &[Arc<cuda::Device>], peer: bool) -> Vec<String> {
+    use fftx::passes::fmm::{fmm_fft, fmm_fft_with, six_step, FmmParams};
+    let devices: Vec<usize> = (0..map.len()).collect();
+    let mut failures = Vec::new();
+    // Explicit parameters: two distributed levels above the base.
+    let base = map.len().trailing_zeros().max(2);
+    let p = map.len().max(8);
+    for sign in [-1, 1] {
+        for (n, explicit) in [
+            ((p * 16) << (base + 2), true),
+            (3 << 14, false),
+            (1 << 16, false),
+        ] {
+            let log = (n as f64).log2();
+            let ordinals: Vec<i32> = map.iter().map(|d| d.ordinal).collect();
+            for precision in [Precision::F64, Precision::F32] {
+                let problem = Problem::packed(&[n as isize], Kind::Dft { sign }, precision);
+                let params = FmmParams {
+                    p,
+                    leaf: 16,
+                    terms: FmmParams::terms_for(precision),
+                    base,
+                };
+                let fmm = if explicit {
+                    fmm_fft_with(&problem, &devices, params)
+                } else {
+                    fmm_fft(&problem, &devices)
+                };
+                for (name, prog) in [("fmm-fft", fmm), ("six-step", six_step(&problem, &devices))] {
+                    let what = format!("{name} {n} {precision:?} sign {sign} on {ordinals:?}");
+                    let prog = match prog {
+                        Ok(p) => p,
+                        Err(e) => {
+                            failures.push(format!("{what}: lowering: {e:?}"));
+                            continue;
+                        }
+                    };
+                    let r = if precision == Precision::F64 {
+                        gpu_vs_cpu::<f64>(&prog, (2 * n, 2 * n), map, peer, 1e-14 * log, &what)
+                    } else {
+                        gpu_vs_cpu::<f32>(&prog, (2 * n, 2 * n), map, peer, 1e-6 * log, &what)
+                    };
+                    failures.extend(r.err());
+                }
+            }
+        }
+    }
+    failures
+}
+
+/// passes::fmm's programs over 1, 2 and 4 partitions of the default card ([0], [0, 0],
+/// [0, 0, 0, 0]): collectives as copies on one card, the FMM kernels, cuFFT.
+#[test]
+fn fmm_programs_on_partitions_of_one_card_match_the_cpu() {
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let card = cuda::default_device().unwrap();
+    let mut failures = Vec::new();
+    for parts in [1, 2, 4] {
+        failures.extend(fmm_program_cases(
+            &device_map(std::slice::from_ref(&card), parts),
+            true,
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The same over every visible card when there are two or more ([0, 1], ...: peer copies where
+/// the cards have peer access, then staged through the host), and twice the cards.
+#[test]
+fn fmm_programs_over_several_cards_match_the_cpu() {
+    let _g = state();
+    if !have_gpu() {
+        return;
+    }
+    let cards: Vec<Arc<cuda::Device>> =
+        (0..cuda::device_count()).filter_map(cuda::device).collect();
+    let n = cards.len();
+    if n < 2 {
+        eprintln!("one card: the partition test covers it");
+        return;
+    }
+    let count = if n.is_power_of_two() {
+        n
+    } else {
+        n.next_power_of_two() / 2
+    };
+    let mut failures = Vec::new();
+    for parts in [count, 2 * count] {
+        for peer in [true, false] {
+            failures.extend(fmm_program_cases(&device_map(&cards, parts), peer));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -13,6 +13,9 @@
 #             2^30 and 1024^3, r2c f32 1024^3 (8 GiB each way), fftx against FFTW at 16 threads
 #   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
 #             budget (out of card) and on the whole card, against FFTW at 16 threads
+#   fmm       tests/fmm_bench.rs: FMM-FFT vs six-step, c2c f32/f64 2^24..2^28 device-resident, on the
+#             cards FFTX_DEVICES names (default all; FMM_PARTS=2 on one card: partitions [0, 0];
+#             FMM_SIZES="24 25" to shorten), table in $OUT/fmm.md
 # GPU_TESTS="name ..." runs only the tests of tests/gpu.rs whose names contain one of them.
 # Run after tools/device-build.sh here, with carry [".device"]:  bash tools/device-verify.sh gpu fftx hockney
 # The device tool returns at most 8 files: at the end every log and raw file goes into
@@ -52,6 +55,8 @@ for s in "$@"; do
       done
       grep -h FIRSTPLAN "$OUT"/firstplan-*.log | tee -a "$OUT/summary.txt" ;;
     bench) section bench 560 env OUT="$OUT" bash bench/run.sh ;;
+    fmm) section fmm 560 env FFTX_REQUIRE_GPU=1 FFTX_LOG=warn FFTX_DEVICES="${FFTX_DEVICES:-all}" OUT="$OUT" \
+      .device/tests/fmm_bench --ignored --nocapture --test-threads=1 ;;
     ooc)
       for budget in 1073741824 none; do
         section "ooc-$budget" 240 env OUT="$OUT/ooc-$budget" BENCH_FILTER='c2c_f32_2^28' BENCH_ALLOCS=fftw \

@@ -24,6 +24,9 @@ use crate::problem::{IoDim, Problem};
 use kernel::Kernel;
 use std::fmt::Write;
 
+pub mod fmm;
+pub use fmm::{FmmGeom, FmmOp, FmmStep};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Cpu,
@@ -153,6 +156,43 @@ pub enum Step {
     Wait { event: usize, stream: usize },
     /// Generated code over the buffers (`kernel`): element-wise maps and fused chains.
     Kernel { kernel: Kernel, stream: usize },
+    /// One exchange between devices (`kind`): its parts are copies of boxes of complex
+    /// elements between device buffers, each on its own stream (its destination's), after the
+    /// `Wait`s that precede the step.
+    Collective { kind: Collective, parts: Vec<Part> },
+    /// One stage of the FMM-FFT's multipole methods (`passes::fmm`).
+    Fmm(FmmStep),
+}
+
+/// What a [`Step::Collective`] exchanges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    /// Every device sends a part to every device (itself included): a distributed transpose.
+    AllToAll,
+    /// Every device's part reaches every other device.
+    AllGather,
+    /// Each device receives the boxes beside its own from its neighbours (cyclically).
+    Halo,
+}
+
+impl Collective {
+    pub fn name(self) -> &'static str {
+        match self {
+            Collective::AllToAll => "all-to-all",
+            Collective::AllGather => "all-gather",
+            Collective::Halo => "halo",
+        }
+    }
+}
+
+/// One copy of a [`Step::Collective`]: element (i0, i1, ...) of the box `dims` (n, is, os in
+/// real scalars) from `from + Σ i·is` to `to + Σ i·os`, on `stream`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub from: At,
+    pub to: At,
+    pub dims: Vec<IoDim>,
+    pub stream: usize,
 }
 
 impl Step {
@@ -166,6 +206,8 @@ impl Step {
             | Step::Record { stream, .. }
             | Step::Wait { stream, .. }
             | Step::Kernel { stream, .. } => *stream,
+            Step::Collective { parts, .. } => parts.first().map_or(0, |p| p.stream),
+            Step::Fmm(f) => f.stream,
         }
     }
 }
@@ -254,8 +296,57 @@ impl Program {
                 {
                     return bad("no such buffer")
                 }
+                Step::Collective { kind, parts } => self
+                    .validate_collective(*kind, parts)
+                    .or_else(|e| bad(&e))?,
+                Step::Fmm(f) => self.validate_fmm(f).or_else(|e| bad(&e))?,
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// A collective's parts copy between device buffers; an all-to-all has a part from every
+    /// device it names to every one.
+    fn validate_collective(&self, kind: Collective, parts: &[Part]) -> Result<(), String> {
+        let device = |a: &At| match self.buffers.get(a.buf).map(|b| b.placement) {
+            Some(Placement::Device(d)) => Ok(d),
+            _ => Err(format!(
+                "collective part on b{}, not a device buffer",
+                a.buf
+            )),
+        };
+        let mut pairs = std::collections::BTreeSet::new();
+        for p in parts {
+            pairs.insert((device(&p.from)?, device(&p.to)?));
+        }
+        if parts.is_empty() {
+            return Err("a collective without parts".into());
+        }
+        let devs: std::collections::BTreeSet<usize> = pairs.iter().map(|p| p.0).collect();
+        if kind == Collective::AllToAll && pairs.len() != devs.len() * devs.len() {
+            return Err("an all-to-all misses a pair of devices".into());
+        }
+        Ok(())
+    }
+
+    /// An FMM stage reads and writes within two temporaries.
+    fn validate_fmm(&self, f: &FmmStep) -> Result<(), String> {
+        let (src, dst) = f.extents();
+        for (a, (lo, hi)) in [(f.src, src), (f.dst, dst)] {
+            let Some(Buffer {
+                role: Role::Temp { scalars },
+                ..
+            }) = self.buffers.get(a.buf)
+            else {
+                return Err(format!("fmm on b{}, not a temporary", a.buf));
+            };
+            if a.offset + lo < 0 || a.offset + hi > *scalars as isize {
+                return Err(format!("fmm {} outside b{}", f.op.name(), a.buf));
+            }
+        }
+        if f.src.buf == f.dst.buf {
+            return Err(format!("fmm {} in place", f.op.name()));
         }
         Ok(())
     }
@@ -374,5 +465,20 @@ fn describe_step(step: &Step) -> String {
         Step::Record { event, stream } => format!("(record s{stream} e{event})"),
         Step::Wait { event, stream } => format!("(wait s{stream} e{event})"),
         Step::Kernel { kernel, stream } => format!("(kernel s{stream} {})", kernel.describe()),
+        Step::Collective { kind, parts } => {
+            let mut s = format!("({}", kind.name());
+            for p in parts {
+                let _ = write!(
+                    s,
+                    " (s{} {} -> {} [{}])",
+                    p.stream,
+                    at(&p.from),
+                    at(&p.to),
+                    dims(&p.dims)
+                );
+            }
+            s + ")"
+        }
+        Step::Fmm(f) => f.describe(),
     }
 }

@@ -22,6 +22,7 @@
 //!   concurrent executes of one plan). The first execute that needs the c2r buffer allocates it,
 //!   before anything is written: running out of memory fails the execute cleanly.
 
+pub mod fmm;
 pub mod fourstep;
 pub mod kernel;
 pub mod layout;

@@ -9,7 +9,7 @@ use super::kernel::{CpuKernel, WorkBuffers};
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
-use crate::program::{for_each_in_box, At, Axis, Program, Role, Step};
+use crate::program::{for_each_in_box, At, Axis, FmmStep, Program, Role, Step};
 use crate::real::Real;
 use num_complex::Complex;
 use std::f64::consts::PI;
@@ -21,6 +21,8 @@ pub struct CpuProgram<T: Real> {
     transforms: Vec<Option<CpuTransform<T>>>,
     /// Per step: a `Kernel` step made ready.
     kernels: Vec<Option<CpuKernel<T>>>,
+    /// Per step: the operator table of an `Fmm` step.
+    fmm_tables: Vec<Vec<f64>>,
 }
 
 /// What one run writes besides the caller's arrays: the temporaries, the kernels' work buffers.
@@ -57,10 +59,19 @@ impl<T: Real> CpuProgram<T> {
                 _ => Ok(None),
             })
             .collect::<Result<_, String>>()?;
+        let fmm_tables = program
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Fmm(f) => super::fmm::table(f),
+                _ => Vec::new(),
+            })
+            .collect();
         Ok(CpuProgram {
             program: program.clone(),
             transforms,
             kernels,
+            fmm_tables,
         })
     }
 
@@ -211,9 +222,33 @@ impl<T: Real> CpuProgram<T> {
                     let kernel = self.kernels[k].as_ref().expect("made ready");
                     kernel.run(&addrs, w.work[k].as_mut().expect("one per kernel"));
                 }
+                Step::Collective { parts, .. } => {
+                    for p in parts {
+                        let (f, t) = (&p.from, &p.to);
+                        host_transfer::<T>(
+                            (bases[f.buf], f.offset),
+                            (bases[t.buf], t.offset),
+                            &p.dims,
+                            true,
+                        );
+                    }
+                }
+                Step::Fmm(f) => self.fmm(f, &self.fmm_tables[k], &bases),
             }
         }
         Ok(())
+    }
+
+    /// An FMM stage on its two temporaries (distinct, the extents within them: `validate`).
+    ///
+    /// # Safety
+    /// `bases` are the program's buffers.
+    unsafe fn fmm(&self, f: &FmmStep, table: &[f64], bases: &[Base]) {
+        let ((sl, sh), (dl, dh)) = f.extents();
+        let at = |a: &At, lo: isize| (bases[a.buf].re as *mut T).offset(a.offset + lo);
+        let src = std::slice::from_raw_parts(at(&f.src, sl), (sh - sl) as usize);
+        let dst = std::slice::from_raw_parts_mut(at(&f.dst, dl), (dh - dl) as usize);
+        super::fmm::apply(f, table, src, dst);
     }
 }
 

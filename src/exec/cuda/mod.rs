@@ -19,6 +19,7 @@ pub mod cudagen;
 pub mod cufft;
 mod direct;
 pub mod fault;
+mod fmm;
 pub mod kernel;
 pub mod kernels;
 pub mod program;

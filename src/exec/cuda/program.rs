@@ -13,6 +13,11 @@
 //! records it. An `Fft` step whose loops do not collapse to one cuFFT batch runs as one
 //! execution per element of the remaining loops; empty shares (a loop of length 0) do nothing.
 //!
+//! A `Collective` runs as its parts, each a transfer between device buffers on its stream (so
+//! partitions of one card copy with the copy kernel, cards with peer access read each other,
+//! others stage through the host); an `Fmm` step is its stage's kernel (`exec::cuda::fmm`) on
+//! its stream, with its operator table uploaded to the card in `new`.
+//!
 //! The caller's arrays (and host or pinned temporaries) are host memory: a transfer between
 //! host and device travels through a pinned staging block of its stream, the host side
 //! gathered into it (or scattered out of it) by the host thread in program order. A
@@ -33,7 +38,7 @@ use super::{check, device_budget, memory_of, Device, Error, ErrorKind, Memory, R
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
-use crate::program::{for_each_in_box, Placement, Program, Role, Step};
+use crate::program::{for_each_in_box, Placement, Program, Role, Step, INPUT, OUTPUT};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
@@ -174,6 +179,8 @@ struct Card {
     aux: cu::CUstream,
     packed: cu::CUevent,
     scratch: u64,
+    /// The FMM-FFT's kernels, where the program has `Fmm` steps.
+    fmm: Option<super::fmm::Kernels>,
 }
 
 /// A program made ready on its devices.
@@ -201,6 +208,10 @@ pub struct CudaProgram<T: Real> {
     /// address, when every host transfer of the program can run as DMA alone
     /// ([`direct`]): then a run whose caller arrays are pinned and interleaved does so.
     direct_extents: Option<Vec<Option<(isize, isize)>>>,
+    /// Per step: an `Fmm` step's table and (post) reduction scratch, device addresses.
+    fmm: Vec<(u64, u64)>,
+    /// Device blocks of the `Fmm` steps (tables, scratch), with their card, freed on drop.
+    fmm_blocks: Vec<(usize, u64)>,
     /// One run at a time (the staging blocks are shared).
     running: Mutex<()>,
     _t: PhantomData<T>,
@@ -266,6 +277,7 @@ fn step_device(p: &Program, step: &Step) -> Option<usize> {
     match step {
         Step::Fft { input, .. } => device_of(p, input.buf),
         Step::Twiddle { at, .. } => device_of(p, at.buf),
+        Step::Fmm(f) => device_of(p, f.dst.buf),
         Step::Transfer { from, to, .. } => device_of(p, to.buf).or(device_of(p, from.buf)),
         _ => None,
     }
@@ -414,6 +426,10 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
                 return bad(format!("a Transfer of more than {MAX_RANK} axes"))
             }
             Step::Kernel { .. } => return bad("a Kernel step (see exec::cuda::kernel)".into()),
+            Step::Collective { .. } => return bad("a Collective (expanded in new)".into()),
+            Step::Fmm(f) if !on_device(p, f.src.buf) || !on_device(p, f.dst.buf) => {
+                return bad("an Fmm step on host buffers".into())
+            }
             _ => {}
         }
     }
@@ -554,6 +570,8 @@ impl<T: Real> CudaProgram<T> {
     }
 
     fn make(program: &Program, devices: &[Arc<Device>], peer: bool) -> Result<Self> {
+        program.validate().map_err(Error::bad_input)?;
+        let program = &expand_collectives(program);
         supported::<T>(program)?;
         let needed = devices_needed(program).max(1);
         if devices.len() < needed {
@@ -577,6 +595,7 @@ impl<T: Real> CudaProgram<T> {
                         aux: std::ptr::null_mut(),
                         packed: std::ptr::null_mut(),
                         scratch: 0,
+                        fmm: None,
                     });
                     cards.len() - 1
                 }
@@ -615,6 +634,8 @@ impl<T: Real> CudaProgram<T> {
             crossing,
             staging: Vec::new(),
             direct_extents: direct_extents(program),
+            fmm: vec![(0, 0); program.steps.len()],
+            fmm_blocks: Vec::new(),
             running: Mutex::new(()),
             _t: PhantomData,
         };
@@ -623,6 +644,7 @@ impl<T: Real> CudaProgram<T> {
         me.make_streams_and_events()?;
         me.make_plans()?;
         me.allocate()?;
+        me.allocate_fmm()?;
         Ok(me)
     }
 
@@ -703,6 +725,11 @@ impl<T: Real> CudaProgram<T> {
             };
             card.copy = generated_function(module, "fftx_program_copy")?;
             card.twiddle = generated_function(module, "fftx_program_twiddle")?;
+        }
+        if self.program.steps.iter().any(|s| matches!(s, Step::Fmm(_))) {
+            for card in &mut self.cards {
+                card.fmm = Some(super::fmm::Kernels::load(&card.dev, real)?);
+            }
         }
         Ok(())
     }
@@ -890,6 +917,34 @@ impl<T: Real> CudaProgram<T> {
         Ok(())
     }
 
+    /// The `Fmm` steps' operator tables on their cards (one per card and table), and a
+    /// reduction scratch per post-processing step.
+    fn allocate_fmm(&mut self) -> Result<()> {
+        let mut made: Vec<(usize, (u8, crate::program::FmmGeom, u32), u64)> = Vec::new();
+        for (i, step) in self.program.steps.iter().enumerate() {
+            let Step::Fmm(f) = step else { continue };
+            let c = self.stream_card[f.stream];
+            self.cards[c].dev.bind()?;
+            let key = super::fmm::table_key(f);
+            let table = match made.iter().find(|m| m.0 == c && m.1 == key) {
+                Some(m) => m.2,
+                None => {
+                    let d = super::fmm::upload(&crate::exec::cpu::fmm::table(f))?;
+                    self.fmm_blocks.push((c, d));
+                    made.push((c, key, d));
+                    d
+                }
+            };
+            let mut scratch = 0;
+            if f.op == crate::program::FmmOp::Post {
+                scratch = device_alloc(16 * f.geom.p)?;
+                self.fmm_blocks.push((c, scratch));
+            }
+            self.fmm[i] = (table, scratch);
+        }
+        Ok(())
+    }
+
     /// Runs the program on the caller's host arrays (complex ones, interleaved or split). On a
     /// CUDA failure it returns the error after the streams are idle; the output may then be
     /// partly written (in place: the input too), and the caller recomputes on the CPU.
@@ -897,6 +952,19 @@ impl<T: Real> CudaProgram<T> {
     /// # Safety
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
+        self.run_with(input, output, false)
+    }
+
+    /// Runs every step but the transfers from and to the caller's arrays, on the data the
+    /// device buffers hold (what an earlier [`CudaProgram::run`] left there): the
+    /// device-resident time of a distributed program (`examples/fmm_bench.rs`).
+    pub fn run_resident(&self) -> Result<()> {
+        let none = ArrayPtr::Real(0);
+        // SAFETY: no step that addresses the caller's arrays runs.
+        unsafe { self.run_with(none, none, true) }
+    }
+
+    unsafe fn run_with(&self, input: ArrayPtr, output: ArrayPtr, resident: bool) -> Result<()> {
         let _one = self.running.lock();
         for card in &self.cards {
             card.dev.check_alive()?;
@@ -935,7 +1003,7 @@ impl<T: Real> CudaProgram<T> {
             });
         }
         let direct = self.runs_direct(&bases);
-        let r = self.steps(&bases, direct);
+        let r = self.steps(&bases, resident, direct);
         let synced = self.synchronize();
         drop(temps);
         r.and(synced)
@@ -983,10 +1051,16 @@ impl<T: Real> CudaProgram<T> {
         })
     }
 
-    unsafe fn steps(&self, bases: &[Base], direct: bool) -> Result<()> {
+    unsafe fn steps(&self, bases: &[Base], resident: bool, direct: bool) -> Result<()> {
+        let caller = |b: usize| b == INPUT || b == OUTPUT;
         for (i, step) in self.program.steps.iter().enumerate() {
             if empty(step) {
                 continue;
+            }
+            if let Step::Transfer { from, to, .. } = step {
+                if resident && (caller(from.buf) || caller(to.buf)) {
+                    continue;
+                }
             }
             // Every step runs in its stream's card's context (an event is recorded in its own).
             self.card(step.stream())
@@ -1011,8 +1085,19 @@ impl<T: Real> CudaProgram<T> {
 
     unsafe fn step(&self, i: usize, step: &Step, bases: &[Base], direct: bool) -> Result<()> {
         match step {
-            Step::Transform { .. } | Step::Kernel { .. } => {
+            Step::Transform { .. } | Step::Kernel { .. } | Step::Collective { .. } => {
                 Err(Error::new(ErrorKind::Internal, "refused in new"))
+            }
+            Step::Fmm(f) => {
+                let card = self.card(f.stream);
+                let kernels = card.fmm.as_ref().expect("loaded in new");
+                let (table, scratch) = self.fmm[i];
+                let (src, dst) = (
+                    self.dev(f.src.buf, f.src.offset),
+                    self.dev(f.dst.buf, f.dst.offset),
+                );
+                let stream = self.streams[f.stream];
+                super::fmm::run(kernels, &card.dev, f, (src, dst, table, scratch), stream)
             }
             Step::Fft {
                 problem,
@@ -1480,6 +1565,32 @@ impl<T: Real> CudaProgram<T> {
     }
 }
 
+/// The program with each collective's parts as transfers on their streams (device to device:
+/// the copy kernel on one card, peer or staged copies between cards).
+fn expand_collectives(p: &Program) -> Program {
+    let steps = p
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Collective { parts, .. } => parts
+                .iter()
+                .map(|pt| Step::Transfer {
+                    from: pt.from,
+                    to: pt.to,
+                    dims: pt.dims.clone(),
+                    complex: true,
+                    stream: pt.stream,
+                })
+                .collect(),
+            s => vec![s.clone()],
+        })
+        .collect();
+    Program {
+        buffers: p.buffers.clone(),
+        steps,
+    }
+}
+
 /// A transfer's axes reordered so that the host side's is innermost where it is smallest:
 /// the host then gathers or scatters contiguous runs (memcpy, `host_transfer`) and the device
 /// side, if strided, is packed by the copy kernel. A box is a set of element moves, so any
@@ -1559,6 +1670,10 @@ impl<T: Real> Drop for CudaProgram<T> {
             for (s, &st) in self.streams.iter().enumerate() {
                 let _ = self.cards[self.stream_card[s]].dev.bind();
                 cu::cuStreamDestroy_v2(st);
+            }
+            for &(c, d) in &self.fmm_blocks {
+                let _ = self.cards[c].dev.bind();
+                cu::cuMemFree_v2(d);
             }
             for card in &self.cards {
                 let _ = card.dev.bind();
@@ -1761,6 +1876,33 @@ mod tests {
                     "event p is recorded on device p: {}",
                     ctx()
                 );
+            }
+        }
+    }
+
+    /// The FMM-FFT and six-step programs run here once their collectives are transfers:
+    /// stream g on device g's card (one card: every stream), FFTs that cuFFT plans.
+    #[test]
+    fn fmm_and_six_step_programs_are_supported() {
+        use crate::passes::fmm;
+        for parts in [1, 2, 4] {
+            let devices: Vec<usize> = (0..parts).collect();
+            let p = Problem::packed(&[1 << 12], Kind::Dft { sign: -1 }, Precision::F64);
+            for prog in [
+                fmm::fmm_fft(&p, &devices).unwrap(),
+                fmm::six_step(&p, &devices).unwrap(),
+            ] {
+                let prog = expand_collectives(&prog);
+                supported::<f64>(&prog).unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
+                for step in prog.steps.iter().filter(|s| !empty(s)) {
+                    if let Step::Fft { problem, .. } = step {
+                        cufft_args(problem).unwrap();
+                    }
+                }
+                let (streams, _) = CudaProgram::<f64>::map_streams(&prog, &devices).unwrap();
+                assert_eq!(streams, devices, "{}", prog.describe());
+                let (streams, _) = CudaProgram::<f64>::map_streams(&prog, &vec![0; parts]).unwrap();
+                assert!(streams.iter().all(|&c| c == 0));
             }
         }
     }
