@@ -3,6 +3,8 @@
 # sections named as arguments, in order, each under its own time limit, logs under $OUT.
 #   gpu       tests/gpu.rs (GPU vs CPU executor, out-of-card Programs on CudaProgram, fftxf twins)
 #   fftx      the FFTX suite (double and single precision) with FFTX_BACKEND=gpu, and the ctest programs
+#   fusions   the FFTX suite on the GPU once per FFTX_GPU_FUSION (fused, kernel, callback): none
+#             of its chains may fall back to the CPU
 #   hockney   bench/hockney.sh (HOCKNEY_FUSIONS, default "auto kernel")
 #   cpu       bench/cpu/run.sh: fftx's CPU executor vs FFTW 3.3.10 at 1 thread and all cores
 #   bench     bench/run.sh: the FFTW-API benchmark against FFTW and cuFFTW
@@ -41,6 +43,15 @@ for s in "$@"; do
     fftx)
       section fftx-gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
       for p in .device/ctest/*; do section "ctest-$(basename "$p")" 60 env FFTX_BACKEND=gpu FFTX_LOG=warn "$p"; done ;;
+    fusions)
+      for f in fused kernel callback; do
+        section "fftx-$f" 150 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f FFTX_LOG=info \
+          .device/tests/fftx --test-threads=1 --nocapture
+        fell=$(grep -c "fusion unavailable\|GPU failed\|was reset" "$OUT/fftx-$f.log")
+        echo "fftx-$f: $(grep -c "runs with $f fusion" "$OUT/fftx-$f.log") chains with $f fusion, $fell fell back" |
+          tee -a "$OUT/summary.txt"
+        [ "$fell" = 0 ] || status=1
+      done ;;
     hockney) section hockney 330 env OUT="$OUT" HOCKNEY_FUSIONS="${HOCKNEY_FUSIONS:-auto kernel}" bash bench/hockney.sh ;;
     cpu) section cpu-bench 300 env OUT="$OUT" FFTX_LIB="$PWD/.device/lib/libfftx.so" bash bench/cpu/run.sh ;;
     placement) section placement 560 env OUT="$OUT/placement" BENCH_MIN_TIME="${BENCH_MIN_TIME:-0.1}" \

@@ -38,6 +38,20 @@ pub(crate) struct Base {
     pub im: usize,
 }
 
+impl Base {
+    /// A caller's array of reals of `unit` bytes (a real array's "imaginary part" is the next
+    /// scalar: boxes of real elements never read it).
+    pub fn of(a: ArrayPtr, unit: usize) -> Base {
+        match a {
+            ArrayPtr::Real(p) => Base {
+                re: p,
+                im: p + unit,
+            },
+            ArrayPtr::Complex { re, im } => Base { re, im },
+        }
+    }
+}
+
 impl<T: Real> CpuProgram<T> {
     pub fn new(program: &Program, threads: usize) -> Result<Self, String> {
         program.validate()?;
@@ -126,13 +140,7 @@ impl<T: Real> CpuProgram<T> {
                 v.fill(T::zero());
             }
         }
-        let caller = |a: ArrayPtr| match a {
-            ArrayPtr::Real(p) => Base {
-                re: p,
-                im: p + unit,
-            },
-            ArrayPtr::Complex { re, im } => Base { re, im },
-        };
+        let caller = |a: ArrayPtr| Base::of(a, unit);
         let mut next_temp = temps.iter_mut();
         let bases: Vec<Base> = self
             .program

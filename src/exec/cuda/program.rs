@@ -971,13 +971,7 @@ impl<T: Real> CudaProgram<T> {
         }
         let unit = std::mem::size_of::<T>();
         let mut temps: Vec<Vec<T>> = Vec::new();
-        let caller = |a: ArrayPtr| match a {
-            ArrayPtr::Real(p) => Base {
-                re: p,
-                im: p + unit,
-            },
-            ArrayPtr::Complex { re, im } => Base { re, im },
-        };
+        let caller = |a: ArrayPtr| Base::of(a, unit);
         let mut bases = Vec::new();
         for b in &self.program.buffers {
             bases.push(match (b.role, b.placement) {
@@ -1012,13 +1006,7 @@ impl<T: Real> CudaProgram<T> {
     /// Would a run on these arrays move its host transfers as DMA alone (tests ask)?
     pub fn runs_direct_on(&self, input: ArrayPtr, output: ArrayPtr) -> bool {
         let unit = std::mem::size_of::<T>();
-        let caller = |a: ArrayPtr| match a {
-            ArrayPtr::Real(p) => Base {
-                re: p,
-                im: p + unit,
-            },
-            ArrayPtr::Complex { re, im } => Base { re, im },
-        };
+        let caller = |a: ArrayPtr| Base::of(a, unit);
         let bases: Vec<Base> = self
             .program
             .buffers
