@@ -160,6 +160,12 @@ pub fn pass_scratch<T: Real>(op: &Op<T>, b: usize) -> ScratchSize {
         },
         Op::R2c(_) => ScratchSize {
             real: b * block_ld(n, r),
+            // the half-length FFTs of a batch of contiguous rows (Rfft::forward_rows)
+            block: if n / 2 * c <= super::rfft::SHORT_ROW_BYTES {
+                (b * (n / 2)).min(super::rfft::ROWS_BYTES / c)
+            } else {
+                0
+            },
             row: m,
             fft,
             ..Default::default()
@@ -316,6 +322,22 @@ unsafe fn r2c<T: Real>(
     } else {
         block_ld(n, std::mem::size_of::<T>())
     };
+    if direct && b.d == 1 && b.sb == n as isize {
+        if let Mem::C(dp) = dst {
+            if f.rows_per_batch(sc.block.len()) > 0 {
+                // contiguous rows: half-length FFTs in batches, the twiddle step into the rows
+                f.forward_rows(
+                    sp,
+                    b.count,
+                    dp.offset(doff),
+                    b.db,
+                    &mut sc.block,
+                    &mut sc.fft,
+                );
+                return;
+            }
+        }
+    }
     if !direct {
         gather_r(sp, n, b.s, b.count, b.sb, &mut sc.real[..ld * b.count], ld);
     }
