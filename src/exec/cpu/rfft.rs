@@ -331,30 +331,18 @@ unsafe fn pairs_f64_avx_from(
     tp: *const f64,
 ) -> usize {
     use std::arch::x86_64::*;
-    let scale = _mm256_set1_pd(0.5);
-    let neg_im = _mm256_setr_pd(0.0, -0.0, 0.0, -0.0);
+    let (scale, sign) = (_mm256_set1_pd(0.5), _mm256_set1_pd(1.0));
     let mut k = 0;
     while k + 2 <= pairs {
         let o = 2 * k as isize;
-        let a = _mm256_loadu_pd(sl.offset(o)); // a_k, a_k+1
-        let b = _mm256_loadu_pd(sr.offset(-o - 2)); // b_-k-1, b_-k
-        let b = _mm256_permute2f128_pd(b, b, 0x01); // their partners: b_-k, b_-k-1
-        let t = _mm256_loadu_pd(tp.offset(o));
-        let s = _mm256_add_pd(a, b);
-        let d = _mm256_sub_pd(a, b);
-        let x = _mm256_blend_pd(
-            _mm256_permute_pd(s, 0b0101),
-            _mm256_permute_pd(d, 0b0101),
-            0b1010,
+        // a_k, a_k+1 and b_-k-1, b_-k
+        let (a, b) = (
+            _mm256_loadu_pd(sl.offset(o)),
+            _mm256_loadu_pd(sr.offset(-o - 2)),
         );
-        let p = _mm256_mul_pd(x, t);
-        let q = _mm256_xor_pd(_mm256_mul_pd(x, _mm256_permute_pd(t, 0b0101)), neg_im);
-        let w = _mm256_hadd_pd(p, q);
-        let h = _mm256_mul_pd(_mm256_blend_pd(s, d, 0b1010), scale);
-        let lo = _mm256_add_pd(h, w);
-        let hi = _mm256_xor_pd(_mm256_sub_pd(h, w), neg_im);
+        let (lo, hi) = pair_step(a, b, _mm256_loadu_pd(tp.offset(o)), scale, sign);
         _mm256_storeu_pd(dl.offset(o), lo);
-        _mm256_storeu_pd(dr.offset(-o - 2), _mm256_permute2f128_pd(hi, hi, 0x01));
+        _mm256_storeu_pd(dr.offset(-o - 2), hi);
         k += 2;
     }
     k
@@ -512,35 +500,53 @@ unsafe fn pairs_f64_avx(
         tw.as_ptr() as *const f64,
     );
     let (scale, sign) = (_mm256_set1_pd(scale), _mm256_set1_pd(sign));
-    let neg_im = _mm256_setr_pd(0.0, -0.0, 0.0, -0.0);
     let mut k = 0;
     while k + 2 <= pairs {
-        let a = _mm256_loadu_pd(lp.add(2 * k)); // a_k, a_k+1
-        let b = _mm256_loadu_pd(rp.add(2 * (r - 2 - k))); // b_r-2-k, b_r-1-k
-        let b = _mm256_permute2f128_pd(b, b, 0x01); // their partners: b_r-1-k, b_r-2-k
-        let t = _mm256_loadu_pd(tp.add(2 * k));
-        let s = _mm256_add_pd(a, b);
-        let d = _mm256_sub_pd(a, b);
-        // x = (si, dr): twr = si tr + dr ti, twi = si ti - dr tr
-        let x = _mm256_blend_pd(
-            _mm256_permute_pd(s, 0b0101),
-            _mm256_permute_pd(d, 0b0101),
-            0b1010,
+        // a_k, a_k+1 and b_r-2-k, b_r-1-k
+        let (a, b) = (
+            _mm256_loadu_pd(lp.add(2 * k)),
+            _mm256_loadu_pd(rp.add(2 * (r - 2 - k))),
         );
-        let p = _mm256_mul_pd(x, t);
-        let q = _mm256_xor_pd(_mm256_mul_pd(x, _mm256_permute_pd(t, 0b0101)), neg_im);
-        let w = _mm256_mul_pd(_mm256_hadd_pd(p, q), sign);
-        let h = _mm256_mul_pd(_mm256_blend_pd(s, d, 0b1010), scale); // (sr, di) scale
-        let lo = _mm256_add_pd(h, w);
-        let hi = _mm256_xor_pd(_mm256_sub_pd(h, w), neg_im);
+        let (lo, hi) = pair_step(a, b, _mm256_loadu_pd(tp.add(2 * k)), scale, sign);
         _mm256_storeu_pd(lp.add(2 * k), lo);
-        _mm256_storeu_pd(
-            rp.add(2 * (r - 2 - k)),
-            _mm256_permute2f128_pd(hi, hi, 0x01),
-        );
+        _mm256_storeu_pd(rp.add(2 * (r - 2 - k)), hi);
         k += 2;
     }
     k
+}
+
+/// Two pairs of the pair loops at once: `a` holds left elements k, k+1, `b` their partners as
+/// stored on the right (the element at right-index r-2-k first), `t` twiddles k, k+1. With
+/// A = scale (re(a + b), im(a - b)) and W = sign (twr, twi): returns A + W for the left and
+/// A - W, imaginary parts negated, in the right side's order.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[inline]
+unsafe fn pair_step(
+    a: std::arch::x86_64::__m256d,
+    b: std::arch::x86_64::__m256d,
+    t: std::arch::x86_64::__m256d,
+    scale: std::arch::x86_64::__m256d,
+    sign: std::arch::x86_64::__m256d,
+) -> (std::arch::x86_64::__m256d, std::arch::x86_64::__m256d) {
+    use std::arch::x86_64::*;
+    let neg_im = _mm256_setr_pd(0.0, -0.0, 0.0, -0.0);
+    let b = _mm256_permute2f128_pd(b, b, 0x01); // the partners in the left's order
+    let s = _mm256_add_pd(a, b);
+    let d = _mm256_sub_pd(a, b);
+    // x = (si, dr): twr = si tr + dr ti, twi = si ti - dr tr
+    let x = _mm256_blend_pd(
+        _mm256_permute_pd(s, 0b0101),
+        _mm256_permute_pd(d, 0b0101),
+        0b1010,
+    );
+    let p = _mm256_mul_pd(x, t);
+    let q = _mm256_xor_pd(_mm256_mul_pd(x, _mm256_permute_pd(t, 0b0101)), neg_im);
+    let w = _mm256_mul_pd(_mm256_hadd_pd(p, q), sign);
+    let h = _mm256_mul_pd(_mm256_blend_pd(s, d, 0b1010), scale); // (sr, di) scale
+    let lo = _mm256_add_pd(h, w);
+    let hi = _mm256_xor_pd(_mm256_sub_pd(h, w), neg_im);
+    (lo, _mm256_permute2f128_pd(hi, hi, 0x01))
 }
 
 #[cfg(test)]
