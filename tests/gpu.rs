@@ -1602,7 +1602,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
                 let exec = CudaProgram::<T>::new(&prog, &[cuda::default_device().unwrap()])
                     .unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
                 assert_eq!(
-                    exec.runs_direct_on(i, o),
+                    exec.runs_direct(i, o),
                     pinned,
                     "{ns:?}: DMA alone exactly on pinned arrays"
                 );

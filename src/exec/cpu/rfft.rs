@@ -272,17 +272,7 @@ fn post_r2c_from<T: Real>(src: &[Complex<T>], out: &mut [Complex<T>], tw: &[Comp
         )
     };
     for k in done..pairs {
-        let a = src[1 + k];
-        let b = src[m - 1 - k];
-        let sum = a + b;
-        let diff = a - b;
-        let t = tw[k];
-        let twr = sum.im * t.re + diff.re * t.im;
-        let twi = sum.im * t.im - diff.re * t.re;
-        let hs = half * sum.re;
-        let hd = half * diff.im;
-        out[1 + k] = Complex::new(hs + twr, hd + twi);
-        out[m - 1 - k] = Complex::new(hs - twr, twi - hd);
+        (out[1 + k], out[m - 1 - k]) = r2c_pair(src[1 + k], src[m - 1 - k], tw[k], half);
     }
     if m.is_multiple_of(2) {
         // the centre bin m/2 = n/4: conjugate
@@ -394,6 +384,25 @@ fn in_chunks<T: Real>(
     });
 }
 
+/// One pair (k, m - k) of the r2c twiddle step: `a` and `b` from the half-length FFT, twiddle
+/// `t` (exp(-2 pi i k / n) / 2), `half` = 1/2.
+#[inline]
+fn r2c_pair<T: Real>(
+    a: Complex<T>,
+    b: Complex<T>,
+    t: Complex<T>,
+    half: T,
+) -> (Complex<T>, Complex<T>) {
+    let (sum, diff) = (a + b, a - b);
+    let twr = sum.im * t.re + diff.re * t.im;
+    let twi = sum.im * t.im - diff.re * t.re;
+    let (hs, hd) = (half * sum.re, half * diff.im);
+    (
+        Complex::new(hs + twr, hd + twi),
+        Complex::new(hs - twr, twi - hd),
+    )
+}
+
 /// The pair loop of [`post_r2c`].
 fn pairs_r2c<T: Real>(left: &mut [Complex<T>], right: &mut [Complex<T>], tw: &[Complex<T>]) {
     let half = T::cast(0.5);
@@ -401,17 +410,8 @@ fn pairs_r2c<T: Real>(left: &mut [Complex<T>], right: &mut [Complex<T>], tw: &[C
     let pairs = left.len();
     let done = pairs_simd(left, right, tw, half, T::one());
     for k in done..pairs {
-        let a = left[k];
-        let b = right[right_len - 1 - k];
-        let sum = a + b;
-        let diff = a - b;
-        let t = tw[k];
-        let twr = sum.im * t.re + diff.re * t.im;
-        let twi = sum.im * t.im - diff.re * t.re;
-        let hs = half * sum.re;
-        let hd = half * diff.im;
-        left[k] = Complex::new(hs + twr, hd + twi);
-        right[right_len - 1 - k] = Complex::new(hs - twr, twi - hd);
+        let r = right_len - 1 - k;
+        (left[k], right[r]) = r2c_pair(left[k], right[r], tw[k], half);
     }
 }
 

@@ -996,42 +996,26 @@ impl<T: Real> CudaProgram<T> {
                 }
             });
         }
-        let direct = self.runs_direct(&bases);
+        let direct = self.runs_direct(input, output);
         let r = self.steps(&bases, resident, direct);
         let synced = self.synchronize();
         drop(temps);
         r.and(synced)
     }
 
-    /// Would a run on these arrays move its host transfers as DMA alone (tests ask)?
-    pub fn runs_direct_on(&self, input: ArrayPtr, output: ArrayPtr) -> bool {
-        let unit = std::mem::size_of::<T>();
-        let caller = |a: ArrayPtr| Base::of(a, unit);
-        let bases: Vec<Base> = self
-            .program
-            .buffers
-            .iter()
-            .map(|b| match b.role {
-                Role::Input => caller(input),
-                Role::Output => caller(output),
-                // Temporaries (and FFTX's buffers, refused in new) are no caller's array.
-                _ => Base { re: 0, im: 0 },
-            })
-            .collect();
-        self.runs_direct(&bases)
-    }
-
-    /// Do the caller's arrays take this run's transfers as DMA alone: the program allows it,
+    /// Do these caller arrays take a run's host transfers as DMA alone: the program allows it,
     /// and every caller array is interleaved (or real) and pinned over what it addresses?
-    fn runs_direct(&self, bases: &[Base]) -> bool {
+    pub fn runs_direct(&self, input: ArrayPtr, output: ArrayPtr) -> bool {
         let Some(extents) = &self.direct_extents else {
             return false;
         };
         let unit = std::mem::size_of::<T>();
         let dev = &self.cards[0].dev;
-        extents.iter().zip(bases).all(|(e, b)| match e {
-            None => true,
-            Some((lo, hi)) => {
+        let mut buffers = self.program.buffers.iter().zip(extents);
+        buffers.all(|(buf, e)| match (buf.role, e) {
+            (_, None) => true,
+            (role, Some((lo, hi))) => {
+                let b = Base::of(if role == Role::Input { input } else { output }, unit);
                 let start = (b.re as isize + lo * unit as isize) as usize;
                 let bytes = (hi - lo + 1) as usize * unit;
                 b.im == b.re + unit && memory_of(dev, start, bytes) == Memory::Pinned
