@@ -19,6 +19,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +43,12 @@ typedef struct {
     int dbl;     /* 0: single precision (fftwf_), 1: double (fftw_) */
     int kind;    /* K_C2C or K_R2C (forward) */
     int rank;    /* 1..3 */
-    int n[3];
+    long n[3];   /* a 1-D length above INT_MAX is planned through the guru64 interface */
     int howmany; /* contiguous batch: dist = product of n */
     int inplace; /* c2c only */
     int named_only; /* run only when --exact or --filter names it (too long for every table) */
+    int huge;    /* no pristine copy (the array is half the host): every refill regenerates the
+                    input, no warm-up executes */
 } problem_t;
 
 static const problem_t problems[] = {
@@ -60,6 +64,10 @@ static const problem_t problems[] = {
     {"c2c_f32_2^30", 0, K_C2C, 1, {1 << 30, 0, 0}, 1, 0, 1},
     {"c2c_f32_1024^3", 0, K_C2C, 3, {1024, 1024, 1024}, 1, 0, 1},
     {"r2c_f32_1024^3", 0, K_R2C, 3, {1024, 1024, 1024}, 1, 0, 1},
+    /* issue 14's whole-host cases: 64 GiB in place (the H100 box has 80 GB of card, 128 GiB of host) */
+    {"c2c_f64_2^32_inplace", 1, K_C2C, 1, {1L << 32, 0, 0}, 1, 1, 1, 1},
+    {"c2c_f32_2048^3_inplace", 0, K_C2C, 3, {2048, 2048, 2048}, 1, 1, 1, 1},
+    {"r2c_f32_2048^3", 0, K_R2C, 3, {2048, 2048, 2048}, 1, 0, 1, 1},
 };
 #define NPROBLEMS ((int)(sizeof problems / sizeof problems[0]))
 
@@ -100,21 +108,52 @@ static uint64_t hash_name(const char *s) { /* FNV-1a */
     return h;
 }
 
-/* uniform in [-1, 1), splitmix64 */
-static void fill_random(void *buf, size_t nscalars, int dbl, uint64_t seed) {
-    uint64_t x = seed;
+/* uniform in [-1, 1), splitmix64: element i depends on (seed, i) alone, so threads fill parts */
+typedef struct {
+    void *buf;
+    size_t begin, end;
+    int dbl;
+    uint64_t seed;
+} fill_part_t;
+
+static void *fill_part(void *arg) {
+    const fill_part_t *f = arg;
     size_t i;
-    for (i = 0; i < nscalars; i++) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    for (i = f->begin; i < f->end; i++) {
+        uint64_t z = f->seed + (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
         double v;
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         z ^= z >> 31;
         v = (double)(z >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-        if (dbl)
-            ((double *)buf)[i] = v;
+        if (f->dbl)
+            ((double *)f->buf)[i] = v;
         else
-            ((float *)buf)[i] = (float)v;
+            ((float *)f->buf)[i] = (float)v;
+    }
+    return NULL;
+}
+
+static void fill_random(void *buf, size_t nscalars, int dbl, uint64_t seed) {
+    enum { MAX_FILLERS = 64 };
+    pthread_t tid[MAX_FILLERS];
+    fill_part_t part[MAX_FILLERS];
+    int t, nt = nscalars < ((size_t)1 << 24) ? 1 : (opt_threads < MAX_FILLERS ? opt_threads : MAX_FILLERS);
+    int started[MAX_FILLERS] = {0};
+    for (t = 0; t < nt; t++) {
+        part[t].buf = buf;
+        part[t].begin = nscalars / nt * t;
+        part[t].end = t + 1 == nt ? nscalars : nscalars / nt * (t + 1);
+        part[t].dbl = dbl;
+        part[t].seed = seed;
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, fill_part, &part[t]) == 0;
+    }
+    fill_part(&part[0]);
+    for (t = 1; t < nt; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            fill_part(&part[t]);
     }
 }
 
@@ -167,7 +206,7 @@ static void make_geom(const problem_t *src, geom_t *g) {
     g->n_total = 1;
     for (d = 0; d < g->p.rank; d++) g->n_total *= (size_t)g->p.n[d];
     if (g->p.kind == K_C2C) {
-        g->in_dist = g->out_dist = (int)g->n_total;
+        g->in_dist = g->out_dist = g->p.howmany > 1 ? (int)g->n_total : 0; /* used by batches only */
         g->in_scalars = 2 * g->n_total * (size_t)g->p.howmany;
         g->out_elems = g->n_total * (size_t)g->p.howmany;
     } else {
@@ -186,43 +225,53 @@ static void make_geom(const problem_t *src, geom_t *g) {
 /* ---------------------------------------------------------------- FFTW API */
 static void *make_plan(const geom_t *g, void *in, void *out, unsigned flags) {
     const problem_t *p = &g->p;
+    int n[3] = {(int)p->n[0], (int)p->n[1], (int)p->n[2]};
+    if (p->rank == 1 && p->howmany == 1 && p->n[0] > INT_MAX) {
+        /* only the guru64 interface takes such a length (c2c only here) */
+        fftw_iodim64 d = {p->n[0], 1, 1};
+        if (p->kind != K_C2C) return NULL;
+        return p->dbl ? (void *)fftw_plan_guru64_dft(1, &d, 0, NULL, (fftw_complex *)in, (fftw_complex *)out,
+                                                      FFTW_FORWARD, flags)
+                      : (void *)fftwf_plan_guru64_dft(1, &d, 0, NULL, (fftwf_complex *)in,
+                                                       (fftwf_complex *)out, FFTW_FORWARD, flags);
+    }
     if (!p->dbl) {
         if (p->kind == K_C2C) {
             fftwf_complex *i = (fftwf_complex *)in, *o = (fftwf_complex *)out;
             if (p->howmany > 1)
-                return fftwf_plan_many_dft(p->rank, p->n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
+                return fftwf_plan_many_dft(p->rank, n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
                                            g->out_dist, FFTW_FORWARD, flags);
-            if (p->rank == 1) return fftwf_plan_dft_1d(p->n[0], i, o, FFTW_FORWARD, flags);
-            if (p->rank == 3) return fftwf_plan_dft_3d(p->n[0], p->n[1], p->n[2], i, o, FFTW_FORWARD, flags);
-            return fftwf_plan_dft(p->rank, p->n, i, o, FFTW_FORWARD, flags);
+            if (p->rank == 1) return fftwf_plan_dft_1d(n[0], i, o, FFTW_FORWARD, flags);
+            if (p->rank == 3) return fftwf_plan_dft_3d(n[0], n[1], n[2], i, o, FFTW_FORWARD, flags);
+            return fftwf_plan_dft(p->rank, n, i, o, FFTW_FORWARD, flags);
         } else {
             float *i = (float *)in;
             fftwf_complex *o = (fftwf_complex *)out;
             if (p->howmany > 1)
-                return fftwf_plan_many_dft_r2c(p->rank, p->n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
+                return fftwf_plan_many_dft_r2c(p->rank, n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
                                                g->out_dist, flags);
-            if (p->rank == 1) return fftwf_plan_dft_r2c_1d(p->n[0], i, o, flags);
-            if (p->rank == 3) return fftwf_plan_dft_r2c_3d(p->n[0], p->n[1], p->n[2], i, o, flags);
-            return fftwf_plan_dft_r2c(p->rank, p->n, i, o, flags);
+            if (p->rank == 1) return fftwf_plan_dft_r2c_1d(n[0], i, o, flags);
+            if (p->rank == 3) return fftwf_plan_dft_r2c_3d(n[0], n[1], n[2], i, o, flags);
+            return fftwf_plan_dft_r2c(p->rank, n, i, o, flags);
         }
     } else {
         if (p->kind == K_C2C) {
             fftw_complex *i = (fftw_complex *)in, *o = (fftw_complex *)out;
             if (p->howmany > 1)
-                return fftw_plan_many_dft(p->rank, p->n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
+                return fftw_plan_many_dft(p->rank, n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
                                           g->out_dist, FFTW_FORWARD, flags);
-            if (p->rank == 1) return fftw_plan_dft_1d(p->n[0], i, o, FFTW_FORWARD, flags);
-            if (p->rank == 3) return fftw_plan_dft_3d(p->n[0], p->n[1], p->n[2], i, o, FFTW_FORWARD, flags);
-            return fftw_plan_dft(p->rank, p->n, i, o, FFTW_FORWARD, flags);
+            if (p->rank == 1) return fftw_plan_dft_1d(n[0], i, o, FFTW_FORWARD, flags);
+            if (p->rank == 3) return fftw_plan_dft_3d(n[0], n[1], n[2], i, o, FFTW_FORWARD, flags);
+            return fftw_plan_dft(p->rank, n, i, o, FFTW_FORWARD, flags);
         } else {
             double *i = (double *)in;
             fftw_complex *o = (fftw_complex *)out;
             if (p->howmany > 1)
-                return fftw_plan_many_dft_r2c(p->rank, p->n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
+                return fftw_plan_many_dft_r2c(p->rank, n, p->howmany, i, NULL, 1, g->in_dist, o, NULL, 1,
                                               g->out_dist, flags);
-            if (p->rank == 1) return fftw_plan_dft_r2c_1d(p->n[0], i, o, flags);
-            if (p->rank == 3) return fftw_plan_dft_r2c_3d(p->n[0], p->n[1], p->n[2], i, o, flags);
-            return fftw_plan_dft_r2c(p->rank, p->n, i, o, flags);
+            if (p->rank == 1) return fftw_plan_dft_r2c_1d(n[0], i, o, flags);
+            if (p->rank == 3) return fftw_plan_dft_r2c_3d(n[0], n[1], n[2], i, o, flags);
+            return fftw_plan_dft_r2c(p->rank, n, i, o, flags);
         }
     }
 }
@@ -308,7 +357,10 @@ static int refill(run_t *r) {
         return 0;
     }
 #endif
-    memcpy(r->in, r->pristine, r->g->in_bytes);
+    if (r->g->p.huge)
+        fill_random(r->in, r->g->in_scalars, r->g->p.dbl, hash_name(r->g->p.name));
+    else
+        memcpy(r->in, r->pristine, r->g->in_bytes);
     return 0;
 }
 
@@ -370,7 +422,7 @@ static int time_and_report(run_t *r, int (*exec)(run_t *), double plan_ms) {
     double *t = malloc(cap * sizeof *t), total = 0.0, sum = 0.0;
     int w;
     if (!t) return -1;
-    for (w = 0; w < WARMUPS; w++) {
+    for (w = 0; w < (g->p.huge ? 0 : WARMUPS); w++) {
         if ((do_refill && refill(r)) || exec(r)) goto fail;
     }
     while ((reps < opt_min_reps || total < opt_min_time) && reps < MAX_REPS) {
@@ -422,12 +474,18 @@ static int run_problem(const problem_t *src) {
         return -1;
     }
 
-    r.pristine = malloc(g.in_bytes);
-    if (!r.pristine) {
-        printf("FAIL %s %s reason=host_alloc\n", g.p.name, an);
+    if (g.p.huge && opt_alloc == A_DEVICE) {
+        printf("FAIL %s %s reason=huge_problems_are_host_only\n", g.p.name, an);
         return -1;
     }
-    fill_random(r.pristine, g.in_scalars, g.p.dbl, hash_name(src->name));
+    if (!g.p.huge) {
+        r.pristine = malloc(g.in_bytes);
+        if (!r.pristine) {
+            printf("FAIL %s %s reason=host_alloc\n", g.p.name, an);
+            return -1;
+        }
+        fill_random(r.pristine, g.in_scalars, g.p.dbl, hash_name(src->name));
+    }
 
     if (opt_alloc == A_DEVICE) {
 #ifdef FFTX_BENCH_CUDA

@@ -13,6 +13,10 @@
 #   firstplan bench/cpu/first_plan.c: the first plan's time in a fresh process (fftx auto, FFTW)
 #   ooc4g     issue 14's 4 GiB-budget cases (FFTX_GPU_MEMORY=4294967296, FFTW_ESTIMATE): c2c f32
 #             2^30 and 1024^3, r2c f32 1024^3 (8 GiB each way), fftx against FFTW at 16 threads
+#   whole     issue 14's whole-host cases (64 GiB each, FFTW_ESTIMATE, 2 executes, the input
+#             regenerated before each): WHOLE_LIBS (default "fftx fftw"; fftx from WHOLE_ALLOCS (malloc and
+#             fftw_malloc arrays), FFTW at 16 threads from fftw_malloc arrays) on WHOLE_PROBLEMS
+#             (default: c2c f64 2^32 in place, c2c f32 2048^3 in place, r2c f32 2048^3)
 #   ooc       c2c f32 2^28 (2 GiB each way) from fftw_malloc arrays: fftx with a 1 GiB device
 #             budget (out of card) and on the whole card, against FFTW at 16 threads
 #   fmm       tests/fmm_bench.rs: FMM-FFT vs six-step, c2c f32/f64 2^24..2^28 device-resident, on the
@@ -79,6 +83,16 @@ for s in "$@"; do
         section "ooc4g-${f//[^a-z0-9]/_}" 290 env OUT="$OUT/ooc4g-${f//[^a-z0-9]/_}" BENCH_FILTER="$f" BENCH_ALLOCS=fftw \
           BENCH_LIBS='fftw fftx' BENCH_ESTIMATE=1 BENCH_MIN_TIME=0 BENCH_MIN_REPS=3 FFTX_GPU_MEMORY=4294967296 \
           bash bench/run.sh
+      done ;;
+    whole)
+      for p in ${WHOLE_PROBLEMS:-c2c_f64_2^32_inplace c2c_f32_2048^3_inplace r2c_f32_2048^3}; do
+        for lib in ${WHOLE_LIBS:-fftx fftw}; do
+          name="whole-$lib-${p//[^a-z0-9]/_}"
+          section "$name" 400 env OUT="$OUT/$name" BENCH_FILTER="$p" BENCH_LIBS=$lib \
+            BENCH_ALLOCS="$([ $lib = fftx ] && echo "${WHOLE_ALLOCS:-malloc fftw}" || echo fftw)" BENCH_ESTIMATE=1 \
+            BENCH_MIN_TIME=0 BENCH_MIN_REPS=2 BENCH_TIMEOUT=390 bash bench/run.sh
+          grep -h -E '^(RESULT|FAIL|STDERR)' "$OUT/$name/bench-raw.txt" | tee -a "$OUT/summary.txt"
+        done
       done ;;
     *) echo "unknown section $s"; status=1 ;;
   esac
