@@ -76,7 +76,31 @@ impl CufftPlan {
         ty: FftType,
         precision: Precision,
     ) -> Result<Self> {
-        Self::make(n, Some((input, output)), batch, ty, precision, None)
+        Self::make(n, Some((input, output)), batch, ty, precision, None, true)
+    }
+
+    /// As [`CufftPlan::new`], but without a work area of its own: the caller gives it one of
+    /// at least `work_bytes` ([`CufftPlan::set_work_area`]) before the first execute. Plans
+    /// that run one after another on one stream can then share a single work area.
+    pub fn without_work_area(
+        n: &[i64],
+        input: &Layout,
+        output: &Layout,
+        batch: i64,
+        ty: FftType,
+        precision: Precision,
+    ) -> Result<Self> {
+        Self::make(n, Some((input, output)), batch, ty, precision, None, false)
+    }
+
+    /// Gives a plan made by [`CufftPlan::without_work_area`] its work area (device memory of
+    /// at least `work_bytes`, on the plan's card, alive while the plan executes).
+    pub fn set_work_area(&self, area: u64) -> Result<()> {
+        // SAFETY: a valid handle; cuFFT keeps the address and uses it during executes.
+        check(
+            unsafe { cf::cufftSetWorkArea(self.handle, area as *mut std::ffi::c_void) },
+            "cufftSetWorkArea",
+        )
     }
 
     /// A plan of `batch` packed 1-D transforms of length `n` whose loads and stores go through
@@ -88,9 +112,10 @@ impl CufftPlan {
         precision: Precision,
         cb: Option<&JitCallbacks>,
     ) -> Result<Self> {
-        Self::make(&[n], None, batch, ty, precision, cb)
+        Self::make(&[n], None, batch, ty, precision, cb, true)
     }
 
+    /// `own_work_area`: cuFFT allocates the plan's work area (else the caller sets one).
     fn make(
         n: &[i64],
         layouts: Option<(&Layout, &Layout)>,
@@ -98,6 +123,7 @@ impl CufftPlan {
         ty: FftType,
         precision: Precision,
         cb: Option<&JitCallbacks>,
+        own_work_area: bool,
     ) -> Result<Self> {
         assert!((1..=3).contains(&n.len()), "cuFFT plans have rank 1 to 3");
         let cty = match (ty, precision) {
@@ -148,6 +174,13 @@ impl CufftPlan {
                 e.as_mut_ptr()
             }
         };
+        if !own_work_area {
+            // SAFETY: a valid handle, before the plan is made.
+            check(
+                unsafe { cf::cufftSetAutoAllocation(handle, 0) },
+                "cufftSetAutoAllocation",
+            )?;
+        }
         let mut work = 0usize;
         // SAFETY: arrays of rank elements (or NULL: packed layouts), read during the call.
         check(

@@ -34,7 +34,7 @@
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
-use super::{check, device_budget, memory_of, Device, Error, ErrorKind, Memory, Result};
+use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
@@ -157,6 +157,8 @@ struct Staging {
     host: AtomicUsize,
     bytes: usize,
     scratch: u64,
+    /// The cuFFT work area that the stream's plans share (they run one after another).
+    work: u64,
     /// Recorded after the last copy out of `host`: the host waits for it before refilling.
     free: cu::CUevent,
     /// Recorded before a copy staged from another card: that card's side stream waits for it.
@@ -221,6 +223,7 @@ pub struct CudaProgram<T: Real> {
 struct Planned {
     plan: CufftPlan,
     outer: Vec<IoDim>,
+    stream: usize,
 }
 
 /// How a transfer between device buffers goes.
@@ -763,6 +766,7 @@ impl<T: Real> CudaProgram<T> {
                     host: AtomicUsize::new(0),
                     bytes: 0,
                     scratch: 0,
+                    work: 0,
                     free: std::ptr::null_mut(),
                     ready: std::ptr::null_mut(),
                 });
@@ -790,8 +794,8 @@ impl<T: Real> CudaProgram<T> {
         Ok(())
     }
 
-    /// One cuFFT plan per distinct (problem, stream): tiles of one round share it (a plan's
-    /// work area must not be shared by two streams). Made on the stream's card.
+    /// One cuFFT plan per distinct (problem, stream): tiles of one round share it. Made on the
+    /// stream's card, without a work area: the plans of a stream share one (`allocate`).
     fn make_plans(&mut self) -> Result<()> {
         let mut made: Vec<(Problem, usize)> = Vec::new();
         for (i, step) in self.program.steps.iter().enumerate() {
@@ -811,10 +815,14 @@ impl<T: Real> CudaProgram<T> {
             }
             let (n, il, ol, batch, ty, outer) = cufft_args(problem)?;
             self.cards[self.stream_card[*stream]].dev.bind()?;
-            let plan = CufftPlan::new(&n, &il, &ol, batch, ty, problem.precision)
+            let plan = CufftPlan::without_work_area(&n, &il, &ol, batch, ty, problem.precision)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
             plan.set_stream(self.streams[*stream])?;
-            self.plans.push(Planned { plan, outer });
+            self.plans.push(Planned {
+                plan,
+                outer,
+                stream: *stream,
+            });
             made.push(key);
             self.step_plan[i] = Some(self.plans.len() - 1);
         }
@@ -873,19 +881,16 @@ impl<T: Real> CudaProgram<T> {
                 .map(|s| stage[s].1)
                 .sum::<usize>()
                 + packs[c];
-            let work: usize = (0..self.plans.len())
-                .filter(|&k| {
-                    self.program.steps.iter().enumerate().any(|(i, st)| {
-                        self.step_plan[i] == Some(k) && self.stream_card[st.stream()] == c
-                    })
-                })
-                .map(|k| self.plans[k].plan.work_bytes)
+            let work: usize = (0..stage.len())
+                .filter(|&s| self.stream_card[s] == c)
+                .map(|s| self.work_bytes(s))
                 .sum();
-            if temps + scratch + work > device_budget() {
+            let usable = super::usable_device_bytes(&card.dev);
+            if temps + scratch + work > usable {
                 return Err(Error::new(
                     ErrorKind::OutOfDeviceMemory,
                     format!(
-                        "gpu program: {} bytes on device {} over the device budget",
+                        "gpu program: {} bytes on device {} over the {usable} a plan may use",
                         temps + scratch + work,
                         card.dev.ordinal
                     ),
@@ -907,6 +912,14 @@ impl<T: Real> CudaProgram<T> {
             if scratch > 0 {
                 st.scratch = device_alloc(scratch)?;
             }
+            let work = self.work_bytes(i);
+            if work > 0 {
+                let area = device_alloc(work)?;
+                self.staging[i].work = area;
+                for planned in self.plans.iter().filter(|pl| pl.stream == i) {
+                    planned.plan.set_work_area(area)?;
+                }
+            }
         }
         for (c, &bytes) in packs.iter().enumerate() {
             if bytes > 0 {
@@ -915,6 +928,12 @@ impl<T: Real> CudaProgram<T> {
             }
         }
         Ok(())
+    }
+
+    /// The cuFFT work area stream `s` needs: the largest of its plans'.
+    fn work_bytes(&self, s: usize) -> usize {
+        let plans = self.plans.iter().filter(|pl| pl.stream == s);
+        plans.map(|pl| pl.plan.work_bytes).max().unwrap_or(0)
     }
 
     /// The `Fmm` steps' operator tables on their cards (one per card and table), and a
@@ -1622,8 +1641,8 @@ impl<T: Real> Drop for CudaProgram<T> {
                 if st.host() != 0 {
                     cu::cuMemFreeHost(st.host() as *mut c_void);
                 }
-                if st.scratch != 0 {
-                    cu::cuMemFree_v2(st.scratch);
+                for block in [st.scratch, st.work].into_iter().filter(|&b| b != 0) {
+                    cu::cuMemFree_v2(block);
                 }
                 for e in [st.free, st.ready].into_iter().filter(|e| !e.is_null()) {
                     cu::cuEventDestroy_v2(e);
