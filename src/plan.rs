@@ -130,6 +130,7 @@ impl<T: Real> StepExec<T> {
         }
         let cpu = OnceCell::new();
         if backend == Backend::Cpu {
+            crate::exec::cpu::memory::check(problem)?;
             let _ = cpu.set(CpuTransform::new(problem, threads));
         }
         Ok(StepExec {
@@ -141,9 +142,13 @@ impl<T: Real> StepExec<T> {
         })
     }
 
-    fn cpu(&self) -> &CpuTransform<T> {
-        self.cpu
-            .get_or_init(|| CpuTransform::new(&self.problem, self.threads))
+    /// The CPU plan, made at the first call that needs it (a GPU plan's, when the GPU fails);
+    /// `Err` when the host has not the memory it needs.
+    fn cpu(&self) -> Result<&CpuTransform<T>, String> {
+        self.cpu.get_or_try_init(|| {
+            crate::exec::cpu::memory::check(&self.problem)?;
+            Ok(CpuTransform::new(&self.problem, self.threads))
+        })
     }
 
     pub fn describe(&self) -> Option<String> {
@@ -166,7 +171,7 @@ impl<T: Real> StepExec<T> {
         let tangled = || overlap(&self.problem, input, output) == Overlap::Tangled;
         let host_arrays = !device_arrays;
         if host_arrays && (self.backend == Backend::Cpu || tangled()) {
-            return self.cpu().execute(input, output);
+            return self.cpu()?.execute(input, output);
         }
         if tangled() {
             return Err("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed".into());
@@ -187,7 +192,7 @@ impl<T: Real> StepExec<T> {
             if device_arrays {
                 return Err("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed".into());
             }
-            return self.cpu().execute(input, output);
+            return self.cpu()?.execute(input, output);
         };
         match g.execute(input, output) {
             Ok(()) => Ok(()),
@@ -202,13 +207,13 @@ impl<T: Real> StepExec<T> {
                             error.log_level(),
                             format_args!("execute on the GPU failed: {error}; computing on the CPU"),
                         );
-                        self.cpu().execute(input, output)
+                        self.cpu()?.execute(input, output)
                     }
                     Recovery::From(first) => {
                         crate::log_warn!(
                             "execute on the GPU failed: {error}; transforms {first}.. computed on the CPU"
                         );
-                        self.cpu().execute_from(input, output, first)
+                        self.cpu()?.execute_from(input, output, first)
                     }
                     Recovery::Lost => Err(format!(
                         "execute on the GPU failed: {error} while writing the in-place array; part of it is transformed and the rest is not"

@@ -384,6 +384,39 @@ fn estimate_and_measure_planning_leave_arrays_alone() {
 }
 
 #[test]
+/// A problem whose CPU plan needs more host memory than the machine has left (c2c f64 2^34 in
+/// place: 256 GiB of array, and the plan's tables twice that) gets a NULL plan and a message,
+/// not the out-of-memory killer while the plan fills its tables. With a GPU the planner may run
+/// it out of card instead, which needs bounded host memory beyond the caller's array.
+fn a_plan_larger_than_host_memory_is_refused() {
+    let _s = planning();
+    let mut a = random_complex(16, 3);
+    let huge = [fftw_iodim64 {
+        n: 1 << 34,
+        is: 1,
+        os: 1,
+    }];
+    let ap = a.as_mut_ptr();
+    let p = unsafe {
+        fftw_plan_guru64_dft(
+            1,
+            huge.as_ptr(),
+            0,
+            null(),
+            ap,
+            ap,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        )
+    };
+    if fftx::exec::cuda::default_device().is_some() {
+        unsafe { fftw_destroy_plan(p) };
+        return;
+    }
+    assert!(p.is_null(), "a 2^34-point CPU plan on this machine");
+}
+
+#[test]
 /// What FFTW 3.3.10 refuses (NULL); what it accepts and fftx used to refuse is in
 /// tests/fftw_contract.rs.
 fn bad_input_gives_null_plans_and_no_crash() {

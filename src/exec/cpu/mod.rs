@@ -26,6 +26,7 @@ pub mod fmm;
 pub mod fourstep;
 pub mod kernel;
 pub mod layout;
+pub mod memory;
 pub mod pencil;
 pub mod program;
 pub mod r2r;
