@@ -266,6 +266,66 @@ fn one_dimension_in_place_is_four_step_then_a_transpose() {
     check::<f64>(&c);
 }
 
+/// How many times the program moves the data across: elements read from the input and written
+/// to the output, over the points.
+fn crossings(p: &fftx::program::Program, points: usize) -> f64 {
+    use fftx::program::{INPUT, OUTPUT};
+    let moved: isize = p
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Transfer { from, to, dims, .. } if from.buf == INPUT || to.buf == OUTPUT => {
+                Some(dims.iter().map(|d| d.n).product::<isize>())
+            }
+            _ => None,
+        })
+        .sum();
+    moved as f64 / points as f64
+}
+
+#[test]
+/// Data that fit the budget once but not with whole transforms beside them (passes::resident):
+/// in once, every pass on the device in tiles (a long axis split four-step style), out once.
+fn resident_data_cross_once_each_way() {
+    for (ns, in_place, sign) in [
+        (vec![1 << 16], false, -1),
+        (vec![1 << 16], true, 1),
+        (vec![3 * 5 * 7 * 64], true, -1),
+        (vec![32, 32, 32], true, -1),
+        (vec![24, 40, 18], false, 1),
+    ] {
+        let points: usize = ns.iter().product::<isize>() as usize;
+        // The data and a fifth more: tiles of a few hundred elements.
+        let mut c = Case::new(&ns, points * 16 * 6 / 5);
+        c.in_place = in_place;
+        c.sign = sign;
+        let p = check::<f64>(&c);
+        assert_eq!(crossings(&p, points), 2.0, "{}", p.describe());
+        let whole = fftx::program::Role::Temp {
+            scalars: 2 * points,
+        };
+        assert!(
+            p.buffers.iter().any(|b| b.role == whole),
+            "the data resident in one buffer: {}",
+            p.describe()
+        );
+        if ns.len() == 1 {
+            assert!(twiddles(&p) > 1, "a split axis in tiles: {}", p.describe());
+        }
+        let p = check::<f32>(&Case {
+            budget: c.budget / 2,
+            ..c
+        });
+        assert_eq!(crossings(&p, points), 2.0, "{}", p.describe());
+    }
+    // Batches of strided transforms whose output lies elsewhere.
+    let mut c = Case::new(&[96], 0);
+    c.dims = vec![(96, 3, 1)];
+    c.loops = vec![(5, 1, 96)];
+    c.budget = 96 * 5 * 16 * 6 / 5;
+    check::<f64>(&c);
+}
+
 #[test]
 fn one_dimension_not_a_power_of_two_backward() {
     let mut c = Case::new(&[3 * 5 * 7 * 64], 16 << 10);

@@ -4,3 +4,4 @@ pub mod distribute;
 pub mod fmm;
 pub mod normalize;
 pub mod out_of_card;
+pub mod resident;

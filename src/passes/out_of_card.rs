@@ -88,8 +88,12 @@ impl Round {
     }
 }
 
-/// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`.
+/// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`:
+/// the resident schedule (`passes::resident`) when its data fit the budget once, else rounds.
 pub fn lower(problem: &Problem, budget: Budget) -> Result<Program> {
+    if let Some(program) = super::resident::lower(problem, budget) {
+        return Ok(program);
+    }
     if problem.dims.is_empty() {
         return Err(Error::unsupported(
             "a rank-0 problem has no transform to lower",

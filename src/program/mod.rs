@@ -282,6 +282,19 @@ impl Program {
                 Step::Transfer { from, to, .. } if !buf_ok(from) || !buf_ok(to) => {
                     return bad("no such buffer")
                 }
+                Step::Transfer {
+                    from,
+                    to,
+                    dims,
+                    complex,
+                    ..
+                } => {
+                    let is: Vec<(isize, isize)> = dims.iter().map(|d| (d.n, d.is)).collect();
+                    let os: Vec<(isize, isize)> = dims.iter().map(|d| (d.n, d.os)).collect();
+                    if !self.within(from, &is, *complex) || !self.within(to, &os, *complex) {
+                        return bad("a transfer reaches outside a temporary");
+                    }
+                }
                 Step::Twiddle { at, .. } if !buf_ok(at) => return bad("no such buffer"),
                 Step::Record { event, stream } => {
                     recorded.insert(*event, *stream);
@@ -304,6 +317,28 @@ impl Program {
             }
         }
         Ok(())
+    }
+
+    /// Whether the box of `(n, stride)` axes at `at` lies inside `at`'s buffer, for a
+    /// temporary (the caller's arrays have no size here).
+    fn within(&self, at: &At, axes: &[(isize, isize)], complex: bool) -> bool {
+        let (Role::Temp { scalars } | Role::ZeroTemp { scalars }) = self.buffers[at.buf].role
+        else {
+            return true;
+        };
+        if axes.iter().any(|&(n, _)| n <= 0) {
+            return true; // an empty box
+        }
+        let reach = |sign: isize| {
+            axes.iter()
+                .map(|&(n, s)| ((n - 1) * s * sign).max(0))
+                .sum::<isize>()
+        };
+        let (low, high) = (
+            at.offset - reach(-1),
+            at.offset + reach(1) + 1 + complex as isize,
+        );
+        low >= 0 && high <= scalars as isize
     }
 
     /// A collective's parts copy between device buffers; an all-to-all has a part from every
