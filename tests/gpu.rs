@@ -1512,19 +1512,23 @@ fn device_reset_between_executes() {
 }
 
 /// Out-of-card programs (passes::out_of_card) run by the CUDA program executor against the CPU
-/// program executor on the same program: a four-step 1-D split, 2-D slabs, 3-D in place and a
-/// 1-D split in place (its transpose round), both precisions.
+/// program executor on the same program: a four-step 1-D split, 2-D slabs, 3-D in place, a
+/// 1-D split in place (its transpose round) and resident data, both precisions.
 #[test]
 fn out_of_card_programs_match_the_cpu_program() {
     let _g = state();
     if !have_gpu() {
         return;
     }
-    let cases: [(&[isize], usize, bool); 4] = [
+    let cases: [(&[isize], usize, bool); 7] = [
         (&[1 << 16], 64 << 10, false),
         (&[128, 96], 48 << 10, false),
         (&[16, 24, 20], 24 << 10, true),
         (&[1 << 16], 64 << 10, true),
+        // Data that fit the budget once: resident (passes::resident), gathered on the way out.
+        (&[1 << 16], 5 << 18, false),
+        (&[1 << 16], 5 << 18, true),
+        (&[32, 32, 32], 5 << 17, true),
     ];
     for &(ns, budget, in_place) in &cases {
         program_case::<f64>(ns, budget, in_place, 1e-12);

@@ -1110,7 +1110,13 @@ impl<T: Real> CudaProgram<T> {
                 });
                 r
             }
-            Step::Transfer { .. } if direct => self.transfer_direct(step, bases),
+            // Device-to-device copies (gathers on one card, peer copies) are the same in both
+            // ways of running.
+            Step::Transfer { from, to, .. }
+                if direct && route(&self.program, from.buf, to.buf) != Route::DeviceToDevice =>
+            {
+                self.transfer_direct(step, bases)
+            }
             Step::Transfer { .. } => self.transfer(i, step, bases),
             Step::Twiddle { .. } => self.twiddle(step),
             Step::Record { event, stream } => check(
