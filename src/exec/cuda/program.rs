@@ -31,6 +31,7 @@
 //! streams and events per card for every distributed program the GPU tests run);
 //! `tests/gpu.rs` compares the executor with the CPU program on one card and on every card.
 
+use super::copy::MAX_RANK;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
@@ -47,21 +48,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Most axes of a device-side strided copy.
-const MAX_RANK: usize = 6;
 /// Most `rest` axes of a twiddle step.
 const MAX_REST: usize = 4;
-
-/// The copy kernel's box (layout shared with `CopyBox` in [`SOURCE`]).
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-struct CopyBox {
-    n: [i64; MAX_RANK],
-    is: [i64; MAX_RANK],
-    os: [i64; MAX_RANK],
-    rank: i64,
-    complex: i64,
-}
 
 /// The twiddle kernel's arguments (layout shared with `TwiddleArgs` in [`SOURCE`]).
 #[repr(C)]
@@ -84,7 +72,6 @@ struct TwiddleArgs {
 /// then the complex product in `real` without contraction into FMAs.
 const SOURCE: &str = r#"
 typedef REAL real;
-struct CopyBox { long long n[6]; long long is[6]; long long os[6]; long long rank; long long complex; };
 struct TwiddleArgs {
     long long rows_n, rows_s, cols_n, cols_s;
     unsigned long long first_col, n;
@@ -108,22 +95,6 @@ __device__ unsigned long long mulmod(unsigned long long a, unsigned long long b,
         b >>= 1;
     }
     return r;
-}
-extern "C" __global__ void fftx_program_copy(const real* src, real* dst, CopyBox b,
-                                             unsigned long long total) {
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         i < total; i += (unsigned long long)gridDim.x * blockDim.x) {
-        unsigned long long r = i;
-        long long s = 0, d = 0;
-        for (int k = (int)b.rank - 1; k >= 0; --k) {
-            long long c = (long long)(r % (unsigned long long)b.n[k]);
-            r /= (unsigned long long)b.n[k];
-            s += c * b.is[k];
-            d += c * b.os[k];
-        }
-        dst[d] = src[s];
-        if (b.complex) dst[d + 1] = src[s + 1];
-    }
 }
 extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned long long total) {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -172,7 +143,8 @@ impl Staging {
 /// One physical card of the device map, and what the program keeps on it.
 struct Card {
     dev: Arc<Device>,
-    copy: cu::CUfunction,
+    /// The box copies (loaded in `new`).
+    copy: Option<super::copy::Kernels>,
     twiddle: cu::CUfunction,
     /// For copies staged out of this card (no peer access to the destination): a side stream,
     /// the event after each pack and copy out, and the block strided sources are packed into.
@@ -590,7 +562,7 @@ impl<T: Real> CudaProgram<T> {
                 None => {
                     cards.push(Card {
                         dev: d.clone(),
-                        copy: std::ptr::null_mut(),
+                        copy: None,
                         twiddle: std::ptr::null_mut(),
                         aux: std::ptr::null_mut(),
                         packed: std::ptr::null_mut(),
@@ -723,7 +695,7 @@ impl<T: Real> CudaProgram<T> {
                     return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX"))
                 }
             };
-            card.copy = generated_function(module, "fftx_program_copy")?;
+            card.copy = Some(super::copy::Kernels::load(&card.dev, real)?);
             card.twiddle = generated_function(module, "fftx_program_twiddle")?;
         }
         if self.program.steps.iter().any(|s| matches!(s, Step::Fmm(_))) {
@@ -964,6 +936,44 @@ impl<T: Real> CudaProgram<T> {
         unsafe { self.run_with(none, none, true) }
     }
 
+    /// As [`CudaProgram::run_resident`] (device steps alone), but waits for every stream after
+    /// each step: per kind
+    /// of step (`fft`, `twiddle`, `fmm <stage>`, `copy on a card`, `copy between cards`,
+    /// `copy staged`), its steps' summed milliseconds, in order of first appearance. With
+    /// nothing overlapping, the sum exceeds a plain run's time; it says where the time goes.
+    pub fn profile_resident(&self) -> Result<Vec<(String, f64)>> {
+        let _one = self.running.lock();
+        let mut out: Vec<(String, f64)> = Vec::new();
+        for (i, step) in self.program.steps.iter().enumerate() {
+            let device = |b: usize| on_device(&self.program, b);
+            let what = match step {
+                Step::Transfer { from, to, .. } if !device(from.buf) || !device(to.buf) => continue,
+                Step::Record { .. } | Step::Wait { .. } => continue,
+                _ if empty(step) => continue,
+                Step::Transfer { .. } => match self.crossing[i] {
+                    Crossing::None => "copy on a card".to_string(),
+                    Crossing::Peer => "copy between cards".to_string(),
+                    Crossing::Staged => "copy staged".to_string(),
+                },
+                Step::Fft { .. } => "fft".to_string(),
+                Step::Twiddle { .. } => "twiddle".to_string(),
+                Step::Fmm(f) => format!("fmm {}", f.op.name()),
+                _ => "other".to_string(),
+            };
+            let t = std::time::Instant::now();
+            self.card(step.stream()).dev.bind()?;
+            // SAFETY: no step that addresses host memory runs.
+            unsafe { self.step(i, step, &[], false) }?;
+            self.synchronize()?;
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            match out.iter_mut().find(|(w, _)| *w == what) {
+                Some(e) => e.1 += ms,
+                None => out.push((what, ms)),
+            }
+        }
+        Ok(out)
+    }
+
     unsafe fn run_with(&self, input: ArrayPtr, output: ArrayPtr, resident: bool) -> Result<()> {
         let _one = self.running.lock();
         for card in &self.cards {
@@ -1155,8 +1165,8 @@ impl<T: Real> CudaProgram<T> {
         )
     }
 
-    /// The copy kernel of `card` on `stream` (of that card): element (i...) of `dims` from
-    /// `src + Σ i·is` to `dst + Σ i·os`.
+    /// Copies the box `dims` of `card` (current context) on `stream` (of that card): element
+    /// (i...) from `src + Σ i·is` to `dst + Σ i·os` (`exec::cuda::copy` chooses how).
     unsafe fn copy_kernel(
         &self,
         card: &Card,
@@ -1166,26 +1176,16 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         stream: cu::CUstream,
     ) -> Result<()> {
-        let total = elements(dims) as u64;
-        if total == 0 {
-            return Ok(());
-        }
-        let mut b = CopyBox {
-            rank: dims.len() as i64,
-            complex: complex as i64,
-            ..Default::default()
-        };
-        for (k, d) in dims.iter().enumerate() {
-            (b.n[k], b.is[k], b.os[k]) = (d.n as i64, d.is as i64, d.os as i64);
-        }
-        let (mut s, mut d, mut t) = (src, dst, total);
-        let mut params = [
-            &mut s as *mut u64 as *mut c_void,
-            &mut d as *mut u64 as *mut c_void,
-            &mut b as *mut CopyBox as *mut c_void,
-            &mut t as *mut u64 as *mut c_void,
-        ];
-        launch(&card.dev, card.copy, total, stream, &mut params)
+        let kernels = card.copy.as_ref().expect("loaded in new");
+        let unit = std::mem::size_of::<T>();
+        super::copy::copy(
+            kernels,
+            &card.dev,
+            (src, dst),
+            dims,
+            (complex, unit),
+            stream,
+        )
     }
 
     unsafe fn transfer(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
