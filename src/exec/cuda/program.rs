@@ -65,6 +65,8 @@ struct TwiddleArgs {
     rest_rank: i64,
     rest_n: [i64; MAX_REST],
     rest_s: [i64; MAX_REST],
+    /// 1: consecutive threads take consecutive rows (the smaller stride), else columns.
+    rows_inner: i64,
 }
 
 /// The kernels, `REAL` replaced by `float` or `double`. The twiddle is the CPU twin's:
@@ -77,6 +79,7 @@ struct TwiddleArgs {
     unsigned long long first_col, n;
     long long sign, rest_rank;
     long long rest_n[4]; long long rest_s[4];
+    long long rows_inner;
 };
 __device__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
@@ -106,8 +109,14 @@ extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned
             r /= (unsigned long long)t.rest_n[k];
             o += c * t.rest_s[k];
         }
-        unsigned long long j = r % (unsigned long long)t.cols_n;
-        unsigned long long k = r / (unsigned long long)t.cols_n;
+        unsigned long long j, k;
+        if (t.rows_inner) {
+            k = r % (unsigned long long)t.rows_n;
+            j = r / (unsigned long long)t.rows_n;
+        } else {
+            j = r % (unsigned long long)t.cols_n;
+            k = r / (unsigned long long)t.cols_n;
+        }
         o += (long long)k * t.rows_s + (long long)j * t.cols_s;
         unsigned long long m = mulmod(k, t.first_col + j, t.n);
         double a = (double)t.sign * 2.0 * 3.141592653589793 * (double)m / (double)t.n;
@@ -1138,6 +1147,9 @@ impl<T: Real> CudaProgram<T> {
             n: *n as u64,
             sign: *sign as i64,
             rest_rank: rest.len() as i64,
+            // Coalesced: the six-step's rows are contiguous and its columns n1 apart (taking
+            // columns innermost, its twiddle step took as long as its three all-to-alls).
+            rows_inner: i64::from(rows.stride.abs() < cols.stride.abs()),
             ..Default::default()
         };
         for (k, a) in rest.iter().enumerate() {
