@@ -1,11 +1,12 @@
 //! Runs a [`Program`] on GPUs: its device temporaries in device memory, one CUDA stream per
-//! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps and
-//! device-side strided copies as NVRTC kernels of this file.
+//! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps as
+//! an NVRTC kernel of this file, device-side box copies by `exec::cuda::copy` (a copy-engine
+//! run, a tiled transpose or one thread per element).
 //!
 //! Devices: the program's placements `Device(d)` name entries of the device map handed to
 //! [`CudaProgram::new`] (`&[Arc<Device>]`). Several entries may be the same card (partitions
-//! of one card: a transfer between them is the copy kernel on that card); between different
-//! cards a transfer is the copy kernel of the destination reading the source's memory when
+//! of one card: a transfer between them is a box copy on that card); between different
+//! cards a transfer is a box copy on the destination's stream reading the source's memory when
 //! peer access is possible (`cuDeviceCanAccessPeer`, enabled once), and otherwise staged
 //! through pinned host memory (packed and copied out on the source card's side stream, copied
 //! in and scattered on the destination's stream, ordered by events). Each stream runs on the
@@ -14,7 +15,7 @@
 //! execution per element of the remaining loops; empty shares (a loop of length 0) do nothing.
 //!
 //! A `Collective` runs as its parts, each a transfer between device buffers on its stream (so
-//! partitions of one card copy with the copy kernel, cards with peer access read each other,
+//! partitions of one card copy on it, cards with peer access read each other,
 //! others stage through the host); an `Fmm` step is its stage's kernel (`exec::cuda::fmm`) on
 //! its stream, with its operator table uploaded to the card in `new`.
 //!
