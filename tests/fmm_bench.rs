@@ -16,6 +16,8 @@
 //! - `FMM_CPU_MAX`: up to this log2 N the reference is the CPU executor's six-step (all
 //!   cores; default 25); above, the GPU six-step (exact up to rounding: tests/fmm.rs);
 //! - `FMM_OUT`: the markdown table's file (default `$OUT/fmm.md`, or stdout only);
+//! - `FMM_PROFILE=1`: also each program's steps timed one at a time, summed per kind
+//!   (`CudaProgram::profile_resident`), printed as `profile ...` lines;
 //! - `FMM_ON_CPU=1`: both programs on the CPU executor instead (virtual devices, no GPU: a dry
 //!   run of the harness, e.g. `FMM_ON_CPU=1 FMM_PARTS=2 FMM_SIZES="16 18"`).
 //!
@@ -68,11 +70,12 @@ fn rel_l2<T: Real>(a: &[T], b: &[T]) -> f64 {
     (num / den.max(1e-300)).sqrt()
 }
 
-/// One algorithm's result: its output (first run, from the host input) and the median ms of
-/// its resident runs.
+/// One algorithm's result: its output (first run, from the host input), the median ms of
+/// its resident runs and, with `FMM_PROFILE=1`, where a run's time goes (each step waited for).
 struct Timed<T> {
     out: Vec<T>,
     ms: f64,
+    profile: String,
 }
 
 fn time_gpu<T: Real>(
@@ -98,9 +101,16 @@ fn time_gpu<T: Real>(
         .collect::<Result<_, _>>()
         .map_err(|e| format!("{e:?}"))?;
     ms.sort_by(f64::total_cmp);
+    let mut profile = String::new();
+    if std::env::var("FMM_PROFILE").as_deref() == Ok("1") {
+        for (what, t) in exec.profile_resident().map_err(|e| format!("{e:?}"))? {
+            let _ = write!(profile, "{what} {t:.3}; ");
+        }
+    }
     Ok(Timed {
         out: b,
         ms: ms[ms.len() / 2],
+        profile,
     })
 }
 
@@ -120,6 +130,7 @@ fn time_cpu<T: Real>(prog: &Program, x: &[T], reps: usize) -> Result<Timed<T>, S
     Ok(Timed {
         out: b,
         ms: ms[ms.len() / 2],
+        profile: String::new(),
     })
 }
 
@@ -167,6 +178,11 @@ fn row<T: Real>(
     } else {
         (six.out.clone(), "gpu six-step")
     };
+    for (name, t) in [("six-step", &six), ("fmm-fft", &fmm)] {
+        if !t.profile.is_empty() {
+            println!("profile 2^{log_n} {name} on {parts}: {}", t.profile);
+        }
+    }
     format!(
         "{head} {:.3} | {:.3} | {:.2} | {:.1e} | {:.1e} | {what} | {} |",
         six.ms,

@@ -1942,21 +1942,21 @@ fn gpu_vs_cpu<T: fftx::real::Real>(
     ))
 }
 
-/// A program of one FMM stage on device 0: its source and destination loaded from the input
-/// (the destination too: L2L, L2T and post accumulate into it), the destination to the output.
+/// A program of one FMM stage on device 0 (leaf of `leaf` points): its source and destination
+/// loaded from the input (the destination too: L2L, L2T and post accumulate into it), the
+/// destination to the output.
 fn fmm_stage_program(
     op: fftx::program::FmmOp,
-    level: u32,
-    boxes: usize,
-    first: usize,
+    (level, boxes, first): (u32, usize, usize),
+    leaf: usize,
     sign: i32,
 ) -> (fftx::program::Program, (usize, usize)) {
     use fftx::problem::IoDim;
     use fftx::program::{At, FmmGeom, FmmStep, Placement, Program, Step, INPUT, OUTPUT};
     let geom = FmmGeom {
-        n: 5 * 12 * 16,
+        n: 5 * leaf * 16,
         p: 5,
-        leaf: 12,
+        leaf,
         terms: 7,
         base: 2,
         sign,
@@ -1994,7 +1994,9 @@ fn fmm_stage_program(
 }
 
 /// Each FMM-FFT stage's kernel (exec/cuda/fmm.rs) against its CPU twin (exec/cpu/fmm.rs), both
-/// precisions, both signs: S2M, S2T, M2M, the cousins' and the base ring's M2L, L2L, L2T, post.
+/// precisions, both signs: S2M, S2T, M2M, the cousins' and the base ring's M2L, L2L, L2T, post;
+/// leaves of 12 and 16 points (S2T's kernel for leaves of a multiple of 8 takes 8 targets a
+/// thread).
 #[test]
 fn fmm_kernels_match_their_cpu_twins() {
     use fftx::program::FmmOp;
@@ -2015,9 +2017,9 @@ fn fmm_kernels_match_their_cpu_twins() {
     ];
     let mut failures = Vec::new();
     for (op, level, boxes, first) in cases {
-        for sign in [-1, 1] {
-            let (prog, sizes) = fmm_stage_program(op, level, boxes, first, sign);
-            let what = format!("{} level {level} sign {sign}", op.name());
+        for (sign, leaf) in [(-1, 12), (1, 12), (-1, 16), (1, 16)] {
+            let (prog, sizes) = fmm_stage_program(op, (level, boxes, first), leaf, sign);
+            let what = format!("{} level {level} leaf {leaf} sign {sign}", op.name());
             for r in [
                 gpu_vs_cpu::<f64>(&prog, sizes, &map, true, 1e-13, &format!("{what} f64")),
                 gpu_vs_cpu::<f32>(&prog, sizes, &map, true, 1e-6, &format!("{what} f32")),

@@ -1,6 +1,9 @@
-//! The FMM-FFT's stages ([`FmmStep`]) as NVRTC kernels: one thread per output element, the
-//! operator tables of `exec::cpu::fmm::table` (f64) in device memory, sums in double like the
-//! CPU twins (`exec::cpu::fmm`), which `tests/gpu.rs` compares them with.
+//! The FMM-FFT's stages ([`FmmStep`]) as NVRTC kernels, the operator tables of
+//! `exec::cpu::fmm::table` (f64) in device memory, sums in double in the order of the CPU twins
+//! (`exec::cpu::fmm`), which `tests/gpu.rs` compares them with. A thread computes 8 outputs
+//! of S2M, S2T and L2T (S2T and L2T where the leaf is a multiple of 8; else one) and 4 of M2L,
+//! each value it loads used for all of them (one output a thread loaded about three values per
+//! multiply-add: S2T took 85% of the FMM-FFT's time); M2M, L2L and post one each.
 
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
@@ -32,20 +35,6 @@ typedef REAL real;
 struct FmmArgs { long long p, leaf, terms, boxes, first, ring, base, noffs, sign; };
 #define LOOP(i, total) for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x \
     + threadIdx.x; i < (total); i += (unsigned long long)gridDim.x * blockDim.x)
-extern "C" __global__ void fftx_fmm_s2m(const real* src, real* dst, const double* t,
-                                        FmmArgs a, unsigned long long total) {
-    long long pn = a.p - 1;
-    LOOP(i, total) {
-        long long pm = i % pn, r = i / pn, q = r % a.terms, b = r / a.terms;
-        double re = 0, im = 0;
-        for (long long m = 0; m < a.leaf; ++m) {
-            double w = t[q * a.leaf + m];
-            long long e = (b * a.leaf + m) * a.p + pm + 1;
-            re += w * (double)src[2 * e]; im += w * (double)src[2 * e + 1];
-        }
-        dst[2 * i] = (real)re; dst[2 * i + 1] = (real)im;
-    }
-}
 extern "C" __global__ void fftx_fmm_s2t(const real* src, real* dst, const double* t,
                                         FmmArgs a, unsigned long long total) {
     long long ml = a.leaf;
@@ -61,6 +50,126 @@ extern "C" __global__ void fftx_fmm_s2t(const real* src, real* dst, const double
         }
         dst[2 * i] = (real)re; dst[2 * i + 1] = (real)im;
     }
+}
+// S2T blocked: a thread takes R consecutive targets ii0.. of one box and FFT index p, and
+// walks the sources j of the three boxes in blocks of R. The kernel entry for (ii, j) is
+// K[2·M_L − 1 − ii + j]: a block needs 2R − 1 of them, and each source and entry loaded is used
+// R times (fftx_fmm_s2t loads three values per multiply-add). Same sums in the same order.
+// A warp takes PW consecutive p (where P allows, else one) of 32 / PW boxes, the same targets:
+// it loads PW distinct operator entries per value, not 32 (the operator, 4·M_L × P doubles, is
+// read from L2 by every thread: measured 26 ms of S2T for 2^28 f32 on 2 H200), and its source
+// loads still fill whole 32-byte sectors.
+#define PW 8
+template <int R>
+__device__ void s2t_blocked(const real* src, real* dst, const double* t, const FmmArgs& a,
+                            unsigned long long total) {
+    long long ml = a.leaf, groups = ml / R, items = a.boxes * groups;
+    long long pw = a.p % PW == 0 ? PW : 1, chunks = a.p / pw, gw = 32 / pw;
+    LOOP(i, total) {
+        long long lane = i % 32, w = i / 32;
+        long long p = (w % chunks) * pw + lane % pw, item = (w / chunks) * gw + lane / pw;
+        if (item >= items) continue;
+        // Items box first: a warp's items share their targets ii0.. and so their entries.
+        long long ii0 = (item / a.boxes) * R, b = item % a.boxes;
+        long long o = (b * ml + ii0) * a.p + p;
+        if (p == 0) {
+            for (int k = 0; k < R; ++k) {
+                dst[2 * (o + k * a.p)] = src[2 * (o + k * a.p)];
+                dst[2 * (o + k * a.p) + 1] = src[2 * (o + k * a.p) + 1];
+            }
+            continue;
+        }
+        double re[R], im[R];
+        for (int k = 0; k < R; ++k) { re[k] = 0; im[k] = 0; }
+        const double* col = t + p;
+        long long c = 2 * ml - 1 - ii0 - (R - 1);
+        for (long long j0 = -ml; j0 < 2 * ml; j0 += R) {
+            double kk[2 * R - 1], xr[R], xi[R];
+#pragma unroll
+            for (int u = 0; u < 2 * R - 1; ++u) kk[u] = col[(c + j0 + u) * a.p];
+#pragma unroll
+            for (int u = 0; u < R; ++u) {
+                long long e = (b * ml + j0 + u) * a.p + p;
+                xr[u] = (double)src[2 * e]; xi[u] = (double)src[2 * e + 1];
+            }
+#pragma unroll
+            for (int u = 0; u < R; ++u) {
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    double w = kk[u - k + R - 1];
+                    re[k] += w * xr[u]; im[k] += w * xi[u];
+                }
+            }
+        }
+        for (int k = 0; k < R; ++k) {
+            dst[2 * (o + k * a.p)] = (real)re[k]; dst[2 * (o + k * a.p) + 1] = (real)im[k];
+        }
+    }
+}
+extern "C" __global__ void fftx_fmm_s2t8(const real* src, real* dst, const double* t,
+                                         FmmArgs a, unsigned long long total) {
+    s2t_blocked<8>(src, dst, t, a, total);
+}
+// S2M blocked: a thread takes R expansion terms q0.. of one box and FFT index p, so that each
+// source loaded serves R terms (the weights are the same for the whole warp).
+template <int R>
+__device__ void s2m_blocked(const real* src, real* dst, const double* t, const FmmArgs& a,
+                            unsigned long long total) {
+    long long pn = a.p - 1, groups = (a.terms + R - 1) / R;
+    LOOP(i, total) {
+        long long pm = i % pn, r = i / pn, q0 = (r % groups) * R, b = r / groups;
+        double re[R], im[R];
+        for (int k = 0; k < R; ++k) { re[k] = 0; im[k] = 0; }
+        for (long long m = 0; m < a.leaf; ++m) {
+            long long e = (b * a.leaf + m) * a.p + pm + 1;
+            double xr = (double)src[2 * e], xi = (double)src[2 * e + 1];
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                double w = q0 + k < a.terms ? t[(q0 + k) * a.leaf + m] : 0.0;
+                re[k] += w * xr; im[k] += w * xi;
+            }
+        }
+        for (int k = 0; k < R && q0 + k < a.terms; ++k) {
+            long long o = (b * a.terms + q0 + k) * pn + pm;
+            dst[2 * o] = (real)re[k]; dst[2 * o + 1] = (real)im[k];
+        }
+    }
+}
+// L2T blocked: a thread takes R targets m0.. of one box and FFT index p (leaf a multiple of R),
+// each local expansion term loaded serving R targets.
+template <int R>
+__device__ void l2t_blocked(const real* src, real* dst, const double* t, const FmmArgs& a,
+                            unsigned long long total) {
+    long long pn = a.p - 1, groups = a.leaf / R;
+    LOOP(i, total) {
+        long long p = i % a.p, r = i / a.p, m0 = (r % groups) * R, b = r / groups;
+        if (p == 0) continue;
+        long long o = (b * a.leaf + m0) * a.p + p;
+        double re[R], im[R];
+        for (int k = 0; k < R; ++k) {
+            re[k] = dst[2 * (o + k * a.p)]; im[k] = dst[2 * (o + k * a.p) + 1];
+        }
+        for (long long q = 0; q < a.terms; ++q) {
+            long long e = (b * a.terms + q) * pn + p - 1;
+            double xr = (double)src[2 * e], xi = (double)src[2 * e + 1];
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                double w = t[q * a.leaf + m0 + k];
+                re[k] += w * xr; im[k] += w * xi;
+            }
+        }
+        for (int k = 0; k < R; ++k) {
+            dst[2 * (o + k * a.p)] = (real)re[k]; dst[2 * (o + k * a.p) + 1] = (real)im[k];
+        }
+    }
+}
+extern "C" __global__ void fftx_fmm_s2m8(const real* src, real* dst, const double* t,
+                                         FmmArgs a, unsigned long long total) {
+    s2m_blocked<8>(src, dst, t, a, total);
+}
+extern "C" __global__ void fftx_fmm_l2t8(const real* src, real* dst, const double* t,
+                                         FmmArgs a, unsigned long long total) {
+    l2t_blocked<8>(src, dst, t, a, total);
 }
 extern "C" __global__ void fftx_fmm_m2m(const real* src, real* dst, const double* t,
                                         FmmArgs a, unsigned long long total) {
@@ -105,12 +214,17 @@ extern "C" __global__ void fftx_fmm_l2t(const real* src, real* dst, const double
         dst[2 * i] = (real)re; dst[2 * i + 1] = (real)im;
     }
 }
-extern "C" __global__ void fftx_fmm_m2l(const real* src, real* dst, const double* t,
-                                        FmmArgs a, unsigned long long total) {
-    long long pn = a.p - 1, nq = a.terms;
+// M2L blocked: a thread takes R terms ii0.. of one box and FFT index p, each source term loaded
+// serving R of them (the operator differs per term and p, so it is loaded once per use).
+template <int R>
+__device__ void m2l_blocked(const real* src, real* dst, const double* t, const FmmArgs& a,
+                            unsigned long long total) {
+    long long pn = a.p - 1, nq = a.terms, groups = (a.terms + R - 1) / R;
     LOOP(i, total) {
-        long long pm = i % pn, r = i / pn, ii = r % nq, b = r / nq, gb = a.first + b;
-        double re = 0, im = 0;
+        long long pm = i % pn, r = i / pn, ii0 = (r % groups) * R, b = r / groups;
+        long long gb = a.first + b;
+        double re[R], im[R];
+        for (int k = 0; k < R; ++k) { re[k] = 0; im[k] = 0; }
         for (long long si = 0; si < a.noffs; ++si) {
             long long from;
             if (a.base) {
@@ -120,15 +234,28 @@ extern "C" __global__ void fftx_fmm_m2l(const real* src, real* dst, const double
                 if ((gb % 2 == 0 && s == -3) || (gb % 2 == 1 && s == 3)) continue;
                 from = b + s;
             }
-            const double* row = t + (si * nq + ii) * nq * pn + pm;
+            const double* row = t + (si * nq + ii0) * nq * pn + pm;
             for (long long j = 0; j < nq; ++j) {
                 long long e = (from * nq + j) * pn + pm;
-                double w = row[j * pn];
-                re += w * (double)src[2 * e]; im += w * (double)src[2 * e + 1];
+                double xr = (double)src[2 * e], xi = (double)src[2 * e + 1];
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    if (ii0 + k < nq) {
+                        double w = row[(k * nq + j) * pn];
+                        re[k] += w * xr; im[k] += w * xi;
+                    }
+                }
             }
         }
-        dst[2 * i] = (real)re; dst[2 * i + 1] = (real)im;
+        for (int k = 0; k < R && ii0 + k < nq; ++k) {
+            long long o = (b * nq + ii0 + k) * pn + pm;
+            dst[2 * o] = (real)re[k]; dst[2 * o + 1] = (real)im[k];
+        }
     }
+}
+extern "C" __global__ void fftx_fmm_m2l4(const real* src, real* dst, const double* t,
+                                         FmmArgs a, unsigned long long total) {
+    m2l_blocked<4>(src, dst, t, a, total);
 }
 extern "C" __global__ void fftx_fmm_reduce(const real* ring, double* r, FmmArgs a,
                                            unsigned long long total) {
@@ -159,18 +286,37 @@ extern "C" __global__ void fftx_fmm_post(const double* r, real* dst, const doubl
 /// The stages' kernels on one card.
 #[derive(Clone, Copy)]
 pub(super) struct Kernels {
-    fns: [cu::CUfunction; 8],
+    fns: [cu::CUfunction; 10],
 }
 
-const NAMES: [&str; 8] = [
-    "fftx_fmm_s2m",
+/// Targets (terms) per thread of `fftx_fmm_s2t8` and `fftx_fmm_l2t8` (`fftx_fmm_s2m8`): a leaf
+/// of a multiple of it takes those S2T and L2T kernels; S2M always takes its.
+const BLOCK: u64 = 8;
+/// Terms per thread of `fftx_fmm_m2l4`.
+const M2L_BLOCK: u64 = 4;
+
+// The kernels' places in `Kernels::fns`, in the order of NAMES.
+const S2T: usize = 0;
+const M2M: usize = 1;
+const M2L4: usize = 2;
+const L2L: usize = 3;
+const L2T: usize = 4;
+const REDUCE: usize = 5;
+const POST: usize = 6;
+const S2T8: usize = 7;
+const S2M8: usize = 8;
+const L2T8: usize = 9;
+const NAMES: [&str; 10] = [
     "fftx_fmm_s2t",
     "fftx_fmm_m2m",
-    "fftx_fmm_m2l",
+    "fftx_fmm_m2l4",
     "fftx_fmm_l2l",
     "fftx_fmm_l2t",
     "fftx_fmm_reduce",
     "fftx_fmm_post",
+    "fftx_fmm_s2t8",
+    "fftx_fmm_s2m8",
+    "fftx_fmm_l2t8",
 ];
 
 impl Kernels {
@@ -180,7 +326,7 @@ impl Kernels {
             Generated::Module(m) => m,
             Generated::Lto(_) => return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX")),
         };
-        let mut fns = [std::ptr::null_mut(); 8];
+        let mut fns = [std::ptr::null_mut(); 10];
         for (f, name) in fns.iter_mut().zip(NAMES) {
             *f = generated_function(module, name)?;
         }
@@ -249,14 +395,25 @@ pub(super) unsafe fn run(
     };
     let (b, pn, q) = (f.boxes as u64, (g.p - 1) as u64, g.terms as u64);
     let points = b * g.leaf as u64 * g.p as u64;
+    let blocked = (g.leaf as u64).is_multiple_of(BLOCK);
     let (func, total) = match f.op {
-        FmmOp::S2m => (0, b * q * pn),
-        FmmOp::S2t => (1, points),
-        FmmOp::M2m => (2, b * q * pn),
-        FmmOp::M2l => (3, b * q * pn),
-        FmmOp::L2l => (4, b * 2 * q * pn),
-        FmmOp::L2t => (5, points),
-        FmmOp::Post => (7, points),
+        FmmOp::S2m => (S2M8, b * q.div_ceil(BLOCK) * pn),
+        FmmOp::S2t if blocked => {
+            // Warps of 8 p (or 1) by 4 (or 32) items: whole warps over the items. Measured at
+            // 2^28 on 2 H200 against warps of 32 p: S2T f32 26.4 -> 19.6 ms, but f64 23.5 ->
+            // 26.6 ms (summed over the cards); a choice per precision is not measured yet.
+            let pw: u64 = if g.p.is_multiple_of(8) { 8 } else { 1 };
+            let items = b * g.leaf as u64 / BLOCK;
+            let warps = items.div_ceil(32 / pw) * (g.p as u64 / pw);
+            (S2T8, 32 * warps)
+        }
+        FmmOp::S2t => (S2T, points),
+        FmmOp::M2m => (M2M, b * q * pn),
+        FmmOp::M2l => (M2L4, b * q.div_ceil(M2L_BLOCK) * pn),
+        FmmOp::L2l => (L2L, b * 2 * q * pn),
+        FmmOp::L2t if blocked => (L2T8, points / BLOCK),
+        FmmOp::L2t => (L2T, points),
+        FmmOp::Post => (POST, points),
     };
     if f.op == FmmOp::Post {
         let (mut s, mut r, mut t) = (src, scratch, pn);
@@ -266,7 +423,7 @@ pub(super) unsafe fn run(
             &mut a as *mut Args as *mut c_void,
             &mut t as *mut u64 as *mut c_void,
         ];
-        launch(dev, k.fns[6], pn, stream, &mut params)?;
+        launch(dev, k.fns[REDUCE], pn, stream, &mut params)?;
     }
     let first = if f.op == FmmOp::Post { scratch } else { src };
     let (mut s, mut d, mut tb, mut t) = (first, dst, table, total);

@@ -15,6 +15,7 @@
 //! memory), [`cufft`] (plans), [`staging`] (the ring of pinned blocks host arrays travel
 //! through), [`transform`] (a transform step: packing, chunks, streams).
 
+pub(crate) mod copy;
 pub mod cudagen;
 pub mod cufft;
 mod direct;

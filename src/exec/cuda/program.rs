@@ -1,11 +1,12 @@
 //! Runs a [`Program`] on GPUs: its device temporaries in device memory, one CUDA stream per
-//! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps and
-//! device-side strided copies as NVRTC kernels of this file.
+//! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps as
+//! an NVRTC kernel of this file, device-side box copies by `exec::cuda::copy` (a copy-engine
+//! run, a tiled transpose or one thread per element).
 //!
 //! Devices: the program's placements `Device(d)` name entries of the device map handed to
 //! [`CudaProgram::new`] (`&[Arc<Device>]`). Several entries may be the same card (partitions
-//! of one card: a transfer between them is the copy kernel on that card); between different
-//! cards a transfer is the copy kernel of the destination reading the source's memory when
+//! of one card: a transfer between them is a box copy on that card); between different
+//! cards a transfer is a box copy on the destination's stream reading the source's memory when
 //! peer access is possible (`cuDeviceCanAccessPeer`, enabled once), and otherwise staged
 //! through pinned host memory (packed and copied out on the source card's side stream, copied
 //! in and scattered on the destination's stream, ordered by events). Each stream runs on the
@@ -14,7 +15,7 @@
 //! execution per element of the remaining loops; empty shares (a loop of length 0) do nothing.
 //!
 //! A `Collective` runs as its parts, each a transfer between device buffers on its stream (so
-//! partitions of one card copy with the copy kernel, cards with peer access read each other,
+//! partitions of one card copy on it, cards with peer access read each other,
 //! others stage through the host); an `Fmm` step is its stage's kernel (`exec::cuda::fmm`) on
 //! its stream, with its operator table uploaded to the card in `new`.
 //!
@@ -31,6 +32,7 @@
 //! streams and events per card for every distributed program the GPU tests run);
 //! `tests/gpu.rs` compares the executor with the CPU program on one card and on every card.
 
+use super::copy::MAX_RANK;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
 use super::kernels::{compile_generated, generated_function, launch, Generated};
@@ -47,21 +49,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Most axes of a device-side strided copy.
-const MAX_RANK: usize = 6;
 /// Most `rest` axes of a twiddle step.
 const MAX_REST: usize = 4;
-
-/// The copy kernel's box (layout shared with `CopyBox` in [`SOURCE`]).
-#[repr(C)]
-#[derive(Clone, Copy, Default)]
-struct CopyBox {
-    n: [i64; MAX_RANK],
-    is: [i64; MAX_RANK],
-    os: [i64; MAX_RANK],
-    rank: i64,
-    complex: i64,
-}
 
 /// The twiddle kernel's arguments (layout shared with `TwiddleArgs` in [`SOURCE`]).
 #[repr(C)]
@@ -77,6 +66,8 @@ struct TwiddleArgs {
     rest_rank: i64,
     rest_n: [i64; MAX_REST],
     rest_s: [i64; MAX_REST],
+    /// 1: consecutive threads take consecutive rows (the smaller stride), else columns.
+    rows_inner: i64,
 }
 
 /// The kernels, `REAL` replaced by `float` or `double`. The twiddle is the CPU twin's:
@@ -84,12 +75,12 @@ struct TwiddleArgs {
 /// then the complex product in `real` without contraction into FMAs.
 const SOURCE: &str = r#"
 typedef REAL real;
-struct CopyBox { long long n[6]; long long is[6]; long long os[6]; long long rank; long long complex; };
 struct TwiddleArgs {
     long long rows_n, rows_s, cols_n, cols_s;
     unsigned long long first_col, n;
     long long sign, rest_rank;
     long long rest_n[4]; long long rest_s[4];
+    long long rows_inner;
 };
 __device__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
@@ -109,22 +100,6 @@ __device__ unsigned long long mulmod(unsigned long long a, unsigned long long b,
     }
     return r;
 }
-extern "C" __global__ void fftx_program_copy(const real* src, real* dst, CopyBox b,
-                                             unsigned long long total) {
-    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-         i < total; i += (unsigned long long)gridDim.x * blockDim.x) {
-        unsigned long long r = i;
-        long long s = 0, d = 0;
-        for (int k = (int)b.rank - 1; k >= 0; --k) {
-            long long c = (long long)(r % (unsigned long long)b.n[k]);
-            r /= (unsigned long long)b.n[k];
-            s += c * b.is[k];
-            d += c * b.os[k];
-        }
-        dst[d] = src[s];
-        if (b.complex) dst[d + 1] = src[s + 1];
-    }
-}
 extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned long long total) {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
          i < total; i += (unsigned long long)gridDim.x * blockDim.x) {
@@ -135,8 +110,14 @@ extern "C" __global__ void fftx_program_twiddle(real* x, TwiddleArgs t, unsigned
             r /= (unsigned long long)t.rest_n[k];
             o += c * t.rest_s[k];
         }
-        unsigned long long j = r % (unsigned long long)t.cols_n;
-        unsigned long long k = r / (unsigned long long)t.cols_n;
+        unsigned long long j, k;
+        if (t.rows_inner) {
+            k = r % (unsigned long long)t.rows_n;
+            j = r / (unsigned long long)t.rows_n;
+        } else {
+            j = r % (unsigned long long)t.cols_n;
+            k = r / (unsigned long long)t.cols_n;
+        }
         o += (long long)k * t.rows_s + (long long)j * t.cols_s;
         unsigned long long m = mulmod(k, t.first_col + j, t.n);
         double a = (double)t.sign * 2.0 * 3.141592653589793 * (double)m / (double)t.n;
@@ -174,7 +155,8 @@ impl Staging {
 /// One physical card of the device map, and what the program keeps on it.
 struct Card {
     dev: Arc<Device>,
-    copy: cu::CUfunction,
+    /// The box copies (loaded in `new`).
+    copy: Option<super::copy::Kernels>,
     twiddle: cu::CUfunction,
     /// For copies staged out of this card (no peer access to the destination): a side stream,
     /// the event after each pack and copy out, and the block strided sources are packed into.
@@ -593,7 +575,7 @@ impl<T: Real> CudaProgram<T> {
                 None => {
                     cards.push(Card {
                         dev: d.clone(),
-                        copy: std::ptr::null_mut(),
+                        copy: None,
                         twiddle: std::ptr::null_mut(),
                         aux: std::ptr::null_mut(),
                         packed: std::ptr::null_mut(),
@@ -726,7 +708,7 @@ impl<T: Real> CudaProgram<T> {
                     return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX"))
                 }
             };
-            card.copy = generated_function(module, "fftx_program_copy")?;
+            card.copy = Some(super::copy::Kernels::load(&card.dev, real)?);
             card.twiddle = generated_function(module, "fftx_program_twiddle")?;
         }
         if self.program.steps.iter().any(|s| matches!(s, Step::Fmm(_))) {
@@ -983,6 +965,44 @@ impl<T: Real> CudaProgram<T> {
         unsafe { self.run_with(none, none, true) }
     }
 
+    /// As [`CudaProgram::run_resident`] (device steps alone), but waits for every stream after
+    /// each step: per kind
+    /// of step (`fft`, `twiddle`, `fmm <stage>`, `copy on a card`, `copy between cards`,
+    /// `copy staged`), its steps' summed milliseconds, in order of first appearance. With
+    /// nothing overlapping, the sum exceeds a plain run's time; it says where the time goes.
+    pub fn profile_resident(&self) -> Result<Vec<(String, f64)>> {
+        let _one = self.running.lock();
+        let mut out: Vec<(String, f64)> = Vec::new();
+        for (i, step) in self.program.steps.iter().enumerate() {
+            let device = |b: usize| on_device(&self.program, b);
+            let what = match step {
+                Step::Transfer { from, to, .. } if !device(from.buf) || !device(to.buf) => continue,
+                Step::Record { .. } | Step::Wait { .. } => continue,
+                _ if empty(step) => continue,
+                Step::Transfer { .. } => match self.crossing[i] {
+                    Crossing::None => "copy on a card".to_string(),
+                    Crossing::Peer => "copy between cards".to_string(),
+                    Crossing::Staged => "copy staged".to_string(),
+                },
+                Step::Fft { .. } => "fft".to_string(),
+                Step::Twiddle { .. } => "twiddle".to_string(),
+                Step::Fmm(f) => format!("fmm {}", f.op.name()),
+                _ => "other".to_string(),
+            };
+            let t = std::time::Instant::now();
+            self.card(step.stream()).dev.bind()?;
+            // SAFETY: no step that addresses host memory runs.
+            unsafe { self.step(i, step, &[], false) }?;
+            self.synchronize()?;
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            match out.iter_mut().find(|(w, _)| *w == what) {
+                Some(e) => e.1 += ms,
+                None => out.push((what, ms)),
+            }
+        }
+        Ok(out)
+    }
+
     unsafe fn run_with(&self, input: ArrayPtr, output: ArrayPtr, resident: bool) -> Result<()> {
         let _one = self.running.lock();
         for card in &self.cards {
@@ -1153,6 +1173,9 @@ impl<T: Real> CudaProgram<T> {
             n: *n as u64,
             sign: *sign as i64,
             rest_rank: rest.len() as i64,
+            // Coalesced: the six-step's rows are contiguous and its columns n1 apart (taking
+            // columns innermost, its twiddle step took as long as its three all-to-alls).
+            rows_inner: i64::from(rows.stride.abs() < cols.stride.abs()),
             ..Default::default()
         };
         for (k, a) in rest.iter().enumerate() {
@@ -1180,8 +1203,8 @@ impl<T: Real> CudaProgram<T> {
         )
     }
 
-    /// The copy kernel of `card` on `stream` (of that card): element (i...) of `dims` from
-    /// `src + Σ i·is` to `dst + Σ i·os`.
+    /// Copies the box `dims` of `card` (current context) on `stream` (of that card): element
+    /// (i...) from `src + Σ i·is` to `dst + Σ i·os` (`exec::cuda::copy` chooses how).
     unsafe fn copy_kernel(
         &self,
         card: &Card,
@@ -1191,26 +1214,16 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         stream: cu::CUstream,
     ) -> Result<()> {
-        let total = elements(dims) as u64;
-        if total == 0 {
-            return Ok(());
-        }
-        let mut b = CopyBox {
-            rank: dims.len() as i64,
-            complex: complex as i64,
-            ..Default::default()
-        };
-        for (k, d) in dims.iter().enumerate() {
-            (b.n[k], b.is[k], b.os[k]) = (d.n as i64, d.is as i64, d.os as i64);
-        }
-        let (mut s, mut d, mut t) = (src, dst, total);
-        let mut params = [
-            &mut s as *mut u64 as *mut c_void,
-            &mut d as *mut u64 as *mut c_void,
-            &mut b as *mut CopyBox as *mut c_void,
-            &mut t as *mut u64 as *mut c_void,
-        ];
-        launch(&card.dev, card.copy, total, stream, &mut params)
+        let kernels = card.copy.as_ref().expect("loaded in new");
+        let unit = std::mem::size_of::<T>();
+        super::copy::copy(
+            kernels,
+            &card.dev,
+            (src, dst),
+            dims,
+            (complex, unit),
+            stream,
+        )
     }
 
     unsafe fn transfer(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
