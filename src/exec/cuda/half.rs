@@ -325,7 +325,7 @@ mod tests {
         let p = problem(
             Kind::Dft { sign: -1 },
             vec![IoDim::new(12, 2 * 5, 2 * 3), IoDim::new(5, 2, 2 * 40)],
-            vec![IoDim::new(7, 2 * 60, 2 * 1)],
+            vec![IoDim::new(7, 2 * 60, 2)],
         );
         let s = callback_source(&p);
         assert!(
