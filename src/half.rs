@@ -3,8 +3,9 @@
 //! either width) and one of two ways to run it:
 //!
 //! - on the GPU (device arrays; host arrays under `FFTX_BACKEND=gpu`, staged as binary16, half
-//!   the bytes of f32): `exec::cuda::half::HalfGpu`, cuFFT's f32 transform whose load and store
-//!   callbacks convert, so each array is read and written once;
+//!   the bytes of f32): `exec::cuda::half::HalfGpu`, a generated one-pass kernel that loads
+//!   binary16, transforms in f32 and stores binary16 (short 1-D lengths), or gather kernel,
+//!   cuFFT f32, scatter kernel;
 //! - the CPU twin (host arrays; device arrays the GPU cannot take, copied through the host):
 //!   widen the array's extent to f32, run the ordinary f32 plan (the planner picks its
 //!   backend), round the output's extent back to nearest, ties to even.
@@ -175,7 +176,16 @@ impl HalfPlan {
 
     fn gpu_plan(&self) -> Result<&HalfGpu, String> {
         self.gpu
-            .get_or_init(|| HalfGpu::new(&self.problem).map_err(|e| e.message))
+            .get_or_init(|| {
+                HalfGpu::new(&self.problem).map_err(|e| {
+                    crate::log_warn!(
+                        "fftxh: {} runs on the CPU twin: the GPU cannot take it ({})",
+                        self.problem.describe(),
+                        e.message
+                    );
+                    e.message
+                })
+            })
             .as_ref()
             .map_err(|e| e.clone())
     }
@@ -183,16 +193,8 @@ impl HalfPlan {
     /// The route of arrays in device memory or not.
     fn route(&self, device: bool) -> Route {
         use crate::backend::{backend_setting, BackendSetting};
-        let gpu_ok = || match self.gpu_plan() {
-            Ok(_) => true,
-            Err(e) => {
-                crate::log_warn!(
-                    "fftxh: {} runs on the CPU twin: the GPU cannot take it ({e})",
-                    self.problem.describe()
-                );
-                false
-            }
-        };
+        // A GPU that cannot take the problem said so once, when it was asked first.
+        let gpu_ok = || self.gpu_plan().is_ok();
         match (device, backend_setting()) {
             (true, _) if gpu_ok() => Route::Gpu,
             (true, _) => Route::DeviceViaHost,

@@ -203,6 +203,22 @@ fn c2c_1d_any_size() {
 
 #[test]
 fn c2c_2d_3d_batched_strided() {
+    // A prime axis over 16 (the GPU's gather/cuFFT/scatter way), in place.
+    check_c2c(
+        &[17, 6],
+        2,
+        Layout {
+            stride: 1,
+            dist: 102,
+        },
+        Layout {
+            stride: 1,
+            dist: 102,
+        },
+        1,
+        true,
+        5,
+    );
     check_c2c(
         &[12, 10],
         2,

@@ -91,18 +91,6 @@ impl CufftPlan {
         Self::make(&[n], None, batch, ty, precision, cb)
     }
 
-    /// A plan of `batch` packed transforms of logical shape `n` (rank 1 to 3) whose loads and
-    /// stores go through LTO callbacks.
-    pub fn packed_with_callbacks(
-        n: &[i64],
-        batch: i64,
-        ty: FftType,
-        precision: Precision,
-        cb: &JitCallbacks,
-    ) -> Result<Self> {
-        Self::make(n, None, batch, ty, precision, Some(cb))
-    }
-
     fn make(
         n: &[i64],
         layouts: Option<(&Layout, &Layout)>,

@@ -1,65 +1,42 @@
-//! Half-storage transforms on the GPU (`fftxh_` plans): cuFFT's f32 transform with LTO load and
-//! store callbacks that read and write IEEE binary16 in the caller's layout. Each element is
-//! widened to f32 as cuFFT loads it and rounded (to nearest, ties to even) as cuFFT stores it:
-//! the transform computes in f32, and the caller's arrays are read and written once, at 2 bytes
-//! a real scalar, as cuFFT's own fp16 transforms read them. Any size cuFFT's f32 transforms
-//! take, rank 1 to 3. The CPU twin is `half::CpuTwin` (widen, the f32 plan, round).
+//! Half-storage transforms on the GPU (`fftxh_` plans), computed in f32 on IEEE binary16
+//! arrays in the caller's layout. Two ways, both our generated kernels around f32 arithmetic:
 //!
-//! cuFFT runs on its own f32 scratch (`dataIn` = `dataOut`, in place for c2c; two buffers for
-//! r2c and c2r), which only its intermediate passes touch; the callbacks reach the caller's
-//! arrays through a device table of two addresses (`callerInfo`), so new-array executes only
-//! rewrite the table.
+//! - **one pass** (1-D transforms whose length has radices up to 16 and fits a block's shared
+//!   memory, `pencil::fused_shape`: up to a few thousand points): the FFTX pass kernel of
+//!   `cudagen::fused_pass` whose element loads widen binary16 to f32 and whose stores round to
+//!   nearest even: each array is read and written once, 4 bytes a complex element each way,
+//!   the bytes cuFFT's fp16 transforms move;
+//! - **gather, cuFFT f32, scatter** (any other size, rank 1 to 3): a kernel widens the input
+//!   into a packed f32 scratch, cuFFT transforms it, a kernel rounds it into the output.
+//!
+//! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
+//! ran at 0.3-0.6x cuFFT fp16 and cuFFT refused the callbacks for large batches of short
+//! transforms, CUFFT_INTERNAL_ERROR; bench/results/2026-11-26-h200-tensor-cores-half-callbacks.md.)
+//! The kernels reach the caller's arrays through a device table of two addresses, so new-array
+//! executes only rewrite the table. The CPU twin is `half::HalfPlan`'s (widen, the f32 plan,
+//! round).
 
-use super::cufft::{CufftPlan, FftType, JitCallbacks};
-use super::kernels::{compile_generated, Generated};
+use super::cufft::{CufftPlan, FftType, Layout};
+use super::kernels::{compile_generated, generated_function, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
-use crate::problem::{IoDim, Kind, Precision, Problem};
+use crate::problem::{Kind, Kind1d, Precision, Problem};
+use crate::program::pencil::{fused_shape, Pass, SegMap, Side};
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::fmt::Write;
 use std::sync::Arc;
 
-/// binary16 <-> f32 in PTX (`cvt`), so the source needs no `cuda_fp16.h`.
-const PRELUDE: &str = r#"typedef unsigned long long u64;
-typedef long long i64;
-__device__ __forceinline__ float fxh_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+/// binary16 <-> f32 in PTX (`cvt`), so the source needs no `cuda_fp16.h` (after
+/// `cudagen::prelude(F32)`: `u64`, `i64`, `fx_cplx` = float2, `fx_real` = float).
+const CONVERT: &str = r#"__device__ __forceinline__ float fxh_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short fxh_h(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 "#;
 
-/// The shape cuFFT transforms on one side (packed: the complex side of r2c/c2r has n/2+1 on
-/// its last axis), with the caller's strides (real scalars) of that side.
-fn side(p: &Problem, input: bool) -> (Vec<isize>, Vec<isize>) {
-    let shape = if input {
-        p.input_shape()
-    } else {
-        p.output_shape()
-    };
-    let strides = p
-        .dims
-        .iter()
-        .map(|d| if input { d.is } else { d.os })
-        .collect();
-    (shape, strides)
-}
-
-/// Code that turns the packed element offset `off` (cuFFT's, of a side of shape `shape`, then
-/// the batch) into the caller's scalar position `pos`: the axes from the last, then the loops
-/// from the last (the batch index is the loops' row-major index, the same on both sides).
-fn position(shape: &[isize], strides: &[isize], loops: &[IoDim], input: bool) -> String {
+/// Code that turns the element offset `off` into the scalar position `pos`, for axes given
+/// innermost first as (length, stride): the offset's digits in those lengths (the last axis
+/// takes the rest).
+fn position(order: &[(isize, isize)]) -> String {
     let mut s = String::from("  i64 pos = 0; u64 r = off, i;\n");
-    let axes = shape.iter().zip(strides);
-    let loop_axes = loops
-        .iter()
-        .map(|d| (&d.n, if input { &d.is } else { &d.os }));
-    let all: Vec<(isize, isize)> = axes.chain(loop_axes).map(|(&n, &s)| (n, s)).collect();
-    // Innermost first: the last transform axis, ..., the first, then the last loop, ...
-    let (dims, loops_part) = all.split_at(shape.len());
-    let order: Vec<(isize, isize)> = dims
-        .iter()
-        .rev()
-        .chain(loops_part.iter().rev())
-        .copied()
-        .collect();
     for (k, &(n, stride)) in order.iter().enumerate() {
         if k + 1 == order.len() {
             let _ = writeln!(s, "  pos += (i64)r * (i64){stride};");
@@ -73,35 +50,237 @@ fn position(shape: &[isize], strides: &[isize], loops: &[IoDim], input: bool) ->
     s
 }
 
-/// The callbacks' source for `p` (strides in real scalars of binary16): `fxh_ld` and `fxh_st`.
-pub fn callback_source(p: &Problem) -> String {
-    let mut s = String::from(PRELUDE);
-    let (ishape, istrides) = side(p, true);
-    let (oshape, ostrides) = side(p, false);
-    let (real_in, real_out) = (!p.kind.input_is_complex(), !p.kind.output_is_complex());
-    let ity = if real_in { "float" } else { "float2" };
-    let oty = if real_out { "float" } else { "float2" };
-    let _ = writeln!(
-        s,
-        "__device__ {ity} fxh_ld(void* dataIn, u64 off, void* info, void* smem) {{\n  const unsigned short* a = (const unsigned short*)((const u64*)info)[0];"
-    );
-    s += &position(&ishape, &istrides, &p.loops, true);
-    s += if real_in {
-        "  return fxh_f(a[pos]);\n}\n"
-    } else {
-        "  return make_float2(fxh_f(a[pos]), fxh_f(a[pos + 1]));\n}\n"
+/// Where a pass reads or writes: the caller's binary16 array (its side of the problem) or the
+/// packed f32 complex scratch (row-major: the loops, then the complex shape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    User { input: bool },
+    Scratch,
+}
+
+/// The axes of a side innermost first for a pass along `axis` (that axis, then the others
+/// from the last, then the loops from the last), as (length, stride): strides in binary16
+/// scalars for the caller's arrays, in complex elements for the scratch.
+fn order(p: &Problem, place: Place, shape: &[isize], axis: usize) -> Vec<(isize, isize)> {
+    let (strides, loops): (Vec<isize>, Vec<(isize, isize)>) = match place {
+        Place::User { input } => (
+            p.dims
+                .iter()
+                .map(|d| if input { d.is } else { d.os })
+                .collect(),
+            p.loops
+                .iter()
+                .map(|d| (d.n, if input { d.is } else { d.os }))
+                .collect(),
+        ),
+        Place::Scratch => {
+            let c = complex_shape(p);
+            let mut st = vec![1isize; c.len()];
+            for d in (0..c.len().saturating_sub(1)).rev() {
+                st[d] = st[d + 1] * c[d + 1];
+            }
+            let mut l = Vec::new();
+            let mut stride: isize = c.iter().product();
+            for d in p.loops.iter().rev() {
+                l.push((d.n, stride));
+                stride *= d.n;
+            }
+            l.reverse();
+            (st, l)
+        }
     };
-    let _ = writeln!(
-        s,
-        "__device__ void fxh_st(void* dataOut, u64 off, {oty} e, void* info, void* smem) {{\n  unsigned short* a = (unsigned short*)((const u64*)info)[1];"
+    let mut o = vec![(shape[axis], strides[axis])];
+    o.extend(
+        (0..shape.len())
+            .rev()
+            .filter(|&d| d != axis)
+            .map(|d| (shape[d], strides[d])),
     );
-    s += &position(&oshape, &ostrides, &p.loops, false);
-    s += if real_out {
-        "  a[pos] = fxh_h(e);\n}\n"
-    } else {
-        "  a[pos] = fxh_h(e.x); a[pos + 1] = fxh_h(e.y);\n}\n"
+    o.extend(loops.iter().rev().copied());
+    o
+}
+
+/// The shape of the complex data (the c2c's, r2c's output, c2r's input).
+fn complex_shape(p: &Problem) -> Vec<isize> {
+    match p.kind {
+        Kind::C2r => p.input_shape(),
+        _ => p.output_shape(),
+    }
+}
+
+/// `fftx_ld{k}` / `fftx_st{k}` of pass `k` along `axis` (cuFFT's callback signatures, as the
+/// pass kernels call them): element `off` of the pass's packed pencils (the axis fastest)
+/// from or to `place`, through the table `info` = {input, output, scratch}.
+fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place) -> String {
+    let mut s = String::new();
+    let real_in = load == (Place::User { input: true }) && !p.kind.input_is_complex();
+    let real_out = store == (Place::User { input: false }) && !p.kind.output_is_complex();
+    let shape_of = |place: Place| match place {
+        Place::User { input: true } => p.input_shape(),
+        Place::User { input: false } => p.output_shape(),
+        Place::Scratch => complex_shape(p),
     };
+    for (place, is_load) in [(load, true), (store, false)] {
+        let real = if is_load { real_in } else { real_out };
+        let ty = if real { "fx_real" } else { "fx_cplx" };
+        let slot = match place {
+            Place::User { input: true } => 0,
+            Place::User { input: false } => 1,
+            Place::Scratch => 2,
+        };
+        let pos = position(&order(p, place, &shape_of(place), axis));
+        let body = match (place, is_load, real) {
+            (Place::Scratch, true, _) => "  return ((const fx_cplx*)a)[pos];",
+            (Place::Scratch, false, _) => "  ((fx_cplx*)a)[pos] = e;",
+            (_, true, true) => "  return fxh_f(((const unsigned short*)a)[pos]);",
+            (_, true, false) => "  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]));",
+            (_, false, true) => "  ((unsigned short*)a)[pos] = fxh_h(e);",
+            (_, false, false) => "  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
+        };
+        let head = if is_load {
+            format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem)")
+        } else {
+            format!(
+                "__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem)"
+            )
+        };
+        let _ = writeln!(
+            s,
+            "{head} {{\n  const u64 a = ((const u64*)info)[{slot}];\n{pos}{body}\n}}"
+        );
+    }
     s
+}
+
+/// The element accesses of the gather/scatter way: `fftx_ld0` (element `off` of the packed
+/// input, widened) and `fftx_st0` (element `off` of the packed output, rounded), the caller's
+/// layout through the table `info` = {input address, output address}.
+pub fn access_source(p: &Problem) -> String {
+    let mut s = crate::exec::cuda::cudagen::prelude(Precision::F32);
+    s += CONVERT;
+    let last = p.dims.len() - 1;
+    s += &access(
+        p,
+        0,
+        last,
+        Place::User { input: true },
+        Place::User { input: false },
+    );
+    s
+}
+
+/// The passes of the pass-kernel way, when every axis has one: (kind, axis, load, store), the
+/// last axis first (the caller's contiguous axis) for c2c and r2c, the last axis last for c2r.
+/// A 1-D in-place transform whose transforms share memory takes the gather/scatter way (a
+/// block stores its pencils after loading them, but other blocks' pencils would overlap).
+fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
+    let rank = p.dims.len();
+    if rank == 1 && p.in_place && !p.batches_independent_in_place() {
+        return None;
+    }
+    if p.dims.iter().any(|d| fused_shape(d.n as usize).is_none()) {
+        return None;
+    }
+    let axes: Vec<usize> = match p.kind {
+        Kind::C2r => (0..rank).collect(),
+        _ => (0..rank).rev().collect(),
+    };
+    let mut out = Vec::new();
+    for (i, &axis) in axes.iter().enumerate() {
+        let kind = match p.kind {
+            Kind::Dft { sign } => Kind1d::Dft { sign },
+            Kind::R2c if i == 0 => Kind1d::R2c,
+            Kind::R2c => Kind1d::Dft { sign: -1 },
+            Kind::C2r if i + 1 == rank => Kind1d::C2r,
+            Kind::C2r => Kind1d::Dft { sign: 1 },
+            _ => return None,
+        };
+        let load = if i == 0 {
+            Place::User { input: true }
+        } else {
+            Place::Scratch
+        };
+        let store = if i + 1 == rank {
+            Place::User { input: false }
+        } else {
+            Place::Scratch
+        };
+        out.push((kind, axis, load, store));
+    }
+    Some(out)
+}
+
+/// The pass kernels' source and each pass's (kernel name, Pass, batch).
+fn pass_source(p: &Problem) -> Option<(String, Vec<(String, Pass, u64)>)> {
+    let plan = pass_plan(p)?;
+    let mut s = crate::exec::cuda::cudagen::prelude(Precision::F32);
+    s += CONVERT;
+    let mut passes = Vec::new();
+    let cshape = complex_shape(p);
+    let elems: isize = cshape.iter().product::<isize>() * p.howmany() as isize;
+    for (k, &(kind, axis, load, store)) in plan.iter().enumerate() {
+        let n = p.dims[axis].n as usize;
+        let unit = |place: Place| match place {
+            Place::Scratch => axis + 1 == p.dims.len(),
+            Place::User { input } => {
+                let (st, complex) = if input {
+                    (p.dims[axis].is, p.kind.input_is_complex())
+                } else {
+                    (p.dims[axis].os, p.kind.output_is_complex())
+                };
+                st == 1 + complex as isize
+            }
+        };
+        let seg = |contig: bool| SegMap {
+            slot: 0,
+            complex: true,
+            base: 0,
+            origin: vec![0, 0],
+            strides: vec![0, if contig { 1 } else { 2 }],
+            clip: vec![0..1, 0..n],
+        };
+        // One pencil per line of the complex data along the axis (the real side of an r2c's
+        // first pass or a c2r's last has as many lines).
+        let batch = (elems / cshape[axis]) as u64;
+        let pass = Pass {
+            kind,
+            axis: 1,
+            n,
+            pencils: vec![0..batch as usize, 0..1],
+            live_in: 0..kind.len_in(n),
+            live_out: 0..kind.len_out(n),
+            load: Side::Segments(vec![seg(unit(load))]),
+            head: None,
+            store: Side::Segments(vec![seg(unit(store))]),
+            tail: None,
+            mid: None,
+        };
+        s += &access(p, k, axis, load, store);
+        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32)?;
+        passes.push((format!("fftx_pass{k}"), pass, batch));
+    }
+    Some((s, passes))
+}
+
+/// The gather and scatter kernels around cuFFT: `fxh_gather(total, P, out)` widens the input
+/// into packed f32, `fxh_scatter(total, P, in)` rounds packed f32 into the output.
+fn gather_scatter_source(p: &Problem) -> String {
+    const GRID: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
+    let ti = if p.kind.input_is_complex() {
+        "fx_cplx"
+    } else {
+        "fx_real"
+    };
+    let to = if p.kind.output_is_complex() {
+        "fx_cplx"
+    } else {
+        "fx_real"
+    };
+    format!(
+        "{}extern \"C\" __global__ void fxh_gather(u64 total, const u64* P, {ti}* out) {{ {GRID} out[off] = fftx_ld0(0, off, (void*)P, 0); }}\nextern \"C\" __global__ void fxh_scatter(u64 total, const u64* P, const {ti2}* in) {{ {GRID} fftx_st0(0, off, in[off], (void*)P, 0); }}\n",
+        access_source(p),
+        ti2 = to
+    )
 }
 
 /// Why the GPU cannot run `p` as a half-storage transform (None: it can try).
@@ -159,17 +338,38 @@ impl Drop for Block {
     }
 }
 
+/// How a half transform runs.
+enum Way {
+    /// Pass kernels, one per axis: (function, grid, block, batch) each, and the f32 scratch
+    /// between them (rank 2 and 3).
+    Passes(Vec<(usize, u32, u32, u64)>, Option<Block>),
+    /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter.
+    Cufft {
+        plan: CufftPlan,
+        gather: usize,
+        scatter: usize,
+        sign: i32,
+        scratch: Vec<Block>,
+        total_in: u64,
+        total_out: u64,
+    },
+}
+
 /// A half-storage transform on one device.
 pub struct HalfGpu {
-    plan: CufftPlan,
+    way: Way,
     device: Arc<Device>,
-    /// The callbacks' table: the caller's input and output addresses.
+    /// The kernels' table: the caller's input and output addresses.
     table: Block,
-    /// cuFFT's f32 scratch: `dataIn` and `dataOut` (the same block for c2c).
-    scratch: Vec<Block>,
-    sign: i32,
     /// The addresses in `table`; held while a transform runs (one at a time per plan).
     current: Mutex<(u64, u64)>,
+}
+
+fn module(device: &Device, source: &str) -> Result<usize> {
+    match compile_generated(device, source, false)? {
+        Generated::Module(m) => Ok(m),
+        Generated::Lto(_) => Err(Error::new(ErrorKind::Internal, "NVRTC gave LTO-IR")),
+    }
 }
 
 impl HalfGpu {
@@ -180,55 +380,77 @@ impl HalfGpu {
         }
         let device = super::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         device.bind()?;
-        if !super::cufft::jit_callbacks_available() {
-            return Err(Error::unsupported(
-                "this cuFFT has no LTO callbacks (cufftXtSetJITCallback, CUDA 12.8+)",
-            ));
-        }
-        let Generated::Lto(image) = compile_generated(&device, &callback_source(p), true)? else {
-            return Err(Error::new(ErrorKind::Internal, "NVRTC gave no LTO-IR"));
-        };
-        let table = Block::new(&device, 16)?;
-        let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
-        let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
-        let (ty, sign) = match p.kind {
-            Kind::Dft { sign } => (FftType::C2c, sign),
-            Kind::R2c => (FftType::R2c, -1),
-            _ => (FftType::C2r, 1),
-        };
-        let cb = JitCallbacks {
-            image,
-            load: Some("fxh_ld".into()),
-            store: Some("fxh_st".into()),
-            real_in: !p.kind.input_is_complex(),
-            real_out: !p.kind.output_is_complex(),
-            precision: Precision::F32,
-            info: table.ptr,
-        };
-        let plan = CufftPlan::packed_with_callbacks(&n, batch, ty, Precision::F32, &cb)?;
-        let count = |shape: Vec<isize>| shape.iter().product::<isize>() as usize * batch as usize;
-        let complex_elems = if ty == FftType::R2c {
-            count(p.output_shape())
-        } else {
-            count(p.input_shape())
-        };
-        let scratch = match ty {
-            FftType::C2c => vec![Block::new(&device, complex_elems * 8)?],
-            FftType::R2c => vec![
-                Block::new(&device, count(p.input_shape()) * 4)?,
-                Block::new(&device, complex_elems * 8)?,
-            ],
-            FftType::C2r => vec![
-                Block::new(&device, complex_elems * 8)?,
-                Block::new(&device, count(p.output_shape()) * 4)?,
-            ],
+        let table = Block::new(&device, 24)?;
+        let way = match pass_source(p) {
+            Some((source, passes)) => {
+                let m = module(&device, &source)?;
+                let mut launches = Vec::new();
+                for (name, pass, batch) in &passes {
+                    let shape = fused_shape(pass.n).expect("pass_plan checked the shape");
+                    let per_block = crate::exec::cuda::cudagen::pencils_per_block(pass)
+                        .unwrap_or(shape.pencils) as u64;
+                    let grid = batch.div_ceil(per_block);
+                    if grid > i32::MAX as u64 {
+                        return Err(Error::unsupported(format!("{grid} blocks")));
+                    }
+                    let f = generated_function(m, name)? as usize;
+                    launches.push((f, grid as u32, shape.threads as u32, *batch));
+                }
+                let scratch = if passes.len() > 1 {
+                    let elems: isize =
+                        complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
+                    Some(Block::new(&device, elems as usize * 8)?)
+                } else {
+                    None
+                };
+                Way::Passes(launches, scratch)
+            }
+            None => {
+                let m = module(&device, &gather_scatter_source(p))?;
+                let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
+                let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
+                let (ty, sign) = match p.kind {
+                    Kind::Dft { sign } => (FftType::C2c, sign),
+                    Kind::R2c => (FftType::R2c, -1),
+                    _ => (FftType::C2r, 1),
+                };
+                let (ishape, oshape) = (p.input_shape(), p.output_shape());
+                let count = |s: &[isize]| s.iter().product::<isize>() as i64 * batch;
+                let layout =
+                    |s: &[isize]| Layout::packed(&s.iter().map(|&x| x as i64).collect::<Vec<_>>());
+                let plan = CufftPlan::new(
+                    &n,
+                    &layout(&ishape),
+                    &layout(&oshape),
+                    batch,
+                    ty,
+                    Precision::F32,
+                )?;
+                let (ci, co) = (p.kind.input_is_complex(), p.kind.output_is_complex());
+                let (bi, bo) = (
+                    count(&ishape) as usize * if ci { 8 } else { 4 },
+                    count(&oshape) as usize * if co { 8 } else { 4 },
+                );
+                let scratch = if ty == FftType::C2c {
+                    vec![Block::new(&device, bi)?]
+                } else {
+                    vec![Block::new(&device, bi)?, Block::new(&device, bo)?]
+                };
+                Way::Cufft {
+                    plan,
+                    gather: generated_function(m, "fxh_gather")? as usize,
+                    scatter: generated_function(m, "fxh_scatter")? as usize,
+                    sign,
+                    scratch,
+                    total_in: count(&ishape) as u64,
+                    total_out: count(&oshape) as u64,
+                }
+            }
         };
         Ok(HalfGpu {
-            plan,
+            way,
             device,
             table,
-            scratch,
-            sign,
             current: Mutex::new((u64::MAX, u64::MAX)),
         })
     }
@@ -239,30 +461,93 @@ impl HalfGpu {
     /// # Safety
     /// Both must be device memory holding every element the problem addresses.
     pub unsafe fn run(&self, input: u64, output: u64) -> Result<()> {
+        use std::ffi::c_void;
         let mut current = self.current.lock();
         self.device.bind()?;
         if *current != (input, output) {
-            let words = [input, output];
+            let scratch = match &self.way {
+                Way::Passes(_, Some(b)) => b.ptr,
+                _ => 0,
+            };
+            let words = [input, output, scratch];
             check(
-                cu::cuMemcpyHtoD_v2(self.table.ptr, words.as_ptr() as *const _, 16),
+                cu::cuMemcpyHtoD_v2(self.table.ptr, words.as_ptr() as *const _, 24),
                 "cuMemcpyHtoD",
             )?;
             *current = (input, output);
         }
-        let a = self.scratch[0].ptr;
-        let b = self.scratch.last().map_or(a, |s| s.ptr);
-        self.plan.exec(a, b, self.sign)?;
-        check(
-            cu::cuStreamSynchronize(std::ptr::null_mut()),
-            "cuStreamSynchronize",
-        )
+        let stream = std::ptr::null_mut();
+        let mut table = self.table.ptr;
+        match &self.way {
+            Way::Passes(launches, _) => {
+                for &(f, grid, block, batch) in launches {
+                    let mut batch = batch;
+                    super::kernels::launch_grid(
+                        f as cu::CUfunction,
+                        grid,
+                        block,
+                        stream,
+                        &mut [
+                            &mut batch as *mut u64 as *mut c_void,
+                            &mut table as *mut u64 as *mut c_void,
+                        ],
+                    )?;
+                }
+            }
+            Way::Cufft {
+                plan,
+                gather,
+                scatter,
+                sign,
+                scratch,
+                total_in,
+                total_out,
+            } => {
+                let a = scratch[0].ptr;
+                let b = scratch.last().map_or(a, |s| s.ptr);
+                let (mut ti, mut to, mut pa, mut pb) = (*total_in, *total_out, a, b);
+                super::kernels::launch(
+                    &self.device,
+                    *gather as cu::CUfunction,
+                    ti,
+                    stream,
+                    &mut [
+                        &mut ti as *mut u64 as *mut c_void,
+                        &mut table as *mut u64 as *mut c_void,
+                        &mut pa as *mut u64 as *mut c_void,
+                    ],
+                )?;
+                plan.exec(a, b, *sign)?;
+                super::kernels::launch(
+                    &self.device,
+                    *scatter as cu::CUfunction,
+                    to,
+                    stream,
+                    &mut [
+                        &mut to as *mut u64 as *mut c_void,
+                        &mut table as *mut u64 as *mut c_void,
+                        &mut pb as *mut u64 as *mut c_void,
+                    ],
+                )?;
+            }
+        }
+        check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize")
     }
 
     pub fn describe(&self) -> String {
-        format!(
-            "gpu {}: cuFFT f32 with LTO callbacks that load binary16 into f32 and round stores to binary16 (work {} bytes)",
-            self.device.name, self.plan.work_bytes
-        )
+        match &self.way {
+            Way::Passes(l, _) => format!(
+                "gpu {}: {} pass kernel{} (shared-memory Stockham in f32, one per axis{}), binary16 widened on load and rounded to nearest even on store",
+                self.device.name,
+                l.len(),
+                if l.len() > 1 { "s" } else { "" },
+                if l.len() > 1 { ", f32 scratch between" } else { "" }
+            ),
+            Way::Cufft { plan, .. } => format!(
+                "gpu {}: gather kernel (binary16 -> packed f32), cuFFT f32 (work {} bytes), scatter kernel (f32 -> binary16, nearest even)",
+                self.device.name, plan.work_bytes
+            ),
+        }
     }
 
     /// Copies `bytes` bytes from host `src` to device `dst` (host-array executes).
@@ -307,6 +592,7 @@ impl DeviceBlock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::IoDim;
 
     fn problem(kind: Kind, dims: Vec<IoDim>, loops: Vec<IoDim>) -> Problem {
         Problem {
@@ -318,16 +604,16 @@ mod tests {
         }
     }
 
-    /// The callbacks address the caller's layout: the packed offset's axes from the last, the
-    /// batch over the loops, strides as given (in binary16 scalars).
+    /// The element accesses address the caller's layout: the packed offset's axes from the
+    /// last, the batch over the loops, strides as given (in binary16 scalars).
     #[test]
-    fn callbacks_follow_the_callers_strides() {
+    fn accesses_follow_the_callers_strides() {
         let p = problem(
             Kind::Dft { sign: -1 },
             vec![IoDim::new(12, 2 * 5, 2 * 3), IoDim::new(5, 2, 2 * 40)],
             vec![IoDim::new(7, 2 * 60, 2)],
         );
-        let s = callback_source(&p);
+        let s = access_source(&p);
         assert!(
             s.contains("i = r % 5ULL; r /= 5ULL; pos += (i64)i * (i64)2;"),
             "{s}"
@@ -338,18 +624,61 @@ mod tests {
         );
         assert!(s.contains("pos += (i64)r * (i64)120;"), "{s}");
         assert!(s.contains("pos += (i64)r * (i64)2;"), "{s}");
-        assert!(s.contains("make_float2(fxh_f(a[pos]), fxh_f(a[pos + 1]))"));
-        // r2c: real loads, complex stores over n/2+1 on the last axis.
+        assert!(s.contains("make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]))"));
+        assert!(gather_scatter_source(&p)
+            .contains("fxh_scatter(u64 total, const u64* P, const fx_cplx* in)"));
+        // Two passes: the last axis (5) from the caller's input into the scratch, then the
+        // first (12) from the scratch (packed: 5 complex apart along it, 60 between
+        // transforms) into the caller's output.
+        let (src, passes) = pass_source(&p).expect("12 and 5 have pass kernels");
+        assert_eq!(passes.len(), 2);
+        assert_eq!((passes[0].1.n, passes[0].2), (5, 12 * 7));
+        assert_eq!((passes[1].1.n, passes[1].2), (12, 5 * 7));
+        let st0 = &src[src.find("fftx_st0").unwrap()..];
+        assert!(
+            st0.contains("[2];")
+                && st0.contains("i = r % 5ULL; r /= 5ULL; pos += (i64)i * (i64)1;")
+        );
+        let ld1 = &src[src.find("fftx_ld1").unwrap()..];
+        assert!(
+            ld1.contains("i = r % 12ULL; r /= 12ULL; pos += (i64)i * (i64)5;"),
+            "{ld1}"
+        );
+        assert!(ld1.contains("pos += (i64)r * (i64)60;"), "{ld1}");
+        let st1 = &src[src.find("fftx_st1").unwrap()..];
+        assert!(
+            st1.contains("[1];")
+                && st1.contains("i = r % 12ULL; r /= 12ULL; pos += (i64)i * (i64)6;")
+        );
+        // r2c: real loads, complex stores over n/2+1 on the last axis; one pass.
         let p = problem(
             Kind::R2c,
             vec![IoDim::new(10, 1, 2)],
             vec![IoDim::new(3, 10, 12)],
         );
-        let s = callback_source(&p);
-        assert!(s.contains("__device__ float fxh_ld"), "{s}");
-        assert!(s.contains("float2 e"), "{s}");
+        let s = access_source(&p);
+        assert!(s.contains("__device__ fx_real fftx_ld0"), "{s}");
+        assert!(s.contains("fx_cplx e"), "{s}");
         assert!(s.contains("i = r % 6ULL;"), "{s}");
         assert_eq!(unsupported(&p), None);
+        let (_, passes) = pass_source(&p).expect("n = 10 is one pass");
+        assert_eq!((passes.len(), passes[0].1.n, passes[0].2), (1, 10, 3));
+        // A c2r of rank 2: the first axis first (c2c backward), the real last axis last.
+        let p = problem(
+            Kind::C2r,
+            vec![IoDim::new(6, 2 * 5, 8), IoDim::new(8, 2, 1)],
+            vec![],
+        );
+        let plan = pass_plan(&p).unwrap();
+        assert_eq!(plan[0].0, Kind1d::Dft { sign: 1 });
+        assert_eq!((plan[1].0, plan[1].1), (Kind1d::C2r, 1));
+        // Lengths with a prime factor over 16 take cuFFT.
+        let p17 = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(17 * 3, 2, 2)],
+            vec![],
+        );
+        assert!(pass_source(&p17).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
     }
