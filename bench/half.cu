@@ -125,7 +125,7 @@ static void run_case(std::vector<long long> n, long long batch, int reps) {
   std::string how = "-";
   if (p) {
     char* s = fftxh_sprint_plan(p);
-    how = (s && strstr(s, "pass kernel")) ? "gpu pass kernels" : (s && strstr(s, "gather kernel")) ? "gpu gather+cuFFT f32+scatter" : (s && strstr(s, "cpu twin")) ? "cpu-twin" : "?";
+    how = (s && strstr(s, "cuFFT fp16")) ? "gpu cuFFT fp16" : (s && strstr(s, "pass kernel")) ? "gpu pass kernels" : (s && strstr(s, "gather kernel")) ? "gpu gather+cuFFT f32+scatter" : (s && strstr(s, "cpu twin")) ? "cpu-twin" : "?";
     free(s);
     t_h = time_ms([&] { fftxh_execute(p); }, reps);
     std::vector<__half> out(2 * elems);

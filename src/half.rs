@@ -1,11 +1,12 @@
 //! Half-storage plans (`fftxh_` in `fftx.h`): transforms over IEEE binary16 arrays, computed in
-//! f32. A plan is the f32 problem of the same layout (strides in real scalars are the same in
-//! either width) and one of two ways to run it:
+//! f32 (powers of two on the GPU: cuFFT's fp16 transform, faster and inside the error bound,
+//! unless `FFTX_HALF_COMPUTE=f32`). A plan is the f32 problem of the same layout (strides in
+//! real scalars are the same in either width) and one of two ways to run it:
 //!
 //! - on the GPU (device arrays; host arrays under `FFTX_BACKEND=gpu`, staged as binary16, half
-//!   the bytes of f32): `exec::cuda::half::HalfGpu`, a generated one-pass kernel that loads
-//!   binary16, transforms in f32 and stores binary16 (short 1-D lengths), or gather kernel,
-//!   cuFFT f32, scatter kernel;
+//!   the bytes of f32): `exec::cuda::half::HalfGpu`: cuFFT fp16 (powers of two), our pass
+//!   kernels that load binary16, transform in f32 and store binary16 (one per axis, lengths of
+//!   radices up to 16 that fit shared memory), or gather kernel, cuFFT f32, scatter kernel;
 //! - the CPU twin (host arrays; device arrays the GPU cannot take, copied through the host):
 //!   widen the array's extent to f32, run the ordinary f32 plan (the planner picks its
 //!   backend), round the output's extent back to nearest, ties to even.
@@ -468,7 +469,7 @@ impl HalfPlan {
             }
         };
         format!(
-            "(fftxh half storage (IEEE binary16), computed in f32: {}\n  {how})",
+            "(fftxh half storage (IEEE binary16): {}\n  {how})",
             self.problem.describe()
         )
     }

@@ -1,20 +1,24 @@
-//! Half-storage transforms on the GPU (`fftxh_` plans), computed in f32 on IEEE binary16
-//! arrays in the caller's layout. Two ways, both our generated kernels around f32 arithmetic:
+//! Half-storage transforms on the GPU (`fftxh_` plans) over IEEE binary16 arrays in the
+//! caller's layout. Three ways, tried in this order:
 //!
-//! - **one pass** (1-D transforms whose length has radices up to 16 and fits a block's shared
-//!   memory, `pencil::fused_shape`: up to a few thousand points): the FFTX pass kernel of
-//!   `cudagen::fused_pass` whose element loads widen binary16 to f32 and whose stores round to
-//!   nearest even: each array is read and written once, 4 bytes a complex element each way,
-//!   the bytes cuFFT's fp16 transforms move;
-//! - **gather, cuFFT f32, scatter** (any other size, rank 1 to 3): a kernel widens the input
-//!   into a packed f32 scratch, cuFFT transforms it, a kernel rounds it into the output.
+//! - **cuFFT fp16** (every axis a power of two, a layout cuFFT's advanced interface expresses;
+//!   not under `FFTX_HALF_COMPUTE=f32`): `cufftXtMakePlanMany` with CUDA_C_16F on the caller's
+//!   arrays. fp16 arithmetic inside cuFFT: errors of 1e-3-2e-3 on an H200, inside the 1e-3
+//!   log2 N of the issue; the f32 ways below are 1.2-3.9x slower there.
+//! - **pass kernels** (every axis's length has radices up to 16 and fits a block's shared
+//!   memory, `pencil::fused_shape`): one FFTX pass kernel (`cudagen::fused_pass`) per axis,
+//!   f32 Stockham stages in shared memory, whose element loads widen binary16 and whose stores
+//!   round to nearest even (1-D: one kernel, 4 bytes in and 4 out a complex element; rank 2-3:
+//!   a packed f32 scratch between the passes);
+//! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3): a kernel widens the input
+//!   into packed f32, cuFFT transforms it, a kernel rounds it into the output.
 //!
 //! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
 //! ran at 0.3-0.6x cuFFT fp16 and cuFFT refused the callbacks for large batches of short
 //! transforms, CUFFT_INTERNAL_ERROR; bench/results/2026-11-26-h200-tensor-cores-half-callbacks.md.)
-//! The kernels reach the caller's arrays through a device table of two addresses, so new-array
-//! executes only rewrite the table. The CPU twin is `half::HalfPlan`'s (widen, the f32 plan,
-//! round).
+//! Our kernels reach the caller's arrays through a device table of addresses (input, output,
+//! scratch), so new-array executes only rewrite the table. The CPU twin is `half::HalfPlan`'s
+//! (widen, the f32 plan, round).
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, Generated};
@@ -210,8 +214,11 @@ fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
     Some(out)
 }
 
-/// The pass kernels' source and each pass's (kernel name, Pass, batch).
-fn pass_source(p: &Problem) -> Option<(String, Vec<(String, Pass, u64)>)> {
+/// A pass kernel's name, its Pass and its batch (pencils).
+type PassLaunch = (String, Pass, u64);
+
+/// The pass kernels' source and each pass's launch.
+fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
     let plan = pass_plan(p)?;
     let mut s = crate::exec::cuda::cudagen::prelude(Precision::F32);
     s += CONVERT;
@@ -283,6 +290,197 @@ fn gather_scatter_source(p: &Problem) -> String {
     )
 }
 
+/// cuFFT's own half-precision transform (`cufftXtMakePlanMany` with CUDA_C_16F / CUDA_R_16F:
+/// powers of two only, fp16 arithmetic inside cuFFT): on an H200 1.2-3.9x faster than the f32
+/// ways (bench/results/2026-11-26-h200-tensor-cores-half.md), with errors of 1e-3-2e-3 (the f32
+/// ways: 2e-4), inside the 1e-3 log2 N of fftxh plans. Taken for powers of two unless
+/// `FFTX_HALF_COMPUTE=f32`.
+struct XtPlan {
+    handle: i32,
+    device: Arc<Device>,
+    sign: i32,
+}
+
+type XtMakePlanMany = unsafe extern "C" fn(
+    i32,
+    i32,
+    *mut i64,
+    *mut i64,
+    i64,
+    i64,
+    i32,
+    *mut i64,
+    i64,
+    i64,
+    i32,
+    i64,
+    *mut usize,
+    i32,
+) -> cudarc::cufft::sys::cufftResult;
+type XtExec = unsafe extern "C" fn(
+    i32,
+    *mut std::ffi::c_void,
+    *mut std::ffi::c_void,
+    i32,
+) -> cudarc::cufft::sys::cufftResult;
+
+/// The two cufftXt entry points, loaded by hand (cudarc does not bind cufftXt).
+fn xt() -> Option<(XtMakePlanMany, XtExec)> {
+    static F: once_cell::sync::Lazy<Option<(usize, usize)>> = once_cell::sync::Lazy::new(|| {
+        std::panic::catch_unwind(|| {
+            // SAFETY: the symbols have the declared C signatures in cufftXt.h (CUDA 12, 13).
+            unsafe {
+                let lib = cudarc::cufft::sys::culib();
+                let make = lib.get::<XtMakePlanMany>(b"cufftXtMakePlanMany\0").ok()?;
+                let exec = lib.get::<XtExec>(b"cufftXtExec\0").ok()?;
+                Some((*make as usize, *exec as usize))
+            }
+        })
+        .ok()
+        .flatten()
+    });
+    // SAFETY: addresses of functions of those types (above).
+    F.map(|(m, e)| unsafe {
+        (
+            std::mem::transmute::<usize, XtMakePlanMany>(m),
+            std::mem::transmute::<usize, XtExec>(e),
+        )
+    })
+}
+
+/// cuFFT's advanced layout (embed, stride, dist in elements) of one side, when its strides are
+/// one: positive, row-major with whole embeddings, one loop at most.
+fn advanced(
+    shape: &[isize],
+    strides: &[isize],
+    loops: &[(isize, isize)],
+    unit: isize,
+) -> Option<(Vec<i64>, i64, i64)> {
+    if strides.iter().any(|&s| s <= 0 || s % unit != 0) {
+        return None;
+    }
+    let s: Vec<isize> = strides.iter().map(|&x| x / unit).collect();
+    let r = s.len();
+    let mut embed = vec![shape[0] as i64; r];
+    for d in 1..r {
+        if s[d - 1] % s[d] != 0 || s[d - 1] / s[d] < shape[d] {
+            return None;
+        }
+        embed[d] = (s[d - 1] / s[d]) as i64;
+    }
+    let live: Vec<&(isize, isize)> = loops.iter().filter(|l| l.0 > 1).collect();
+    let dist = match live.as_slice() {
+        [] => 1,
+        [(_, st)] if *st > 0 && st % unit == 0 => st / unit,
+        _ => return None,
+    };
+    Some((embed, s[r - 1] as i64, dist as i64))
+}
+
+impl XtPlan {
+    fn new(p: &Problem, device: &Arc<Device>) -> Result<XtPlan> {
+        let (make, _) = xt().ok_or_else(|| Error::unsupported("no cufftXtMakePlanMany"))?;
+        let unsupported = |why: &str| Err(Error::unsupported(why.to_string()));
+        if !p
+            .dims
+            .iter()
+            .all(|d| d.n >= 2 && (d.n as u64).is_power_of_two())
+        {
+            return unsupported("cuFFT fp16 takes powers of two");
+        }
+        let side = |input: bool| {
+            let (shape, complex) = if input {
+                (p.input_shape(), p.kind.input_is_complex())
+            } else {
+                (p.output_shape(), p.kind.output_is_complex())
+            };
+            let strides: Vec<isize> = p
+                .dims
+                .iter()
+                .map(|d| if input { d.is } else { d.os })
+                .collect();
+            let loops: Vec<(isize, isize)> = p
+                .loops
+                .iter()
+                .map(|d| (d.n, if input { d.is } else { d.os }))
+                .collect();
+            advanced(&shape, &strides, &loops, 1 + complex as isize)
+        };
+        let (Some((mut ie, is, id)), Some((mut oe, os, od))) = (side(true), side(false)) else {
+            return unsupported("a layout cuFFT's advanced interface cannot express");
+        };
+        let (c16, r16) = (6, 2); // cudaDataType CUDA_C_16F, CUDA_R_16F
+        let (ti, to, sign) = match p.kind {
+            Kind::Dft { sign } => (c16, c16, sign),
+            Kind::R2c => (r16, c16, -1),
+            _ => (c16, r16, 1),
+        };
+        let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
+        let mut n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
+        device.bind()?;
+        let _lock = super::CREATE_LOCK.lock();
+        let mut handle = 0;
+        // SAFETY: cufftCreate writes a handle.
+        let r = unsafe { cudarc::cufft::sys::cufftCreate(&mut handle) };
+        if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
+            return Err(Error::cuda(format!("cufftCreate: {r:?}")));
+        }
+        let plan = XtPlan {
+            handle,
+            device: device.clone(),
+            sign,
+        };
+        let mut work = 0usize;
+        // SAFETY: arrays of rank elements, read during the call; the execution type of half
+        // data is CUDA_C_16F.
+        let r = unsafe {
+            make(
+                handle,
+                n.len() as i32,
+                n.as_mut_ptr(),
+                ie.as_mut_ptr(),
+                is,
+                id,
+                ti,
+                oe.as_mut_ptr(),
+                os,
+                od,
+                to,
+                batch,
+                &mut work,
+                c16,
+            )
+        };
+        if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
+            return Err(Error::cuda(format!("cufftXtMakePlanMany (fp16): {r:?}")));
+        }
+        Ok(plan)
+    }
+
+    unsafe fn exec(&self, input: u64, output: u64) -> Result<()> {
+        let (_, exec) = xt().ok_or_else(|| Error::unsupported("no cufftXtExec"))?;
+        let r = exec(self.handle, input as *mut _, output as *mut _, self.sign);
+        if r != cudarc::cufft::sys::cufftResult::CUFFT_SUCCESS {
+            return Err(Error::cuda(format!("cufftXtExec: {r:?}")));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for XtPlan {
+    fn drop(&mut self) {
+        if !self.device.is_lost() && self.device.bind().is_ok() {
+            // SAFETY: created by cufftCreate, destroyed once.
+            unsafe { cudarc::cufft::sys::cufftDestroy(self.handle) };
+        }
+    }
+}
+
+/// `FFTX_HALF_COMPUTE=f32`: never cuFFT's fp16 arithmetic, only the f32 ways.
+fn f32_only() -> bool {
+    std::env::var("FFTX_HALF_COMPUTE").is_ok_and(|v| v.trim() == "f32")
+}
+
 /// Why the GPU cannot run `p` as a half-storage transform (None: it can try).
 pub fn unsupported(p: &Problem) -> Option<String> {
     if !(1..=3).contains(&p.dims.len()) {
@@ -340,6 +538,8 @@ impl Drop for Block {
 
 /// How a half transform runs.
 enum Way {
+    /// cuFFT's fp16 transform on the caller's arrays.
+    Fp16(XtPlan),
     /// Pass kernels, one per axis: (function, grid, block, batch) each, and the f32 scratch
     /// between them (rank 2 and 3).
     Passes(Vec<(usize, u32, u32, u64)>, Option<Block>),
@@ -381,8 +581,18 @@ impl HalfGpu {
         let device = super::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         device.bind()?;
         let table = Block::new(&device, 24)?;
-        let way = match pass_source(p) {
-            Some((source, passes)) => {
+        let fp16 = if f32_only() {
+            None
+        } else {
+            XtPlan::new(p, &device)
+                .map_err(|e| {
+                    crate::log_info!("fftxh: no cuFFT fp16 for {}: {}", p.describe(), e.message)
+                })
+                .ok()
+        };
+        let way = match (fp16, pass_source(p)) {
+            (Some(plan), _) => Way::Fp16(plan),
+            (None, Some((source, passes))) => {
                 let m = module(&device, &source)?;
                 let mut launches = Vec::new();
                 for (name, pass, batch) in &passes {
@@ -405,7 +615,7 @@ impl HalfGpu {
                 };
                 Way::Passes(launches, scratch)
             }
-            None => {
+            (None, None) => {
                 let m = module(&device, &gather_scatter_source(p))?;
                 let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
                 let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
@@ -479,6 +689,7 @@ impl HalfGpu {
         let stream = std::ptr::null_mut();
         let mut table = self.table.ptr;
         match &self.way {
+            Way::Fp16(plan) => plan.exec(input, output)?,
             Way::Passes(launches, _) => {
                 for &(f, grid, block, batch) in launches {
                     let mut batch = batch;
@@ -536,6 +747,10 @@ impl HalfGpu {
 
     pub fn describe(&self) -> String {
         match &self.way {
+            Way::Fp16(_) => format!(
+                "gpu {}: cuFFT fp16 (cufftXtMakePlanMany, CUDA_C_16F: fp16 arithmetic, about 1e-3 relative error; FFTX_HALF_COMPUTE=f32 computes in f32)",
+                self.device.name
+            ),
             Way::Passes(l, _) => format!(
                 "gpu {}: {} pass kernel{} (shared-memory Stockham in f32, one per axis{}), binary16 widened on load and rounded to nearest even on store",
                 self.device.name,
@@ -681,5 +896,30 @@ mod tests {
         assert!(pass_source(&p17).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
+    }
+
+    /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive
+    /// strides; anything else takes the f32 ways.
+    #[test]
+    fn advanced_layouts() {
+        // 2-D 8x4 complex, rows padded to 6 elements, element stride 1, 60 apart (scalars x2).
+        assert_eq!(
+            advanced(&[8, 4], &[12, 2], &[(3, 120)], 2),
+            Some((vec![8, 6], 1, 60))
+        );
+        // Strided: 3 elements apart.
+        assert_eq!(advanced(&[16], &[6], &[], 2), Some((vec![16], 3, 1)));
+        // Real side of an in-place r2c of 16: padded to 18.
+        assert_eq!(
+            advanced(&[4, 16], &[18, 1], &[], 1),
+            Some((vec![4, 18], 1, 1))
+        );
+        assert_eq!(advanced(&[16], &[-2], &[], 2), None);
+        assert_eq!(advanced(&[4, 8], &[2, 8], &[], 2), None, "column-major");
+        assert_eq!(
+            advanced(&[8], &[2], &[(2, 16), (3, 32)], 2),
+            None,
+            "two loops"
+        );
     }
 }
