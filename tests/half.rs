@@ -699,3 +699,124 @@ fn the_plan_prints_what_runs() {
         assert!(fftxh_sprint_plan(p).is_null());
     }
 }
+
+/// Rank 4 (the CPU twin takes any rank; the GPU sends it through the host) and an empty batch.
+#[test]
+fn rank_four_and_empty_batches() {
+    let shape = [2usize, 3, 2, 4];
+    check_c2c(
+        &shape,
+        2,
+        Layout {
+            stride: 1,
+            dist: 48,
+        },
+        Layout {
+            stride: 1,
+            dist: 48,
+        },
+        -1,
+        false,
+        21,
+    );
+    let mut a = vec![[0x3c00u16, 0]; 8];
+    let mut b = vec![[0x1111u16, 0x2222]; 8];
+    unsafe {
+        let p = fftxh_plan_many_dft(
+            1,
+            &8,
+            0,
+            a.as_mut_ptr(),
+            null(),
+            1,
+            8,
+            b.as_mut_ptr(),
+            null(),
+            1,
+            8,
+            -1,
+            FFTX_ESTIMATE,
+        );
+        assert!(!p.is_null(), "{}", last_error());
+        fftxh_execute(p);
+        fftxh_destroy_plan(p);
+    }
+    assert!(b.iter().all(|e| *e == [0x1111, 0x2222]), "howmany 0 wrote");
+}
+
+/// r2c into a strided output and c2r out of place, odd lengths, against the direct DFT.
+#[test]
+fn r2c_strided_and_c2r_out_of_place() {
+    let n = 9usize;
+    let h = n / 2 + 1;
+    let mut r = rng(31);
+    let w = |x: u16| f32_from_f16(x) as f64;
+    let mut x = random_halves(&mut r, n * 2);
+    // Output: stride 2 complex elements, 12 apart; the gaps keep their values.
+    let mut y = vec![[0x7777u16, 0x7777]; 24];
+    unsafe {
+        let p = fftxh_plan_many_dft_r2c(
+            1,
+            &(n as i32),
+            2,
+            x.as_mut_ptr(),
+            null(),
+            1,
+            n as i32,
+            y.as_mut_ptr(),
+            null(),
+            2,
+            12,
+            FFTX_ESTIMATE,
+        );
+        assert!(!p.is_null(), "{}", last_error());
+        fftxh_execute(p);
+        fftxh_destroy_plan(p);
+    }
+    for b in 0..2 {
+        let xs: Vec<(f64, f64)> = (0..n).map(|i| (w(x[b * n + i]), 0.0)).collect();
+        let want = dft(&xs, &[n], -1.0);
+        let got: Vec<(f64, f64)> = (0..h)
+            .map(|k| (w(y[b * 12 + 2 * k][0]), w(y[b * 12 + 2 * k][1])))
+            .collect();
+        let err = rel_l2(&got, &want[..h]);
+        assert!(err <= tolerance(&[n]), "r2c batch {b}: {err:e}");
+        assert_eq!(y[b * 12 + 1], [0x7777, 0x7777], "a gap was written");
+    }
+    // c2r of the first spectrum, out of place.
+    let mut spec: Vec<[u16; 2]> = (0..h).map(|k| y[2 * k]).collect();
+    let mut out = vec![0u16; n];
+    unsafe {
+        let p = fftxh_plan_many_dft_c2r(
+            1,
+            &(n as i32),
+            1,
+            spec.as_mut_ptr(),
+            null(),
+            1,
+            h as i32,
+            out.as_mut_ptr(),
+            null(),
+            1,
+            n as i32,
+            FFTX_ESTIMATE,
+        );
+        assert!(!p.is_null(), "{}", last_error());
+        fftxh_execute(p);
+        fftxh_destroy_plan(p);
+    }
+    // The inverse of the rounded spectrum (Hermitian-extended), unnormalized.
+    let full: Vec<(f64, f64)> = (0..n)
+        .map(|j| {
+            if j < h {
+                (w(y[2 * j][0]), w(y[2 * j][1]))
+            } else {
+                (w(y[2 * (n - j)][0]), -w(y[2 * (n - j)][1]))
+            }
+        })
+        .collect();
+    let want: Vec<(f64, f64)> = dft(&full, &[n], 1.0).iter().map(|v| (v.0, 0.0)).collect();
+    let got: Vec<(f64, f64)> = out.iter().map(|&v| (w(v), 0.0)).collect();
+    let err = rel_l2(&got, &want);
+    assert!(err <= tolerance(&[n]), "c2r: {err:e}");
+}
