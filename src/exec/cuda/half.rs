@@ -5,12 +5,13 @@
 //!   not under `FFTX_HALF_COMPUTE=f32`): `cufftXtMakePlanMany` with CUDA_C_16F on the caller's
 //!   arrays. fp16 arithmetic inside cuFFT: errors of 1e-3-2e-3 on an H200, inside the 1e-3
 //!   log2 N of the issue; the f32 ways below are 1.2-3.9x slower there.
-//! - **pass kernels** (every axis's length has radices up to 16 and fits a block's shared
-//!   memory, `pencil::fused_shape`): one FFTX pass kernel (`cudagen::fused_pass`) per axis,
+//! - **pass kernels** (1-D, and r2c/c2r of rank 2-3, when every axis's length has radices up
+//!   to 16 and fits a block's shared memory, `pencil::fused_shape`): one FFTX pass kernel (`cudagen::fused_pass`) per axis,
 //!   f32 Stockham stages in shared memory, whose element loads widen binary16 and whose stores
 //!   round to nearest even (1-D: one kernel, 4 bytes in and 4 out a complex element; rank 2-3:
 //!   a packed f32 scratch between the passes);
-//! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3): a kernel widens the input
+//! - **gather, cuFFT f32, scatter** (c2c of rank 2-3, and anything else of rank 1 to 3;
+//!   estimated faster than the passes through a scratch for c2c there): a kernel widens the input
 //!   into packed f32, cuFFT transforms it, a kernel rounds it into the output.
 //!
 //! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
@@ -572,6 +573,77 @@ fn module(device: &Device, source: &str) -> Result<usize> {
     }
 }
 
+/// The pass kernels' way.
+fn passes_way(
+    p: &Problem,
+    device: &Arc<Device>,
+    source: &str,
+    passes: &[PassLaunch],
+) -> Result<Way> {
+    let m = module(device, source)?;
+    let mut launches = Vec::new();
+    for (name, pass, batch) in passes {
+        let shape = fused_shape(pass.n).expect("pass_plan checked the shape");
+        let per_block =
+            crate::exec::cuda::cudagen::pencils_per_block(pass).unwrap_or(shape.pencils) as u64;
+        let grid = batch.div_ceil(per_block);
+        if grid > i32::MAX as u64 {
+            return Err(Error::unsupported(format!("{grid} blocks")));
+        }
+        let f = generated_function(m, name)? as usize;
+        launches.push((f, grid as u32, shape.threads as u32, *batch));
+    }
+    let scratch = if passes.len() > 1 {
+        let elems: isize = complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
+        Some(Block::new(device, elems as usize * 8)?)
+    } else {
+        None
+    };
+    Ok(Way::Passes(launches, scratch))
+}
+
+/// The gather, cuFFT f32, scatter way.
+fn cufft_way(p: &Problem, device: &Arc<Device>) -> Result<Way> {
+    let m = module(device, &gather_scatter_source(p))?;
+    let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
+    let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
+    let (ty, sign) = match p.kind {
+        Kind::Dft { sign } => (FftType::C2c, sign),
+        Kind::R2c => (FftType::R2c, -1),
+        _ => (FftType::C2r, 1),
+    };
+    let (ishape, oshape) = (p.input_shape(), p.output_shape());
+    let count = |s: &[isize]| s.iter().product::<isize>() as i64 * batch;
+    let layout = |s: &[isize]| Layout::packed(&s.iter().map(|&x| x as i64).collect::<Vec<_>>());
+    let plan = CufftPlan::new(
+        &n,
+        &layout(&ishape),
+        &layout(&oshape),
+        batch,
+        ty,
+        Precision::F32,
+    )?;
+    let (ci, co) = (p.kind.input_is_complex(), p.kind.output_is_complex());
+    let (bi, bo) = (
+        count(&ishape) as usize * if ci { 8 } else { 4 },
+        count(&oshape) as usize * if co { 8 } else { 4 },
+    );
+    let scratch = if ty == FftType::C2c {
+        vec![Block::new(device, bi)?]
+    } else {
+        vec![Block::new(device, bi)?, Block::new(device, bo)?]
+    };
+    Ok(Way::Cufft {
+        plan,
+        gather: generated_function(m, "fxh_gather")? as usize,
+        scatter: generated_function(m, "fxh_scatter")? as usize,
+        sign,
+        scratch,
+        total_in: count(&ishape) as u64,
+        total_out: count(&oshape) as u64,
+    })
+}
+
 impl HalfGpu {
     /// Plans `p` (strides in binary16 scalars) on the default device.
     pub fn new(p: &Problem) -> Result<HalfGpu> {
@@ -590,72 +662,35 @@ impl HalfGpu {
                 })
                 .ok()
         };
-        let way = match (fp16, pass_source(p)) {
+        // Our pass kernels for 1-D transforms, gather + cuFFT f32 + scatter for c2c of rank 2-3
+        // (r2c and c2r of rank 2-3 keep the pass kernels, the way the device tests ran). On
+        // an H200 (bench/results/2026-11-26-h200-tensor-cores-half.md) gather and scatter cost
+        // about 0.13 ms over cuFFT f32's time at 2^24 elements (4096 ... 2^20, 3125 points), so
+        // that way is estimated at 0.20-0.22 ms for 256-1024 and 768 points, where the pass
+        // kernels took 0.14-0.18 ms (1000 points: 0.23 against 0.20), and at 0.26-0.39 ms for
+        // the 2-D and 3-D cases, where the passes through an f32 scratch took 0.29-0.72 ms
+        // (estimates from measured parts; the rank 2-3 gather way itself was not timed). The
+        // pass kernels remain the way when cuFFT cannot plan.
+        let passes = pass_source(p);
+        let way = match (fp16, passes) {
             (Some(plan), _) => Way::Fp16(plan),
-            (None, Some((source, passes))) => {
-                let m = module(&device, &source)?;
-                let mut launches = Vec::new();
-                for (name, pass, batch) in &passes {
-                    let shape = fused_shape(pass.n).expect("pass_plan checked the shape");
-                    let per_block = crate::exec::cuda::cudagen::pencils_per_block(pass)
-                        .unwrap_or(shape.pencils) as u64;
-                    let grid = batch.div_ceil(per_block);
-                    if grid > i32::MAX as u64 {
-                        return Err(Error::unsupported(format!("{grid} blocks")));
-                    }
-                    let f = generated_function(m, name)? as usize;
-                    launches.push((f, grid as u32, shape.threads as u32, *batch));
-                }
-                let scratch = if passes.len() > 1 {
-                    let elems: isize =
-                        complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
-                    Some(Block::new(&device, elems as usize * 8)?)
-                } else {
-                    None
-                };
-                Way::Passes(launches, scratch)
+            (None, Some((source, passes)))
+                if p.dims.len() == 1 || !matches!(p.kind, Kind::Dft { .. }) =>
+            {
+                passes_way(p, &device, &source, &passes)?
             }
-            (None, None) => {
-                let m = module(&device, &gather_scatter_source(p))?;
-                let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
-                let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
-                let (ty, sign) = match p.kind {
-                    Kind::Dft { sign } => (FftType::C2c, sign),
-                    Kind::R2c => (FftType::R2c, -1),
-                    _ => (FftType::C2r, 1),
-                };
-                let (ishape, oshape) = (p.input_shape(), p.output_shape());
-                let count = |s: &[isize]| s.iter().product::<isize>() as i64 * batch;
-                let layout =
-                    |s: &[isize]| Layout::packed(&s.iter().map(|&x| x as i64).collect::<Vec<_>>());
-                let plan = CufftPlan::new(
-                    &n,
-                    &layout(&ishape),
-                    &layout(&oshape),
-                    batch,
-                    ty,
-                    Precision::F32,
-                )?;
-                let (ci, co) = (p.kind.input_is_complex(), p.kind.output_is_complex());
-                let (bi, bo) = (
-                    count(&ishape) as usize * if ci { 8 } else { 4 },
-                    count(&oshape) as usize * if co { 8 } else { 4 },
-                );
-                let scratch = if ty == FftType::C2c {
-                    vec![Block::new(&device, bi)?]
-                } else {
-                    vec![Block::new(&device, bi)?, Block::new(&device, bo)?]
-                };
-                Way::Cufft {
-                    plan,
-                    gather: generated_function(m, "fxh_gather")? as usize,
-                    scatter: generated_function(m, "fxh_scatter")? as usize,
-                    sign,
-                    scratch,
-                    total_in: count(&ishape) as u64,
-                    total_out: count(&oshape) as u64,
+            (None, passes) => match (cufft_way(p, &device), passes) {
+                (Ok(way), _) => way,
+                (Err(e), Some((source, passes))) => {
+                    crate::log_info!(
+                        "fftxh: cuFFT f32 cannot plan {} ({}): pass kernels",
+                        p.describe(),
+                        e.message
+                    );
+                    passes_way(p, &device, &source, &passes)?
                 }
-            }
+                (Err(e), None) => return Err(e),
+            },
         };
         Ok(HalfGpu {
             way,
