@@ -101,7 +101,7 @@ fn main() {
         include_guard: Some("FFTX_H".into()),
         cpp_compat: true,
         usize_is_size_t: true,
-        sys_includes: vec!["stddef.h".into()],
+        sys_includes: vec!["stddef.h".into(), "stdint.h".into()],
         no_includes: true,
         trailer: Some(trailer()),
         documentation: true,

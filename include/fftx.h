@@ -8,6 +8,7 @@
 #define FFTX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define FFTX_FORWARD -1
 
@@ -53,6 +54,29 @@ typedef struct fftx_plan_s fftx_plan_s;
  The opaque single-precision plan type (plans of the `fftxf_*` calls).
  */
 typedef struct fftxf_plan_s fftxf_plan_s;
+
+/*
+ The opaque half-storage plan type (plans of the `fftxh_*` calls).
+ */
+typedef struct fftxh_plan_s fftxh_plan_s;
+
+/*
+ A half-storage plan: FFTW's advanced-interface transforms over binary16 arrays (host or
+ device memory), any size, computed in f32.
+ */
+typedef fftxh_plan_s *fftxh_plan;
+
+/*
+ `fftxh_complex`: a complex binary16 value, `uint16_t[2]` (real part, then imaginary part).
+ */
+typedef uint16_t fftxh_complex[2];
+
+/*
+ `fftxh_real`: one IEEE binary16 (half-precision) value, as its bits. The `fftxh_*` plans
+ transform arrays of these, computing in single precision (fp32 accumulation; powers of two
+ on the GPU: cuFFT's fp16 transform, unless FFTX_HALF_COMPUTE=f32).
+ */
+typedef uint16_t fftxh_real;
 
 /*
  `fftx_real`: double precision.
@@ -186,6 +210,92 @@ typedef fftxf_plan_s *fftxf_plan;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/*
+ `howmany` complex DFTs of binary16 data, FFTW's `fftw_plan_many_dft` layout (rank 1 to 3 on
+ the GPU, any rank on the CPU; any sizes). `sign`: FFTX_FORWARD or FFTX_BACKWARD; unnormalized.
+ */
+fftxh_plan fftxh_plan_many_dft(int rank,
+                               const int *n,
+                               int howmany,
+                               fftxh_complex *input,
+                               const int *inembed,
+                               int istride,
+                               int idist,
+                               fftxh_complex *output,
+                               const int *onembed,
+                               int ostride,
+                               int odist,
+                               int sign,
+                               unsigned int flags);
+
+/*
+ `howmany` real-to-complex DFTs of binary16 data (n/2+1 outputs on the last axis), FFTW's
+ `fftw_plan_many_dft_r2c` layout.
+ */
+fftxh_plan fftxh_plan_many_dft_r2c(int rank,
+                                   const int *n,
+                                   int howmany,
+                                   fftxh_real *input,
+                                   const int *inembed,
+                                   int istride,
+                                   int idist,
+                                   fftxh_complex *output,
+                                   const int *onembed,
+                                   int ostride,
+                                   int odist,
+                                   unsigned int flags);
+
+/*
+ `howmany` complex-to-real DFTs of binary16 data, FFTW's `fftw_plan_many_dft_c2r` layout.
+ */
+fftxh_plan fftxh_plan_many_dft_c2r(int rank,
+                                   const int *n,
+                                   int howmany,
+                                   fftxh_complex *input,
+                                   const int *inembed,
+                                   int istride,
+                                   int idist,
+                                   fftxh_real *output,
+                                   const int *onembed,
+                                   int ostride,
+                                   int odist,
+                                   unsigned int flags);
+
+/*
+ Runs a half-storage plan on the arrays it was made for.
+ */
+void fftxh_execute(fftxh_plan p);
+
+/*
+ Runs a complex half-storage plan on new arrays of its layout (in place iff the plan is).
+ */
+void fftxh_execute_dft(fftxh_plan p, fftxh_complex *input, fftxh_complex *output);
+
+/*
+ Runs an r2c half-storage plan on new arrays.
+ */
+void fftxh_execute_dft_r2c(fftxh_plan p, fftxh_real *input, fftxh_complex *output);
+
+/*
+ Runs a c2r half-storage plan on new arrays (it may overwrite its input, as FFTW's may).
+ */
+void fftxh_execute_dft_c2r(fftxh_plan p, fftxh_complex *input, fftxh_real *output);
+
+/*
+ Destroys a half-storage plan (NULL: nothing).
+ */
+void fftxh_destroy_plan(fftxh_plan p);
+
+/*
+ Prints what a half-storage plan runs (the device, or the CPU twin's f32 plan) to stdout.
+ */
+void fftxh_print_plan(fftxh_plan p);
+
+/*
+ What a half-storage plan runs, as a string the caller frees with `free()` (NULL on error).
+ */
+char *fftxh_sprint_plan(fftxh_plan p);
 
 /*
  Starts an FFTX region. `flags`: FFTX_HIGH_PERFORMANCE and the planner flags.

@@ -12,6 +12,7 @@ pub mod backend;
 pub mod error;
 pub mod exec;
 mod fftx;
+pub mod half;
 /// Whether cuFFT takes the LTO callbacks FFTX chains fuse into its plans (`fftx info` asks).
 pub use crate::exec::cuda::kernel::callbacks_usable as cufft_lto_callbacks_usable;
 pub mod log;

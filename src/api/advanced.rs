@@ -62,6 +62,47 @@ pub(crate) fn many_dims(
     ))
 }
 
+/// The dims and loop of an advanced-interface DFT, r2c or c2r (FFTW's r2c/c2r embeddings by
+/// default), from the C arguments; strides in real scalars (any width: `fftxh_` plans too).
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn many_layouts(
+    kind: &Kind,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    (inembed, istride, idist): (*const c_int, c_int, c_int),
+    (onembed, ostride, odist): (*const c_int, c_int, c_int),
+    in_place: bool,
+) -> Result<(Vec<IoDim>, Vec<IoDim>), String> {
+    let n = read_ints(rank, n, "n")?;
+    let (ic, oc) = (kind.input_is_complex(), kind.output_is_complex());
+    let mixed = matches!(kind, Kind::R2c | Kind::C2r);
+    let embed = |e: *const c_int, complex: bool| {
+        let e = read_embed(rank, e);
+        if mixed {
+            rdft2_embed(&n, e, in_place, complex)
+        } else {
+            e
+        }
+    };
+    many_dims(
+        &n,
+        howmany,
+        Layout {
+            embed: embed(inembed, ic),
+            stride: istride as isize,
+            dist: idist as isize,
+            scale: 1 + ic as isize,
+        },
+        Layout {
+            embed: embed(onembed, oc),
+            stride: ostride as isize,
+            dist: odist as isize,
+            scale: 1 + oc as isize,
+        },
+    )
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn many_dft<T: Real>(
     rank: c_int,
@@ -78,25 +119,18 @@ pub(crate) unsafe fn many_dft<T: Real>(
     sign: c_int,
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
-    let n = read_ints(rank, n, "n")?;
-    let (dims, loops) = many_dims(
-        &n,
+    let kind = Kind::Dft { sign };
+    let (dims, loops) = many_layouts(
+        &kind,
+        rank,
+        n,
         howmany,
-        Layout {
-            embed: read_embed(rank, inembed),
-            stride: istride as isize,
-            dist: idist as isize,
-            scale: 2,
-        },
-        Layout {
-            embed: read_embed(rank, onembed),
-            stride: ostride as isize,
-            dist: odist as isize,
-            scale: 2,
-        },
+        (inembed, istride, idist),
+        (onembed, ostride, odist),
+        false,
     )?;
     make_plan::<T>(
-        Kind::Dft { sign },
+        kind,
         dims,
         loops,
         interleaved(input),
@@ -120,26 +154,18 @@ pub(crate) unsafe fn many_dft_r2c<T: Real>(
     odist: c_int,
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
-    let n = read_ints(rank, n, "n")?;
-    let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
-    let (dims, loops) = many_dims(
-        &n,
+    let kind = Kind::R2c;
+    let (dims, loops) = many_layouts(
+        &kind,
+        rank,
+        n,
         howmany,
-        Layout {
-            embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, false),
-            stride: istride as isize,
-            dist: idist as isize,
-            scale: 1,
-        },
-        Layout {
-            embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, true),
-            stride: ostride as isize,
-            dist: odist as isize,
-            scale: 2,
-        },
+        (inembed, istride, idist),
+        (onembed, ostride, odist),
+        std::ptr::eq(input.cast::<u8>(), output.cast::<u8>()),
     )?;
     make_plan::<T>(
-        Kind::R2c,
+        kind,
         dims,
         loops,
         real_array(input),
@@ -163,26 +189,18 @@ pub(crate) unsafe fn many_dft_c2r<T: Real>(
     odist: c_int,
     flags: c_uint,
 ) -> Result<*mut Plan, String> {
-    let n = read_ints(rank, n, "n")?;
-    let in_place = std::ptr::eq(input.cast::<u8>(), output.cast::<u8>());
-    let (dims, loops) = many_dims(
-        &n,
+    let kind = Kind::C2r;
+    let (dims, loops) = many_layouts(
+        &kind,
+        rank,
+        n,
         howmany,
-        Layout {
-            embed: rdft2_embed(&n, read_embed(rank, inembed), in_place, true),
-            stride: istride as isize,
-            dist: idist as isize,
-            scale: 2,
-        },
-        Layout {
-            embed: rdft2_embed(&n, read_embed(rank, onembed), in_place, false),
-            stride: ostride as isize,
-            dist: odist as isize,
-            scale: 1,
-        },
+        (inembed, istride, idist),
+        (onembed, ostride, odist),
+        std::ptr::eq(input.cast::<u8>(), output.cast::<u8>()),
     )?;
     make_plan::<T>(
-        Kind::C2r,
+        kind,
         dims,
         loops,
         interleaved(input),

@@ -930,6 +930,261 @@ pub extern "C" fn [<$p _pointwise_real_set>](d: *mut [<$p _real>], c: f64) {
 entry_points!(fftx, f64);
 entry_points!(fftxf, f32);
 
+/// `fftxh_real`: one IEEE binary16 (half-precision) value, as its bits. The `fftxh_*` plans
+/// transform arrays of these, computing in single precision (fp32 accumulation; powers of two
+/// on the GPU: cuFFT's fp16 transform, unless FFTX_HALF_COMPUTE=f32).
+pub type fftxh_real = u16;
+/// `fftxh_complex`: a complex binary16 value, `uint16_t[2]` (real part, then imaginary part).
+pub type fftxh_complex = [u16; 2];
+
+/// The opaque half-storage plan type (plans of the `fftxh_*` calls).
+pub struct fftxh_plan_s {
+    plan: crate::half::HalfPlan,
+}
+
+/// A half-storage plan: FFTW's advanced-interface transforms over binary16 arrays (host or
+/// device memory), any size, computed in f32.
+pub type fftxh_plan = *mut fftxh_plan_s;
+
+static HALF_LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> =
+    once_cell::sync::Lazy::new(Default::default);
+
+fn half_live<'a>(p: fftxh_plan) -> Result<&'a crate::half::HalfPlan, String> {
+    if p.is_null() {
+        return Err("NULL plan".into());
+    }
+    if !HALF_LIVE.lock().contains(&(p as usize)) {
+        return Err(format!("{p:p} is not a live fftxh plan"));
+    }
+    // SAFETY: registered plans stay allocated until fftxh_destroy_plan.
+    Ok(unsafe { &(*p).plan })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn half_many(
+    kind: Kind,
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    (input, inembed, istride, idist): (usize, *const c_int, c_int, c_int),
+    (output, onembed, ostride, odist): (usize, *const c_int, c_int, c_int),
+    flags: c_uint,
+) -> Result<fftxh_plan, String> {
+    check_flags(flags)?;
+    let (dims, loops) = crate::api::advanced::many_layouts(
+        &kind,
+        rank,
+        n,
+        howmany,
+        (inembed, istride, idist),
+        (onembed, ostride, odist),
+        input == output,
+    )?;
+    let plan = crate::half::HalfPlan::new(kind, dims, loops, input, output, flags)?;
+    if flags & FFTX_OBSERVE != 0 {
+        crate::log_info!("{}", plan.describe());
+    }
+    let p = Box::into_raw(Box::new(fftxh_plan_s { plan }));
+    HALF_LIVE.lock().insert(p as usize);
+    Ok(p)
+}
+
+/// `howmany` complex DFTs of binary16 data, FFTW's `fftw_plan_many_dft` layout (rank 1 to 3 on
+/// the GPU, any rank on the CPU; any sizes). `sign`: FFTX_FORWARD or FFTX_BACKWARD; unnormalized.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_plan_many_dft(
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut fftxh_complex,
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut fftxh_complex,
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
+    sign: c_int,
+    flags: c_uint,
+) -> fftxh_plan {
+    guard("fftxh_plan_many_dft", null_mut(), || {
+        half_many(
+            Kind::Dft { sign },
+            rank,
+            n,
+            howmany,
+            (input as usize, inembed, istride, idist),
+            (output as usize, onembed, ostride, odist),
+            flags,
+        )
+    })
+}
+
+/// `howmany` real-to-complex DFTs of binary16 data (n/2+1 outputs on the last axis), FFTW's
+/// `fftw_plan_many_dft_r2c` layout.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_plan_many_dft_r2c(
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut fftxh_real,
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut fftxh_complex,
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
+    flags: c_uint,
+) -> fftxh_plan {
+    guard("fftxh_plan_many_dft_r2c", null_mut(), || {
+        half_many(
+            Kind::R2c,
+            rank,
+            n,
+            howmany,
+            (input as usize, inembed, istride, idist),
+            (output as usize, onembed, ostride, odist),
+            flags,
+        )
+    })
+}
+
+/// `howmany` complex-to-real DFTs of binary16 data, FFTW's `fftw_plan_many_dft_c2r` layout.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_plan_many_dft_c2r(
+    rank: c_int,
+    n: *const c_int,
+    howmany: c_int,
+    input: *mut fftxh_complex,
+    inembed: *const c_int,
+    istride: c_int,
+    idist: c_int,
+    output: *mut fftxh_real,
+    onembed: *const c_int,
+    ostride: c_int,
+    odist: c_int,
+    flags: c_uint,
+) -> fftxh_plan {
+    guard("fftxh_plan_many_dft_c2r", null_mut(), || {
+        half_many(
+            Kind::C2r,
+            rank,
+            n,
+            howmany,
+            (input as usize, inembed, istride, idist),
+            (output as usize, onembed, ostride, odist),
+            flags,
+        )
+    })
+}
+
+/// Runs a half-storage plan on the arrays it was made for.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_execute(p: fftxh_plan) {
+    guard("fftxh_execute", (), || half_live(p)?.execute())
+}
+
+/// Runs a complex half-storage plan on new arrays of its layout (in place iff the plan is).
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_execute_dft(
+    p: fftxh_plan,
+    input: *mut fftxh_complex,
+    output: *mut fftxh_complex,
+) {
+    guard("fftxh_execute_dft", (), || {
+        half_new_arrays(p, input as usize, output as usize, Kind::Dft { sign: 0 })
+    })
+}
+
+/// Runs an r2c half-storage plan on new arrays.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_execute_dft_r2c(
+    p: fftxh_plan,
+    input: *mut fftxh_real,
+    output: *mut fftxh_complex,
+) {
+    guard("fftxh_execute_dft_r2c", (), || {
+        half_new_arrays(p, input as usize, output as usize, Kind::R2c)
+    })
+}
+
+/// Runs a c2r half-storage plan on new arrays (it may overwrite its input, as FFTW's may).
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_execute_dft_c2r(
+    p: fftxh_plan,
+    input: *mut fftxh_complex,
+    output: *mut fftxh_real,
+) {
+    guard("fftxh_execute_dft_c2r", (), || {
+        half_new_arrays(p, input as usize, output as usize, Kind::C2r)
+    })
+}
+
+unsafe fn half_new_arrays(
+    p: fftxh_plan,
+    input: usize,
+    output: usize,
+    kind: Kind,
+) -> Result<(), String> {
+    let plan = half_live(p)?;
+    let same = match (&plan.problem.kind, &kind) {
+        (Kind::Dft { .. }, Kind::Dft { .. }) => true,
+        (a, b) => a == b,
+    };
+    if !same {
+        return Err(format!(
+            "a {} plan given to the {} execute",
+            plan.problem.kind.name(),
+            kind.name()
+        ));
+    }
+    plan.execute_on(input, output)
+}
+
+/// Destroys a half-storage plan (NULL: nothing).
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_destroy_plan(p: fftxh_plan) {
+    guard("fftxh_destroy_plan", (), || {
+        if p.is_null() {
+            return Ok(());
+        }
+        if !HALF_LIVE.lock().remove(&(p as usize)) {
+            return Err(format!("{p:p} is not a live fftxh plan"));
+        }
+        drop(Box::from_raw(p));
+        Ok(())
+    })
+}
+
+/// Prints what a half-storage plan runs (the device, or the CPU twin's f32 plan) to stdout.
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_print_plan(p: fftxh_plan) {
+    guard("fftxh_print_plan", (), || {
+        use std::io::Write;
+        let s = half_live(p)?.describe();
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{s}")
+            .and_then(|_| out.flush())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// What a half-storage plan runs, as a string the caller frees with `free()` (NULL on error).
+#[no_mangle]
+pub unsafe extern "C" fn fftxh_sprint_plan(p: fftxh_plan) -> *mut c_char {
+    guard("fftxh_sprint_plan", null_mut(), || {
+        let s = CString::new(half_live(p)?.describe()).map_err(|e| e.to_string())?;
+        let bytes = s.as_bytes_with_nul();
+        let m = libc::malloc(bytes.len()) as *mut u8;
+        if m.is_null() {
+            return Err("out of memory".into());
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), m, bytes.len());
+        Ok(m as *mut c_char)
+    })
+}
+
 fn record_op(ty: recorder::Ty, op: c_int, d: usize, s: usize) -> Result<(), String> {
     let code = match op {
         0 => OpCode::Mov,

@@ -21,6 +21,7 @@ pub mod cufft;
 mod direct;
 pub mod fault;
 mod fmm;
+pub mod half;
 pub mod kernel;
 pub mod kernels;
 pub mod program;
