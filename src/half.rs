@@ -1,6 +1,6 @@
 //! Half-storage plans (`fftxh_` in `fftx.h`): transforms over IEEE binary16 arrays, computed in
-//! f32 (powers of two on the GPU: cuFFT's fp16 transform, faster and inside the error bound,
-//! unless `FFTX_HALF_COMPUTE=f32`). A plan is the f32 problem of the same layout (strides in
+//! f32 (with `FFTX_HALF_COMPUTE=f16`, powers of two on the GPU take cuFFT's fp16 transform:
+//! faster, inside the error bound, but fp16 arithmetic). A plan is the f32 problem of the same layout (strides in
 //! real scalars are the same in either width) and one of two ways to run it:
 //!
 //! - on the GPU (device arrays; host arrays under `FFTX_BACKEND=gpu`, staged as binary16, half

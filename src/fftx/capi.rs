@@ -931,8 +931,8 @@ entry_points!(fftx, f64);
 entry_points!(fftxf, f32);
 
 /// `fftxh_real`: one IEEE binary16 (half-precision) value, as its bits. The `fftxh_*` plans
-/// transform arrays of these, computing in single precision (fp32 accumulation; powers of two
-/// on the GPU: cuFFT's fp16 transform, unless FFTX_HALF_COMPUTE=f32).
+/// transform arrays of these, computing in single precision (fp32 accumulation; with
+/// FFTX_HALF_COMPUTE=f16, powers of two on the GPU take cuFFT's fp16 transform instead).
 pub type fftxh_real = u16;
 /// `fftxh_complex`: a complex binary16 value, `uint16_t[2]` (real part, then imaginary part).
 pub type fftxh_complex = [u16; 2];

@@ -1,10 +1,11 @@
 //! Half-storage transforms on the GPU (`fftxh_` plans) over IEEE binary16 arrays in the
 //! caller's layout. Three ways, tried in this order:
 //!
-//! - **cuFFT fp16** (every axis a power of two, a layout cuFFT's advanced interface expresses;
-//!   not under `FFTX_HALF_COMPUTE=f32`): `cufftXtMakePlanMany` with CUDA_C_16F on the caller's
-//!   arrays. fp16 arithmetic inside cuFFT: errors of 1e-3-2e-3 on an H200, inside the 1e-3
-//!   log2 N of the issue; the f32 ways below are 1.2-3.9x slower there.
+//! - **cuFFT fp16**, opt-in by `FFTX_HALF_COMPUTE=f16` (every axis a power of two, a layout
+//!   cuFFT's advanced interface expresses): `cufftXtMakePlanMany` with CUDA_C_16F on the
+//!   caller's arrays. fp16 arithmetic inside cuFFT, not the f32 accumulation `fftxh_` plans
+//!   promise: errors of 1e-3-2e-3 on an H200 (the f32 ways: 2e-4), but the f32 ways below are
+//!   1.2-3.9x slower there.
 //! - **pass kernels** (1-D, and r2c/c2r of rank 2-3, when every axis's length has radices up
 //!   to 16 and fits a block's shared memory, `pencil::fused_shape`): one FFTX pass kernel (`cudagen::fused_pass`) per axis,
 //!   f32 Stockham stages in shared memory, whose element loads widen binary16 and whose stores
@@ -294,8 +295,8 @@ fn gather_scatter_source(p: &Problem) -> String {
 /// cuFFT's own half-precision transform (`cufftXtMakePlanMany` with CUDA_C_16F / CUDA_R_16F:
 /// powers of two only, fp16 arithmetic inside cuFFT): on an H200 1.2-3.9x faster than the f32
 /// ways (bench/results/2026-11-26-h200-tensor-cores-half.md), with errors of 1e-3-2e-3 (the f32
-/// ways: 2e-4), inside the 1e-3 log2 N of fftxh plans. Taken for powers of two unless
-/// `FFTX_HALF_COMPUTE=f32`.
+/// ways: 2e-4), inside the 1e-3 log2 N of fftxh plans. Taken for powers of two under
+/// `FFTX_HALF_COMPUTE=f16` only: by default plans accumulate in f32, as `fftx.h` says.
 struct XtPlan {
     handle: i32,
     device: Arc<Device>,
@@ -477,9 +478,10 @@ impl Drop for XtPlan {
     }
 }
 
-/// `FFTX_HALF_COMPUTE=f32`: never cuFFT's fp16 arithmetic, only the f32 ways.
-fn f32_only() -> bool {
-    std::env::var("FFTX_HALF_COMPUTE").is_ok_and(|v| v.trim() == "f32")
+/// `FFTX_HALF_COMPUTE=f16`: cuFFT's fp16 arithmetic for powers of two (faster, less
+/// accurate); otherwise only the f32 ways.
+fn fp16_arithmetic() -> bool {
+    std::env::var("FFTX_HALF_COMPUTE").is_ok_and(|v| v.trim() == "f16")
 }
 
 /// Why the GPU cannot run `p` as a half-storage transform (None: it can try).
@@ -653,7 +655,7 @@ impl HalfGpu {
         let device = super::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         device.bind()?;
         let table = Block::new(&device, 24)?;
-        let fp16 = if f32_only() {
+        let fp16 = if !fp16_arithmetic() {
             None
         } else {
             XtPlan::new(p, &device)
@@ -783,7 +785,7 @@ impl HalfGpu {
     pub fn describe(&self) -> String {
         match &self.way {
             Way::Fp16(_) => format!(
-                "gpu {}: cuFFT fp16 (cufftXtMakePlanMany, CUDA_C_16F: fp16 arithmetic, about 1e-3 relative error; FFTX_HALF_COMPUTE=f32 computes in f32)",
+                "gpu {}: cuFFT fp16 (cufftXtMakePlanMany, CUDA_C_16F: fp16 arithmetic, about 1e-3 relative error, as FFTX_HALF_COMPUTE=f16 asks)",
                 self.device.name
             ),
             Way::Passes(l, _) => format!(
