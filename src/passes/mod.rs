@@ -5,3 +5,10 @@ pub mod fmm;
 pub mod normalize;
 pub mod out_of_card;
 pub mod resident;
+
+/// The device memory a program may use: `bytes` on device `device`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub device: usize,
+    pub bytes: usize,
+}

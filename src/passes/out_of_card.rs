@@ -29,12 +29,7 @@ use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
-/// The device memory a program may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    pub device: usize,
-    pub bytes: usize,
-}
+pub use super::Budget;
 
 /// One axis of a round's view of the data: `n` elements, `src`/`dst` real scalars apart in the
 /// buffers the round reads and writes.

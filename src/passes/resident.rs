@@ -15,7 +15,7 @@
 //! alternate between two streams. On the H100 box's 80 GB card that makes a 64 GiB transform
 //! two crossings of PCIe, where the round-by-round schedule of `out_of_card` takes six.
 
-use super::out_of_card::Budget;
+use super::Budget;
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
