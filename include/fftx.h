@@ -73,8 +73,8 @@ typedef uint16_t fftxh_complex[2];
 
 /*
  `fftxh_real`: one IEEE binary16 (half-precision) value, as its bits. The `fftxh_*` plans
- transform arrays of these, computing in single precision (fp32 accumulation; powers of two
- on the GPU: cuFFT's fp16 transform, unless FFTX_HALF_COMPUTE=f32).
+ transform arrays of these, computing in single precision (fp32 accumulation; with
+ FFTX_HALF_COMPUTE=f16, powers of two on the GPU take cuFFT's fp16 transform instead).
  */
 typedef uint16_t fftxh_real;
 
