@@ -1,5 +1,5 @@
 # Export checks of the installed library (LIB = <prefix>/lib/libfftx.so.0).
-#   MODE hygiene  only FFTW/FFTX API names (fftw_, fftwf_, fftx_, fftxf_, ...) are exported (no
+#   MODE hygiene  only FFTW/FFTX API names (fftw_, fftwf_, fftx_, fftxf_, fftxh_, ...) are exported (no
 #                 Rust internals), SONAME libfftx.so.0
 #   MODE abi      every name of FFTW 3.3.10's ABI lists in ABI_DIR (c-api.txt, c-data.txt,
 #                 fortran-api.txt) is exported; each Fortran name also with a second trailing
@@ -32,7 +32,7 @@ if(MODE STREQUAL "hygiene")
   endif()
   set(bad "")
   foreach(n IN LISTS names)
-    if(NOT n MATCHES "^(fftwf?_|[ds]fftw_|fftxf?_|FFTX_)")
+    if(NOT n MATCHES "^(fftwf?_|[ds]fftw_|fftx[fh]?_|FFTX_)")
       list(APPEND bad "${n}")
     endif()
   endforeach()
