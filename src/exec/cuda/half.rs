@@ -729,17 +729,8 @@ impl HalfGpu {
             Way::Fp16(plan) => plan.exec(input, output)?,
             Way::Passes(launches, _) => {
                 for &(f, grid, block, batch) in launches {
-                    let mut batch = batch;
-                    super::kernels::launch_grid(
-                        f as cu::CUfunction,
-                        grid,
-                        block,
-                        stream,
-                        &mut [
-                            &mut batch as *mut u64 as *mut c_void,
-                            &mut table as *mut u64 as *mut c_void,
-                        ],
-                    )?;
+                    let f = f as cu::CUfunction;
+                    super::kernels::launch_pass(f, (grid, block), stream, batch, table)?;
                 }
             }
             Way::Cufft {

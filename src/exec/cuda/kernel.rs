@@ -407,17 +407,7 @@ impl Variant {
         let mut table = self.table.ptr;
         for p in passes {
             if let Some((f, grid, block)) = p.fused {
-                let mut batch = p.batch;
-                kernels::launch_grid(
-                    f as cu::CUfunction,
-                    grid,
-                    block,
-                    stream,
-                    &mut [
-                        &mut batch as *mut u64 as *mut c_void,
-                        &mut table as *mut u64 as *mut c_void,
-                    ],
-                )?;
+                kernels::launch_pass(f as cu::CUfunction, (grid, block), stream, p.batch, table)?;
                 continue;
             }
             let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");

@@ -306,6 +306,31 @@ pub fn generated_count() -> usize {
         .sum()
 }
 
+/// Launches a generated pass kernel (`cudagen::fused_pass`) on `grid` blocks of `block`
+/// threads: its parameters are the number of transforms and the device table of array
+/// addresses it reads them from.
+///
+/// # Safety
+/// As [`launch`]; `table` holds the addresses the kernel was generated for.
+pub unsafe fn launch_pass(
+    f: cu::CUfunction,
+    (grid, block): (u32, u32),
+    stream: cu::CUstream,
+    mut batch: u64,
+    mut table: u64,
+) -> Result<()> {
+    launch_grid(
+        f,
+        grid,
+        block,
+        stream,
+        &mut [
+            &mut batch as *mut u64 as *mut c_void,
+            &mut table as *mut u64 as *mut c_void,
+        ],
+    )
+}
+
 /// Launches `f` on `grid` blocks of `block` threads on `stream`.
 ///
 /// # Safety
