@@ -571,6 +571,8 @@ impl<T: Real> CpuTransform<T> {
 
     fn new_work(&self) -> Result<Work<T>, String> {
         let oom = || "out of host memory for the work buffers".to_string();
+        let bytes = self.workers * self.scratch_size.bytes::<T>();
+        memory::check_bytes(bytes, "this execute's work buffers")?;
         let scratch = (0..self.workers)
             .map(|_| self.scratch_size.alloc::<T>())
             .collect::<Option<Vec<_>>>()

@@ -110,6 +110,12 @@ impl ScratchSize {
             fft: self.fft.max(o.fft),
         }
     }
+    /// The bytes [`ScratchSize::alloc`] takes.
+    pub fn bytes<T: Real>(&self) -> usize {
+        let complex = 2 * std::mem::size_of::<T>();
+        (self.block + self.row + self.fft) * complex
+            + (self.real + self.real_row) * std::mem::size_of::<T>()
+    }
     /// Allocates it (zeroed); `None` when out of memory.
     pub fn alloc<T: Real>(&self) -> Option<Scratch<T>> {
         fn v<E: Clone>(len: usize, zero: E) -> Option<Vec<E>> {
