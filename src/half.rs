@@ -179,7 +179,7 @@ impl HalfPlan {
         self.gpu
             .get_or_init(|| {
                 HalfGpu::new(&self.problem).map_err(|e| {
-                    crate::log_warn!(
+                    crate::log::log_warn!(
                         "fftxh: {} runs on the CPU twin: the GPU cannot take it ({})",
                         self.problem.describe(),
                         e.message

@@ -80,9 +80,7 @@ pub fn progress(msg: std::fmt::Arguments<'_>) {
     }
 }
 
-#[macro_export]
 macro_rules! log_progress { ($($t:tt)*) => { $crate::log::progress(format_args!($($t)*)) } }
-#[macro_export]
 macro_rules! log_warn { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Warn, format_args!($($t)*)) } }
-#[macro_export]
 macro_rules! log_info { ($($t:tt)*) => { $crate::log::emit($crate::log::Level::Info, format_args!($($t)*)) } }
+pub(crate) use {log_info, log_progress, log_warn};

@@ -80,7 +80,7 @@ impl<T: Real> GpuRun<T> {
             return GpuTransform::new(problem, threads).map(GpuRun::Streamed);
         }
         let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
-        crate::log_info!(
+        crate::log::log_info!(
             "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
             program.steps.len()
         );
@@ -181,7 +181,7 @@ impl<T: Real> StepExec<T> {
             .get_or_init(|| match GpuTransform::new(&self.problem, 1) {
                 Ok(g) => Some(GpuRun::Streamed(g)),
                 Err(e) => {
-                    crate::log_warn!("execute: cannot run on the GPU: {e}");
+                    crate::log::log_warn!("execute: cannot run on the GPU: {e}");
                     None
                 }
             });
@@ -210,7 +210,7 @@ impl<T: Real> StepExec<T> {
                         self.cpu()?.execute(input, output)
                     }
                     Recovery::From(first) => {
-                        crate::log_warn!(
+                        crate::log::log_warn!(
                             "execute on the GPU failed: {error}; transforms {first}.. computed on the CPU"
                         );
                         self.cpu()?.execute_from(input, output, first)

@@ -153,7 +153,7 @@ pub fn plan<T: Real>(
     let wisdom = wisdom::of(T::PRECISION);
     let choice = match wisdom.lookup(&key, rigor) {
         Some(c) => {
-            crate::log_info!(
+            crate::log::log_info!(
                 "plan {key}: from wisdom ({}), {} thread(s)",
                 c.rigor.name(),
                 c.threads
@@ -201,7 +201,7 @@ pub fn plan<T: Real>(
                     .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem)),
                 },
             };
-            crate::log_info!(
+            crate::log::log_info!(
                 "plan {key}: {} chose {} with {} thread(s){}",
                 rigor.name(),
                 c.backend.name(),
@@ -226,7 +226,7 @@ pub fn plan<T: Real>(
     let exec = match prepare::<T>(&program, !device_arrays) {
         Ok(exec) => exec,
         Err(e) if backend == Backend::Gpu && !device_arrays => {
-            crate::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
+            crate::log::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
             let program = lower(&problem, Backend::Cpu, choice.threads);
             let exec = prepare::<T>(&program, !device_arrays)?;
             return Ok(Plan {
@@ -476,7 +476,7 @@ fn gpu_might_win_from(
 fn estimate_with_gpu(p: &Problem, max_threads: usize, mem: (Memory, Memory)) -> Choice {
     let c = estimate(p, max_threads);
     let (cpu, gpu) = model_costs(p, c.threads, mem);
-    crate::log_info!(
+    crate::log::log_info!(
         "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns ({:?} -> {:?})",
         cpu,
         c.threads,
@@ -571,14 +571,14 @@ fn measure_with_gpu<T: Real>(
     // The model rules out hopeless GPU candidates without timing them (small transforms).
     let (cpu_model, gpu_model) = model_costs(p, cpu.threads, mem);
     if gpu_model > 4.0 * cpu_model.max(cpu.cost_ns) {
-        crate::log_info!(
+        crate::log::log_info!(
             "measure: gpu not timed (model {gpu_model:.0} ns vs cpu {:.0} ns)",
             cpu.cost_ns
         );
         return Some(cpu);
     }
     let gpu = measure_gpu::<T>(p, mem, rigor);
-    crate::log_info!(
+    crate::log::log_info!(
         "measure: cpu {:.0} ns ({} thread(s)), gpu {}",
         cpu.cost_ns,
         cpu.threads,
@@ -643,7 +643,7 @@ fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Opt
         fastest = fastest.min(t.elapsed().as_nanos() as f64);
         reps += 1;
     }
-    crate::log_progress!(
+    crate::log::log_progress!(
         "measure: gpu ({:?} -> {:?}) {} (best of {reps} runs) for {}",
         mem.0,
         mem.1,
@@ -708,7 +708,7 @@ fn measure<T: Real>(
                 break;
             }
         }
-        crate::log_progress!(
+        crate::log::log_progress!(
             "measure: cpu with {threads} thread(s) {} (best of {reps} runs) for {}",
             show_ns(fastest),
             p.describe()

@@ -154,7 +154,7 @@ impl Wisdom {
                 return false;
             };
             match tag.as_str() {
-                t if t == fftws => crate::log_info!(
+                t if t == fftws => crate::log::log_info!(
                     "imported FFTW's own wisdom: well-formed, nothing in it applies to fftx"
                 ),
                 t if t == ours => found.extend(entries),

@@ -215,7 +215,7 @@ pub(crate) unsafe fn read_kinds(rank: c_int, kind: *const c_int) -> Result<Vec<R
         .into_iter()
         .map(|k| {
             R2rKind::from_c(k as i32).unwrap_or_else(|| {
-                crate::log_warn!("unknown r2r kind {k}: computed as FFTW_R2HC, as FFTW does");
+                crate::log::log_warn!("unknown r2r kind {k}: computed as FFTW_R2HC, as FFTW does");
                 R2rKind::R2hc
             })
         })

@@ -21,7 +21,7 @@ pub(crate) fn aligned_alloc(bytes: usize) -> *mut libc::c_void {
     let bytes = bytes.max(1);
     // SAFETY: posix_memalign with a power-of-two multiple of sizeof(void*).
     if unsafe { libc::posix_memalign(&mut p, MALLOC_ALIGNMENT, bytes) } != 0 {
-        crate::log_warn!("fftw_malloc: out of memory for {bytes} bytes");
+        crate::log::log_warn!("fftw_malloc: out of memory for {bytes} bytes");
         return null_mut();
     }
     p

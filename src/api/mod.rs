@@ -144,7 +144,7 @@ pub(crate) fn make_plan<T: Real>(
         // FFTW computes a forward transform for FFTW_FORWARD (-1) and a backward one for any
         // other sign.
         Kind::Dft { sign } if sign != -1 && sign != 1 => {
-            crate::log_warn!("sign {sign} is neither FFTW_FORWARD (-1) nor FFTW_BACKWARD (+1): computed as FFTW_BACKWARD, as FFTW does");
+            crate::log::log_warn!("sign {sign} is neither FFTW_FORWARD (-1) nor FFTW_BACKWARD (+1): computed as FFTW_BACKWARD, as FFTW does");
             Kind::Dft { sign: 1 }
         }
         k => k,

@@ -242,7 +242,9 @@ unsafe fn plan_transpose<T: Real>(
         ));
     }
     if flags & MPI_FLAGS != 0 {
-        crate::log_warn!("the MPI flags of a transpose plan are not supported by fftx: ignored");
+        crate::log::log_warn!(
+            "the MPI flags of a transpose plan are not supported by fftx: ignored"
+        );
     }
     let (p, _) = ffi::size_rank(comm)?;
     let pick = |b: isize, n: isize| {
@@ -319,7 +321,7 @@ unsafe fn gather_wisdom<T: Real>(comm: RawComm) -> Result<(), String> {
     let mut at = 0;
     for (q, s) in sizes.iter().enumerate() {
         if me == 0 && q != 0 && !w.import(&String::from_utf8_lossy(&all[at..at + s])) {
-            crate::log_warn!("process {q}'s wisdom did not import");
+            crate::log::log_warn!("process {q}'s wisdom did not import");
         }
         at += s;
     }

@@ -127,7 +127,7 @@ macro_rules! wisdom_api {
             guard(stringify!([<$p import_system_wisdom>]), 0, || {
                 let path = system_wisdom_path($prec);
                 let Ok(text) = std::fs::read_to_string(&path) else {
-                    crate::log_info!("no system wisdom at {}", path.display());
+                    crate::log::log_info!("no system wisdom at {}", path.display());
                     return Ok(0);
                 };
                 Ok(of($prec).import(&text) as c_int)

@@ -215,7 +215,7 @@ impl Pool {
             if spawned.is_err() {
                 // The calls still complete: their callers run the ranges no worker takes.
                 self.spawn_failed.store(true, Ordering::Relaxed);
-                crate::log_warn!("could not start a worker thread; running with {started}");
+                crate::log::log_warn!("could not start a worker thread; running with {started}");
                 return;
             }
             *started += 1;

@@ -143,7 +143,7 @@ thread_local! {
 static INIT_FLAGS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 fn set_error(msg: String) {
-    crate::log_warn!("{msg}");
+    crate::log::log_warn!("{msg}");
     let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }
@@ -159,7 +159,7 @@ static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<
 
 fn register(plan: FftxPlan) -> fftx_plan {
     if plan.flags & FFTX_OBSERVE != 0 {
-        crate::log_info!("{}", plan.describe());
+        crate::log::log_info!("{}", plan.describe());
     }
     let p = Box::into_raw(Box::new(fftx_plan_s { plan }));
     LIVE.lock().insert(p as usize);
@@ -982,7 +982,7 @@ unsafe fn half_many(
     )?;
     let plan = crate::half::HalfPlan::new(kind, dims, loops, input, output, flags)?;
     if flags & FFTX_OBSERVE != 0 {
-        crate::log_info!("{}", plan.describe());
+        crate::log::log_info!("{}", plan.describe());
     }
     let p = Box::into_raw(Box::new(fftxh_plan_s { plan }));
     HALF_LIVE.lock().insert(p as usize);

@@ -288,7 +288,9 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
                 ))
             }
             Err(e) => {
-                crate::log_warn!("fftx: the GPU cannot run this plan ({e}); it runs on the CPU")
+                crate::log::log_warn!(
+                    "fftx: the GPU cannot run this plan ({e}); it runs on the CPU"
+                )
             }
         }
     }

@@ -61,7 +61,7 @@ pub(super) fn arm_from_env() -> bool {
             _ if item == "reset" => arm(Fault::Reset),
             _ if item == "launch" => arm(Fault::Launch(0)),
             Some(("launch", n)) if n.parse::<u32>().is_ok() => arm(Fault::Launch(n.parse().unwrap())),
-            _ => crate::log_warn!("FFTX_FAULT: unknown fault {item:?} (no-cuda, oom-plan, oom-execute, launch[:N], reset)"),
+            _ => crate::log::log_warn!("FFTX_FAULT: unknown fault {item:?} (no-cuda, oom-plan, oom-execute, launch[:N], reset)"),
         }
     }
     no_cuda
@@ -93,7 +93,7 @@ pub fn at_plan() -> Result<()> {
 /// At the start of a GPU execute, before anything moves: a reset, or running out of memory.
 pub fn at_execute(device: i32) -> Result<()> {
     if fire(&RESET) {
-        crate::log_warn!("FFTX_FAULT: resetting device {device}");
+        crate::log::log_warn!("FFTX_FAULT: resetting device {device}");
         // SAFETY: a plain driver call on a device ordinal; everything made in its primary
         // context becomes invalid, which is the point.
         unsafe {

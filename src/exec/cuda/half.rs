@@ -660,7 +660,11 @@ impl HalfGpu {
         } else {
             XtPlan::new(p, &device)
                 .map_err(|e| {
-                    crate::log_info!("fftxh: no cuFFT fp16 for {}: {}", p.describe(), e.message)
+                    crate::log::log_info!(
+                        "fftxh: no cuFFT fp16 for {}: {}",
+                        p.describe(),
+                        e.message
+                    )
                 })
                 .ok()
         };
@@ -684,7 +688,7 @@ impl HalfGpu {
             (None, passes) => match (cufft_way(p, &device), passes) {
                 (Ok(way), _) => way,
                 (Err(e), Some((source, passes))) => {
-                    crate::log_info!(
+                    crate::log::log_info!(
                         "fftxh: cuFFT f32 cannot plan {} ({}): pass kernels",
                         p.describe(),
                         e.message

@@ -312,7 +312,7 @@ impl Variant {
             Err(e) => e,
         };
         let load_only = plan(false).map_err(|e| e.context(format!("{both}; load alone")))?;
-        crate::log_info!("fftx gpu: {both}; the store runs as a scatter kernel");
+        crate::log::log_info!("fftx gpu: {both}; the store runs as a scatter kernel");
         let Generated::Module(m) =
             compile_generated(&*dev()?, &cudagen::chain_source(&self.prog, true), false)?
         else {
@@ -365,7 +365,7 @@ impl Variant {
                     + data_in(p.head.as_ref(), live_in)
                     + data_in(p.tail.as_ref(), live_out)
                     + mid);
-            crate::log_info!(
+            crate::log::log_info!(
                 "fftx gpu: pass {k} ({} n={} axis {} batch {}{}): {:.3} ms, {:.0} GB/s",
                 self.fusion.name(),
                 p.n,
@@ -465,7 +465,7 @@ impl GpuChain {
                 let mut v = vec![Fusion::Fused];
                 match callbacks_usable() {
                     Ok(()) => v.push(Fusion::Callback),
-                    Err(e) => crate::log_info!("fftx gpu: no cuFFT callbacks: {e}"),
+                    Err(e) => crate::log::log_info!("fftx gpu: no cuFFT callbacks: {e}"),
                 }
                 v.push(Fusion::Kernel);
                 v
@@ -479,7 +479,7 @@ impl GpuChain {
             let v = match Variant::new(chain, precision, f, addr, stream) {
                 Ok(v) => v,
                 Err(e) => {
-                    crate::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
+                    crate::log::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
                     errors.push(format!("{}: {e}", f.name()));
                     continue;
                 }
@@ -489,7 +489,7 @@ impl GpuChain {
                 break;
             }
             let ms = v.time(stream)?;
-            crate::log_progress!(
+            crate::log::log_progress!(
                 "fftx gpu: {} fusion {ms:.3} ms for a chain of {} passes (built and timed in {:.0} ms)",
                 f.name(),
                 v.prog.passes.len(),
@@ -506,7 +506,7 @@ impl GpuChain {
         if crate::log::enabled(crate::log::Level::Info) {
             variant.profile(stream)?;
         }
-        crate::log_info!(
+        crate::log::log_info!(
             "fftx gpu: chain of {} passes runs with {} fusion{}",
             variant.prog.passes.len(),
             variant.fusion.name(),

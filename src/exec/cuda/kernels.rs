@@ -70,7 +70,7 @@ fn compile(g: &Device, src: Source) -> Result<cu::CUmodule> {
         unsafe { cu::cuModuleLoadData(&mut module, text.as_ptr() as *const c_void) },
         "cuModuleLoadData",
     )?;
-    crate::log_info!(
+    crate::log::log_info!(
         "gpu: compiled kernels {src:?} for {arch} in {:.0} ms",
         t.elapsed().as_secs_f64() * 1e3
     );
@@ -252,7 +252,7 @@ fn nvrtc(g: &Device, source: &str, lto: bool) -> Result<Generated> {
             }
         })();
         nv::nvrtcDestroyProgram(&mut prog);
-        crate::log_info!(
+        crate::log::log_info!(
             "gpu: compiled generated source ({} bytes) to {} in {:.0} ms",
             source.len(),
             if lto { "LTO-IR" } else { "PTX" },

@@ -149,7 +149,7 @@ impl Device {
                 return Ok(());
             }
             if !self.lost.swap(true, Ordering::AcqRel) {
-                crate::log_warn!("gpu: device {} was reset; its resources are gone and everything runs on the CPU from now on", self.ordinal);
+                crate::log::log_warn!("gpu: device {} was reset; its resources are gone and everything runs on the CPU from now on", self.ordinal);
             }
         }
         Err(Error::new(ErrorKind::DeviceLost, "the device was reset"))
@@ -197,7 +197,7 @@ impl Device {
         let ok = match asked {
             Ok(ok) => ok,
             Err(e) => {
-                crate::log_info!(
+                crate::log::log_info!(
                     "gpu: no peer access from device {} to {} ({e}); copies between them go through pinned host memory",
                     self.ordinal,
                     other.ordinal
@@ -221,11 +221,11 @@ static CUDA: Lazy<std::result::Result<usize, String>> =
     Lazy::new(|| match catch_unwind(AssertUnwindSafe(init)) {
         Ok(Ok(n)) => Ok(n),
         Ok(Err(e)) => {
-            crate::log_info!("gpu: none usable ({e}); everything runs on the CPU");
+            crate::log::log_info!("gpu: none usable ({e}); everything runs on the CPU");
             Err(e)
         }
         Err(_) => {
-            crate::log_info!("gpu: loading CUDA failed; everything runs on the CPU");
+            crate::log::log_info!("gpu: loading CUDA failed; everything runs on the CPU");
             Err("loading CUDA failed".into())
         }
     });
@@ -240,7 +240,7 @@ type Opened = std::result::Result<Arc<Device>, String>;
 static DEFAULT: Lazy<std::result::Result<Arc<Device>, String>> = Lazy::new(|| {
     let count = CUDA.clone()?;
     let ordinal = default_ordinal(count).inspect_err(|e| {
-        crate::log_info!("gpu: {e}; everything runs on the CPU");
+        crate::log::log_info!("gpu: {e}; everything runs on the CPU");
     })?;
     open_cached(ordinal)
 });
@@ -255,7 +255,7 @@ fn open_cached(ordinal: usize) -> std::result::Result<Arc<Device>, String> {
         .entry(ordinal)
         .or_insert_with(|| match catch_unwind(AssertUnwindSafe(|| open(ordinal))) {
             Ok(Ok(d)) => {
-                crate::log_info!(
+                crate::log::log_info!(
                     "gpu: device {} ({}), {} MiB, {} SMs",
                     d.ordinal,
                     d.name,
@@ -265,7 +265,7 @@ fn open_cached(ordinal: usize) -> std::result::Result<Arc<Device>, String> {
                 Ok(Arc::new(d))
             }
             Ok(Err(e)) => {
-                crate::log_info!("gpu: device {ordinal} unusable ({e})");
+                crate::log::log_info!("gpu: device {ordinal} unusable ({e})");
                 Err(e)
             }
             Err(_) => Err(format!("opening device {ordinal} failed")),
@@ -300,7 +300,7 @@ pub fn devices() -> Vec<Arc<Device>> {
         Ok(text) if !text.trim().is_empty() => match parse_selection(&text, count) {
             Ok(list) => list,
             Err(e) => {
-                crate::log_warn!("{e}; using the default device");
+                crate::log::log_warn!("{e}; using the default device");
                 return default_device().into_iter().collect();
             }
         },
@@ -709,7 +709,7 @@ pub fn malloc_pinned(bytes: usize) -> Option<*mut libc::c_void> {
     // SAFETY: cuMemHostAlloc writes the block's address; PORTABLE: usable from every context.
     let r = unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) };
     if r != cu::CUresult::CUDA_SUCCESS || p.is_null() {
-        crate::log_info!(
+        crate::log::log_info!(
             "fftw_malloc: no pinned memory for {bytes} bytes ({r:?}); using pageable memory"
         );
         return None;
