@@ -241,6 +241,8 @@ pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, Str
         b: b as usize,
         bb: bb as usize,
         elem,
+        in_transposed: false,
+        out_transposed: false,
     };
     let (tail_kind, col_kind) = split_kinds(&g.kind);
     let col = column_plan::<T>(col_kind, n0, lb, rest, c, g.flags)?;

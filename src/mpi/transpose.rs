@@ -2,6 +2,9 @@
 //! `ba` across the processes, becomes the B x A array with its rows (B) in blocks of `bb`.
 //! Each process packs, per destination, its rows' columns that the destination will own,
 //! `MPI_Alltoallv` moves them, and each process unpacks into its transposed rows.
+//!
+//! A side may be stored locally transposed (FFTW_MPI_TRANSPOSED_IN / _OUT of a transpose
+//! plan): the input as B x (local A rows), the output as A x (local B rows).
 
 use super::dist::block_range;
 use super::ffi::{self, Exchange};
@@ -14,6 +17,10 @@ pub struct Transpose {
     pub bb: usize,
     /// Bytes per element (a whole trailing row of the array: rest dimensions x howmany).
     pub elem: usize,
+    /// The input is stored B x (this process's A rows) instead of (A rows) x B.
+    pub in_transposed: bool,
+    /// The output is stored A x (this process's B rows) instead of (B rows) x A.
+    pub out_transposed: bool,
 }
 
 impl Transpose {
@@ -72,9 +79,17 @@ impl Transpose {
         for q in 0..size {
             let (bs, bl) = self.rows_b(q);
             for r in 0..la {
-                let from = src.add((r * self.b + bs) * e);
-                std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), bl * e);
-                at += bl * e;
+                if self.in_transposed {
+                    for c in bs..bs + bl {
+                        let from = src.add((c * la + r) * e);
+                        std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), e);
+                        at += e;
+                    }
+                } else {
+                    let from = src.add((r * self.b + bs) * e);
+                    std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), bl * e);
+                    at += bl * e;
+                }
             }
         }
         let mut recv = vec![0u8; self.bytes_after(rank).max(1)];
@@ -84,7 +99,13 @@ impl Transpose {
             let (a_start, a_len) = self.rows_a(q);
             for r in 0..a_len {
                 for c in 0..lb {
-                    let to = dst.add((c * self.a + a_start + r) * e);
+                    let row = a_start + r;
+                    let at_dst = if self.out_transposed {
+                        row * lb + c
+                    } else {
+                        c * self.a + row
+                    };
+                    let to = dst.add(at_dst * e);
                     std::ptr::copy_nonoverlapping(recv.as_ptr().add(at), to, e);
                     at += e;
                 }
