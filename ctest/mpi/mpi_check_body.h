@@ -186,6 +186,22 @@ static void XN(r2r_1d)(const char *name, ptrdiff_t n) {
     X(free)(o);
 }
 
+/* Layouts FFTW 3.3.10 does not plan (transposed-input r2c, transposed-output c2r): a NULL
+ * plan from both libraries. */
+static void XN(refused)(void) {
+    ptrdiff_t n[2] = {8, 10}, ln0, s0, ln1, s1;
+    ptrdiff_t alloc = XM(local_size_transposed)(2, n, MPI_COMM_WORLD, &ln0, &s0, &ln1, &s1);
+    R *a = X(alloc_real)(2 * alloc);
+    X(plan) p = XM(plan_dft_r2c)(2, n, a, (XN(cplx) *) a, MPI_COMM_WORLD,
+                                 FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_IN);
+    X(plan) q = XM(plan_dft_c2r)(2, n, (XN(cplx) *) a, a, MPI_COMM_WORLD,
+                                 FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_OUT);
+    fprintf(out, "R %srefused %d %d\n", TAG, p == NULL, q == NULL);
+    if (p) X(destroy_plan)(p);
+    if (q) X(destroy_plan)(q);
+    X(free)(a);
+}
+
 static void XN(run_all)(void) {
     XM(init)();
     ptrdiff_t a[2] = {12, 10}, b[3] = {6, 5, 4}, c[3] = {5, 6, 4}, d[2] = {10, 6};
@@ -211,6 +227,7 @@ static void XN(run_all)(void) {
     XN(transpose)("transpose_tout", 6, 9, FFTW_MPI_TRANSPOSED_OUT);
     XN(transpose)("transpose_tin_tout", 9, 4, FFTW_MPI_TRANSPOSED_IN | FFTW_MPI_TRANSPOSED_OUT);
     XN(r2r_1d)("r2r1d", 40);
+    XN(refused)();
     XM(gather_wisdom)(MPI_COMM_WORLD);
     XM(broadcast_wisdom)(MPI_COMM_WORLD);
     XM(cleanup)();
