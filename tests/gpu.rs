@@ -492,6 +492,74 @@ fn transforms_bigger_than_the_budget_run_out_of_card() {
     }
 }
 
+/// With `FFTX_DEVICES` selecting several cards, a large FFTW plan on pinned host arrays spreads
+/// over them (`Backend::Gpus`: slabs and pencils, or the distributed six-step in 1-D) and
+/// computes what the CPU does; the printed plan says so.
+#[test]
+fn fftw_plans_spread_over_the_selected_devices() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    if cuda::device_count() < 2 {
+        eprintln!("one device: nothing to spread over");
+        return;
+    }
+    // SAFETY: the tests of this file run one at a time (`state`); none reads the environment
+    // concurrently.
+    unsafe { std::env::set_var("FFTX_DEVICES", "all") };
+    unsafe {
+        let c2c = |ns: &'static [i32]| {
+            move |a: *mut f64, b: *mut f64| {
+                fftw_plan_dft(
+                    ns.len() as i32,
+                    ns.as_ptr(),
+                    a as *mut _,
+                    b as *mut _,
+                    FFTW_BACKWARD,
+                    FFTW_ESTIMATE,
+                )
+            }
+        };
+        let cases: [(&str, &'static [i32], bool); 3] = [
+            ("c2c 128 x 96 x 80", &[128, 96, 80], false),
+            ("c2c 96 x 128 x 80 in place", &[96, 128, 80], true),
+            ("c2c 2^21", &[1 << 21], false),
+        ];
+        for (name, ns, in_place) in cases {
+            let n: usize = ns.iter().map(|&d| d as usize).product();
+            let x = random(2 * n, 31);
+            let make = c2c(ns);
+            let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, in_place, &make);
+            let (gpu, text) = run_f64(BackendSetting::Gpu, &x, 2 * n, in_place, &make);
+            assert!(text.contains("gpus ["), "{name}: not spread: {text}");
+            let e = rel_l2(&gpu, &cpu);
+            eprintln!("{name}: spread, rel. L2 against the CPU {e:.2e}");
+            assert!(e < 1e-14 * (n as f64).log2(), "{name}: {e:.3e}\n{text}");
+        }
+        let (n0, n1, n2) = (160usize, 128usize, 96usize);
+        let x = random(n0 * n1 * n2, 32);
+        let out_len = 2 * n0 * n1 * (n2 / 2 + 1);
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_dft_r2c_3d(
+                n0 as i32,
+                n1 as i32,
+                n2 as i32,
+                a,
+                b as *mut _,
+                FFTW_ESTIMATE,
+            )
+        };
+        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, out_len, false, &make);
+        let (gpu, text) = run_f64(BackendSetting::Gpu, &x, out_len, false, &make);
+        assert!(text.contains("gpus ["), "r2c: not spread: {text}");
+        let e = rel_l2(&gpu, &cpu);
+        eprintln!("r2c 160 x 128 x 96: spread, rel. L2 against the CPU {e:.2e}");
+        assert!(e < 1e-13, "r2c: {e:.3e}\n{text}");
+    }
+    unsafe { std::env::remove_var("FFTX_DEVICES") };
+}
+
 /// A plan executed from a thread that never used CUDA runs on the GPU there: the execute makes
 /// the context current before it asks whether the device is alive. It once read the missing
 /// context as a device reset and turned the GPU off for the whole process.

@@ -79,6 +79,16 @@ fn move_region(
     });
 }
 
+/// Lowers `problem` to a program over `devices`: by slabs and pencils (rank ≥ 2), or as the
+/// distributed six-step (a 1-D c2c).
+pub fn spread(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    if problem.dims.len() == 1 {
+        one_dimension(problem, devices)
+    } else {
+        slabs(problem, devices)
+    }
+}
+
 /// Lowers `problem` (rank ≥ 2: c2c, r2c or c2r) to a program over `devices`.
 pub fn slabs(problem: &Problem, devices: &[usize]) -> Result<Program> {
     slabs_with(problem, devices, None)
