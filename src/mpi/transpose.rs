@@ -9,6 +9,22 @@
 use super::dist::block_range;
 use super::ffi::{self, Exchange};
 
+/// The send and receive buffers of a transpose, kept by the plan between executes: allocating
+/// and zeroing them at each execute cost more than the exchange itself.
+#[derive(Default)]
+pub struct Packing {
+    send: Vec<u8>,
+    recv: Vec<u8>,
+}
+
+/// `v` grown to at least `len` bytes, as a slice of exactly `len`.
+fn grown(v: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+    &mut v[..len]
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Transpose {
     pub a: usize,
@@ -62,19 +78,26 @@ impl Transpose {
     }
 
     /// Transposes `src` (this process's A rows) into `dst` (its B rows). Every process of the
-    /// communicator must call it together.
+    /// communicator must call it together. `pack` holds the packing buffers between calls
+    /// (grown as needed, never cleared: every byte used is written first).
     ///
     /// # Safety
     /// `src` must hold `bytes_before(rank)` bytes and `dst` `bytes_after(rank)`; they may be
     /// the same memory (the data goes through packing buffers).
-    pub unsafe fn run(&self, comm: &ffi::Comm, src: *const u8, dst: *mut u8) -> Result<(), String> {
+    pub unsafe fn run(
+        &self,
+        comm: &ffi::Comm,
+        src: *const u8,
+        dst: *mut u8,
+        pack: &mut Packing,
+    ) -> Result<(), String> {
         let (size, rank) = (comm.size, comm.rank);
         let x = self.exchange(size, rank)?;
         let e = self.elem;
         let la = self.rows_a(rank).1;
         let lb = self.rows_b(rank).1;
         // (never empty: an empty Vec's address is 1, Open MPI's MPI_IN_PLACE)
-        let mut send = vec![0u8; self.bytes_before(rank).max(1)];
+        let send = grown(&mut pack.send, self.bytes_before(rank).max(1));
         let mut at = 0;
         for q in 0..size {
             let (bs, bl) = self.rows_b(q);
@@ -92,7 +115,7 @@ impl Transpose {
                 }
             }
         }
-        let mut recv = vec![0u8; self.bytes_after(rank).max(1)];
+        let recv = grown(&mut pack.recv, self.bytes_after(rank).max(1));
         ffi::alltoallv(comm.raw(), send.as_ptr(), recv.as_mut_ptr(), &x)?;
         let mut at = 0;
         for q in 0..size {
