@@ -1890,6 +1890,47 @@ mod tests {
         }
     }
 
+    /// The pencil decompositions of the 3-D cases (and of a 1024³ c2c and r2c, the bench's
+    /// largest) map to cuFFT plans: each phase one batch of 1-D transforms along the packed
+    /// innermost axis; stream p and events p, P + p on device p.
+    #[test]
+    fn pencil_programs_are_supported() {
+        use crate::passes::distribute;
+        let big: [(&[isize], Kind); 2] = [
+            (&[1024, 1024, 1024], Kind::Dft { sign: -1 }),
+            (&[1024, 1024, 1024], Kind::R2c),
+        ];
+        let cases = distributed_cases()
+            .into_iter()
+            .filter(|(ns, _)| ns.len() == 3);
+        for (ns, kind) in cases.chain(big) {
+            for parts in [1, 2, 3, 4, 8] {
+                let p = Problem::packed(ns, kind.clone(), Precision::F32);
+                let devices: Vec<usize> = (0..parts).collect();
+                let prog = distribute::pencils(&p, &devices).unwrap();
+                let ctx = || format!("{ns:?} {kind:?} over {parts}\n{}", prog.describe());
+                supported::<f32>(&prog).unwrap_or_else(|e| panic!("{e:?} {}", ctx()));
+                assert_eq!(devices_needed(&prog), parts, "{}", ctx());
+                for step in prog.steps.iter().filter(|s| !empty(s)) {
+                    if let Step::Fft { problem, .. } = step {
+                        let (_, _, _, batch, ..) =
+                            cufft_args(problem).unwrap_or_else(|e| panic!("{e:?} {}", ctx()));
+                        assert_eq!(
+                            batch as usize,
+                            problem.howmany(),
+                            "one batch per phase: {}",
+                            ctx()
+                        );
+                    }
+                }
+                let (streams, events) = CudaProgram::<f32>::map_streams(&prog, &devices).unwrap();
+                assert_eq!(streams, devices, "{}", ctx());
+                let want: Vec<usize> = (0..2 * parts).map(|e| e % parts).collect();
+                assert_eq!(events, want, "{}", ctx());
+            }
+        }
+    }
+
     /// The FMM-FFT and six-step programs run here once their collectives are transfers:
     /// stream g on device g's card (one card: every stream), FFTs that cuFFT plans.
     #[test]
