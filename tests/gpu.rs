@@ -1772,18 +1772,26 @@ fn distributed_case<T: fftx::real::Real>(
     kind: Kind,
     map: &[Arc<cuda::Device>],
     peer: bool,
+    pencils: bool,
     tol: f64,
 ) -> Result<f64, String> {
     use fftx::exec::cpu::program::CpuProgram;
     use fftx::exec::cuda::program::CudaProgram;
     let problem = Problem::packed(ns, kind.clone(), T::PRECISION);
-    let prog = distributed(&problem, map.len());
+    let prog = if pencils {
+        let devices: Vec<usize> = (0..map.len()).collect();
+        fftx::passes::distribute::pencils(&problem, &devices)
+            .unwrap_or_else(|e| panic!("pencils of {problem:?} over {devices:?}: {e:?}"))
+    } else {
+        distributed(&problem, map.len())
+    };
     let ordinals: Vec<i32> = map.iter().map(|d| d.ordinal).collect();
     let what = format!(
-        "{ns:?} {} f{} over {} virtual device(s) on cards {ordinals:?} ({})",
+        "{ns:?} {} f{} over {} virtual device(s) by {} on cards {ordinals:?} ({})",
         kind.name(),
         8 * std::mem::size_of::<T>(),
         map.len(),
+        if pencils { "pencils" } else { "slabs" },
         if peer {
             "peer access where possible"
         } else {
@@ -1848,7 +1856,8 @@ fn distributed_case<T: fftx::real::Real>(
 }
 
 /// Every distributed case over 1 to 4 virtual devices (and `extra` counts) mapped onto `cards`
-/// round robin, both precisions; panics listing every failure.
+/// round robin, both precisions, the 3-D ones by slabs and by pencils; panics listing every
+/// failure.
 fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
     let cases: [(&[isize], Kind); 8] = [
         (&[240], Kind::Dft { sign: -1 }),
@@ -1868,13 +1877,19 @@ fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
     for parts in counts {
         let map = device_map(cards, parts);
         for (ns, kind) in &cases {
-            for r in [
-                distributed_case::<f64>(ns, kind.clone(), &map, peer, 1e-12),
-                distributed_case::<f32>(ns, kind.clone(), &map, peer, 1e-5),
-            ] {
-                if let Err(e) = r {
-                    eprintln!("FAILED: {e}");
-                    failures.push(e);
+            // Rank 3: by slabs and by pencils (passes::distribute::pencils).
+            for pencils in [false, true]
+                .into_iter()
+                .take(if ns.len() == 3 { 2 } else { 1 })
+            {
+                for r in [
+                    distributed_case::<f64>(ns, kind.clone(), &map, peer, pencils, 1e-12),
+                    distributed_case::<f32>(ns, kind.clone(), &map, peer, pencils, 1e-5),
+                ] {
+                    if let Err(e) = r {
+                        eprintln!("FAILED: {e}");
+                        failures.push(e);
+                    }
                 }
             }
         }
