@@ -353,15 +353,7 @@ impl<T: Real> MpiExec<T> {
                 plan.execute_on(array::<T>(at(*from), *ci), array::<T>(at(*to), *co))
             }
             Stage::Allgather(sizes, from, to) => {
-                let mine = sizes[self.comm.rank];
-                let (recv_counts, recv_displs) = ffi::counts(sizes)?;
-                let (send_counts, _) = ffi::counts(&vec![mine; sizes.len()])?;
-                let x = Exchange {
-                    send_displs: vec![0; sizes.len()],
-                    send_counts,
-                    recv_counts,
-                    recv_displs,
-                };
+                let x = Exchange::allgather(sizes, self.comm.rank)?;
                 ffi::alltoallv(
                     self.comm.raw(),
                     at(*from) as *const u8,
