@@ -216,10 +216,10 @@ unsafe fn plan_many<T: Real>(
     let (p, _) = ffi::size_rank(comm)?;
     let g = geometry(n, howmany, blocks, kind, flags, p as isize)?;
     let comm = Comm::dup(comm)?;
-    let stages = if g.n.len() == 1 {
-        mplan::build_1d::<T>(&g, &comm)?
-    } else {
-        mplan::build_multi::<T>(&g, &comm)?
+    let stages = match mplan::build_serial::<T>(&g, &comm)? {
+        Some(serial) => serial,
+        None if g.n.len() == 1 => mplan::build_1d::<T>(&g, &comm)?,
+        None => mplan::build_multi::<T>(&g, &comm)?,
     };
     let problem = mplan::describe::<T>(&g.kind, &g.n, g.howmany);
     let plan = mplan::make::<T>(comm, stages, problem, arrays.0, arrays.1);
