@@ -32,6 +32,8 @@
 //! - `DIST_ON_CPU=1`: every program on the CPU executor instead (virtual devices, no GPU, host
 //!   to host: a dry run of the harness, e.g. `DIST_ON_CPU=1 DIST_SIZES="16 24"`).
 
+mod common;
+
 use fftx::exec::cpu::layout::ArrayPtr;
 use fftx::exec::cpu::program::CpuProgram;
 use fftx::exec::cuda;
@@ -236,27 +238,8 @@ fn time<T: Real>(
     let exec = CudaProgram::<T>::new(prog, map).map_err(|e| format!("{e:?}"))?;
     // SAFETY: as above (the program reads the input array and writes the output array).
     unsafe { exec.run(ptr(x, !real_in), out_ptr(&mut out)) }.map_err(|e| format!("{e:?}"))?;
-    exec.run_resident().map_err(|e| format!("{e:?}"))?;
-    let mut ms: Vec<f64> = (0..reps.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            exec.run_resident()
-                .map(|()| t.elapsed().as_secs_f64() * 1e3)
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{e:?}"))?;
-    ms.sort_by(f64::total_cmp);
-    let mut profile = String::new();
-    if std::env::var("DIST_PROFILE").as_deref() == Ok("1") {
-        for (what, t) in exec.profile_resident().map_err(|e| format!("{e:?}"))? {
-            let _ = write!(profile, "{what} {t:.3}; ");
-        }
-    }
-    Ok(Timed {
-        out,
-        ms: ms[ms.len() / 2],
-        profile,
-    })
+    let (ms, profile) = common::time_resident(&exec, reps, "DIST_PROFILE")?;
+    Ok(Timed { out, ms, profile })
 }
 
 /// A measured row: (N, problem, decomposition, cards, ms, error).

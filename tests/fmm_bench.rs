@@ -24,6 +24,8 @@
 //! Prints a markdown table: ms per transform (median), ratio six-step/FMM, and each one's
 //! relative L2 error against the reference.
 
+mod common;
+
 use fftx::exec::cpu::layout::ArrayPtr;
 use fftx::exec::cpu::program::CpuProgram;
 use fftx::exec::cuda;
@@ -91,25 +93,10 @@ fn time_gpu<T: Real>(
     let (mut a, mut b) = (x.to_vec(), vec![T::zero(); x.len()]);
     // SAFETY: both arrays hold the N elements the program addresses.
     unsafe { exec.run(ptr(&mut a), ptr(&mut b)) }.map_err(|e| format!("{e:?}"))?;
-    exec.run_resident().map_err(|e| format!("{e:?}"))?;
-    let mut ms: Vec<f64> = (0..reps.max(1))
-        .map(|_| {
-            let t = Instant::now();
-            exec.run_resident()
-                .map(|()| t.elapsed().as_secs_f64() * 1e3)
-        })
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{e:?}"))?;
-    ms.sort_by(f64::total_cmp);
-    let mut profile = String::new();
-    if std::env::var("FMM_PROFILE").as_deref() == Ok("1") {
-        for (what, t) in exec.profile_resident().map_err(|e| format!("{e:?}"))? {
-            let _ = write!(profile, "{what} {t:.3}; ");
-        }
-    }
+    let (ms, profile) = common::time_resident(&exec, reps, "FMM_PROFILE")?;
     Ok(Timed {
         out: b,
-        ms: ms[ms.len() / 2],
+        ms,
         profile,
     })
 }

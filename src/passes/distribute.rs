@@ -131,6 +131,20 @@ struct SlabTwiddles {
     sign: i32,
 }
 
+/// What either decomposition needs: devices, and a non-empty c2c, r2c or c2r.
+fn check(problem: &Problem, devices: &[usize]) -> Result<()> {
+    if devices.is_empty() {
+        return Err(Error::bad_input("no devices"));
+    }
+    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
+        return Err(Error::bad_input("nothing to transform"));
+    }
+    if matches!(problem.kind, Kind::R2r(_)) {
+        return Err(Error::unsupported("r2r is not distributed"));
+    }
+    Ok(())
+}
+
 fn slabs_with(
     problem: &Problem,
     devices: &[usize],
@@ -143,15 +157,7 @@ fn slabs_with(
             "slabs and pencils need two dimensions or more",
         ));
     }
-    if devices.is_empty() {
-        return Err(Error::bad_input("no devices"));
-    }
-    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
-        return Err(Error::bad_input("nothing to transform"));
-    }
-    if matches!(problem.kind, Kind::R2r(_)) {
-        return Err(Error::unsupported("r2r is not distributed"));
-    }
+    check(problem, devices)?;
     let axes = nloops + rank;
     let (a0, a1) = (nloops, nloops + 1);
     let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
@@ -445,15 +451,7 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
             "pencils take a rank-3 problem (rank 2: slabs)",
         ));
     }
-    if devices.is_empty() {
-        return Err(Error::bad_input("no devices"));
-    }
-    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
-        return Err(Error::bad_input("nothing to transform"));
-    }
-    if matches!(problem.kind, Kind::R2r(_)) {
-        return Err(Error::unsupported("r2r is not distributed"));
-    }
+    check(problem, devices)?;
     let nloops = problem.loops.len();
     let axes = nloops + 3;
     let (d0, d1, d2) = (nloops, nloops + 1, nloops + 2);

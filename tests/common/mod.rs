@@ -621,3 +621,33 @@ pub fn check_case<T: Float>(
     }
     true
 }
+
+/// A GPU program's resident runs (`CudaProgram::run_resident`: every step but the copies from
+/// and to the caller's arrays), after one warm-up: the median of `reps` in ms, and, when the
+/// environment variable `profile` is `1`, the program's steps timed one at a time, summed per
+/// kind (`what ms; ...`). The multi-GPU benchmarks (tests/fmm_bench.rs, tests/dist_bench.rs)
+/// time their programs so.
+pub fn time_resident<T: fftx::real::Real>(
+    exec: &fftx::exec::cuda::program::CudaProgram<T>,
+    reps: usize,
+    profile: &str,
+) -> Result<(f64, String), String> {
+    use std::fmt::Write;
+    exec.run_resident().map_err(|e| format!("{e:?}"))?;
+    let mut ms: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            let t = std::time::Instant::now();
+            exec.run_resident()
+                .map(|()| t.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{e:?}"))?;
+    ms.sort_by(f64::total_cmp);
+    let mut steps = String::new();
+    if std::env::var(profile).as_deref() == Ok("1") {
+        for (what, t) in exec.profile_resident().map_err(|e| format!("{e:?}"))? {
+            let _ = write!(steps, "{what} {t:.3}; ");
+        }
+    }
+    Ok((ms[ms.len() / 2], steps))
+}
