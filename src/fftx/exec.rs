@@ -594,6 +594,18 @@ mod tests {
         );
         assert_eq!(program.steps.len(), 1);
         assert!(count > 0);
+        // Placed with the data array b1 on the device: the chain on the mirrors and b1.
+        let on_device: BTreeSet<BufId> = [1].into();
+        let s = place::place(&program, Precision::F64, 0, &on_device)
+            .unwrap()
+            .describe();
+        println!("{s}");
+        assert!(s.contains("(buffer b1 array@0x200000 device0)"), "{s}");
+        assert!(
+            s.contains("(load [0..5,0..5] b3 real+0 strides=[5, 1])"),
+            "{s}"
+        );
+        assert!(s.contains("data=b1+0"), "{s}");
         let steps: Vec<Step> = g.nodes.iter().cloned().map(Step::Node).collect();
         let (program, _, temps) = lower_program(&steps).unwrap();
         let s = program.describe();
@@ -602,5 +614,26 @@ mod tests {
         assert!(s.contains("temp scalars=256 zero"), "{s}");
         assert!(s.contains("(kernel s0 map [5, 5] b0 real+0"), "{s}");
         assert!(s.contains("(fft s0 b1+0 -> b2+0 dft-r2c"), "{s}");
+        // Placed on device 0 (what the GPU runs and `fftx_print_plan` shows there): the
+        // temporaries on the card, the caller's arrays mirrored with a transfer in (input,
+        // data) or out (output, written whole), the steps on the mirrors.
+        let placed = place::place(&program, Precision::F64, 0, &BTreeSet::new()).unwrap();
+        let s = placed.describe();
+        println!("{s}");
+        assert!(
+            s.contains("(buffer b1 temp scalars=256 zero device0)"),
+            "{s}"
+        );
+        assert!(s.contains("(buffer b7 temp scalars=25 device0)"), "{s}");
+        assert!(
+            s.contains("(transfer s0 b0+0 -> b7+0 [25:1:1] real)"),
+            "{s}"
+        );
+        assert!(s.contains("(kernel s0 map [5, 5] b7 real+0"), "{s}");
+        assert!(!s.contains("-> b0+0"), "{s}");
+        assert!(
+            s.ends_with("(transfer s0 b9+0 -> b6+0 [49:1:1] real))"),
+            "{s}"
+        );
     }
 }

@@ -1,7 +1,22 @@
 //! Runs a [`Program`] on GPUs: its device temporaries in device memory, one CUDA stream per
 //! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps as
 //! an NVRTC kernel of this file, device-side box copies by `exec::cuda::copy` (a copy-engine
-//! run, a tiled transpose or one thread per element).
+//! run, a tiled transpose or one thread per element). The one CUDA interpreter of Programs:
+//! FFTW plans' placed Programs (out of card, distributed, FMM) and FFTX plans' (placed by
+//! `passes::place`) both run here.
+//!
+//! FFTX Programs add `Kernel` steps, the caller's arrays as `Role::Array` buffers and zero
+//! temporaries. A `Kernel` step is a [`KernelStep`] of `exec::cuda::kernel` made in `new` over
+//! the device addresses on its stream's card (a chain as its pencil program, with the way of
+//! fusing measured then unless [`Options::measure`] is off; a map as one generated kernel). A
+//! `Role::Array` buffer placed on a device is the caller's device memory, used where it is; a
+//! host one is reached by transfers only, each a single `cuMemcpy` where both sides are
+//! contiguous (the pageable array where it is, as the driver stages it). A `ZeroTemp` is
+//! zeroed on the stream of its first step at the start of every run. An `Fft` step whose
+//! layout cuFFT's plans cannot take runs as the executor's transform (`transform::GpuTransform`)
+//! over the device addresses. [`CudaProgram::run_arrays`] runs such a program and, on a
+//! failure, says whether the caller's arrays still allow the CPU to recompute it
+//! ([`RunFailure`]).
 //!
 //! Devices: the program's placements `Device(d)` name entries of the device map handed to
 //! [`CudaProgram::new`] (`&[Arc<Device>]`). Several entries may be the same card (partitions
