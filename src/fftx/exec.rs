@@ -226,6 +226,8 @@ fn gpu(
     let options = Options {
         peer: true,
         measure,
+        // FFTX nodes keep their inputs (a temporary may be read again).
+        keep_fft_inputs: true,
     };
     let run: Box<dyn GpuRun> = match precision {
         Precision::F64 => Box::new(CudaProgram::<f64>::with_options(&placed, &[g], options)?),

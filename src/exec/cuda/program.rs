@@ -13,8 +13,9 @@
 //! host one is reached by transfers only, each a single `cuMemcpy` where both sides are
 //! contiguous (the pageable array where it is, as the driver stages it). A `ZeroTemp` is
 //! zeroed on the stream of its first step at the start of every run. An `Fft` step whose
-//! layout cuFFT's plans cannot take runs as the executor's transform (`transform::GpuTransform`)
-//! over the device addresses. [`CudaProgram::run_arrays`] runs such a program and, on a
+//! layout cuFFT's plans cannot take, and every `Fft` step with [`Options::keep_fft_inputs`]
+//! (FFTX's), runs as the executor's transform (`transform::GpuTransform`) over the device
+//! addresses. [`CudaProgram::run_arrays`] runs such a program and, on a
 //! failure, says whether the caller's arrays still allow the CPU to recompute it
 //! ([`RunFailure`]).
 //!
@@ -233,6 +234,10 @@ pub struct Options {
     /// Time the ways to fuse each chain `Kernel` and keep the fastest (else the first that
     /// builds: `FFTX_ESTIMATE`).
     pub measure: bool,
+    /// `Fft` steps leave their input as it was (FFTX semantics; a c2r cuFFT plan overwrites
+    /// its input): each runs as the executor's transform (`transform::GpuTransform`, which
+    /// copies a device input of a c2r first) instead of a plan of this executor.
+    pub keep_fft_inputs: bool,
 }
 
 impl Default for Options {
@@ -240,6 +245,7 @@ impl Default for Options {
         Options {
             peer: true,
             measure: true,
+            keep_fft_inputs: false,
         }
     }
 }
@@ -869,6 +875,9 @@ impl<T: Real> CudaProgram<T> {
             if let Some(k) = made.iter().position(|m| *m == key) {
                 self.step_plan[i] = Some(k);
                 continue;
+            }
+            if self.options.keep_fft_inputs && super::transform::supports(problem) {
+                continue; // made in `make_kernel_steps`
             }
             let (n, il, ol, batch, ty, outer) = match cufft_args(problem) {
                 Ok(args) => args,
