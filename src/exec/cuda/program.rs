@@ -326,6 +326,33 @@ fn step_device(p: &Program, step: &Step) -> Option<usize> {
     }
 }
 
+/// After a failure at step `reached` of `p` (or before it): is every caller array
+/// (`Role::Array`) host memory, and none written so far (by a transfer out) one that the
+/// program reads? Then the CPU may recompute the program from the start.
+fn recomputable(p: &Program, reached: usize) -> bool {
+    let array = |b: usize| matches!(p.buffers[b].role, Role::Array { .. });
+    if (0..p.buffers.len()).any(|b| array(b) && on_device(p, b)) {
+        return false;
+    }
+    let transfers = |steps: &[Step]| -> Vec<(usize, usize)> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Transfer { from, to, .. } => Some((from.buf, to.buf)),
+                _ => None,
+            })
+            .collect()
+    };
+    let read: Vec<usize> = transfers(&p.steps)
+        .into_iter()
+        .filter_map(|(from, _)| array(from).then_some(from))
+        .collect();
+    let upto = (reached + 1).min(p.steps.len());
+    transfers(&p.steps[..upto])
+        .into_iter()
+        .all(|(_, to)| !array(to) || !read.contains(&to))
+}
+
 /// Does the step address buffer `b`?
 fn uses(step: &Step, b: usize) -> bool {
     match step {
@@ -1098,36 +1125,9 @@ impl<T: Real> CudaProgram<T> {
         let r = super::fault::at_execute(self.cards[0].dev.ordinal)
             .and_then(|()| self.run_with(none, none, false, &mut reached));
         r.map_err(|error| RunFailure {
-            recomputable: self.recomputable(reached),
+            recomputable: recomputable(&self.program, reached),
             error,
         })
-    }
-
-    /// After a failure at step `reached` (or before it): is every caller array host memory,
-    /// and none written so far (by a transfer out) one that the program reads?
-    fn recomputable(&self, reached: usize) -> bool {
-        let p = &self.program;
-        let array = |b: usize| matches!(p.buffers[b].role, Role::Array { .. });
-        if (0..p.buffers.len()).any(|b| array(b) && on_device(p, b)) {
-            return false;
-        }
-        let transfers = |steps: &[Step]| -> Vec<(usize, usize)> {
-            steps
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Transfer { from, to, .. } => Some((from.buf, to.buf)),
-                    _ => None,
-                })
-                .collect()
-        };
-        let read: Vec<usize> = transfers(&p.steps)
-            .into_iter()
-            .filter_map(|(from, _)| array(from).then_some(from))
-            .collect();
-        let upto = (reached + 1).min(p.steps.len());
-        transfers(&p.steps[..upto])
-            .into_iter()
-            .all(|(_, to)| !array(to) || !read.contains(&to))
     }
 
     /// The printout's lines of the steps made ready as kernels (`step k: ...`).
@@ -2004,6 +2004,66 @@ impl<T: Real> Drop for CudaProgram<T> {
 mod tests {
     use super::*;
     use crate::problem::Precision;
+
+    /// The CPU may recompute a placed FFTX program after a failure until a transfer out has
+    /// written an array that the program also reads; never with a caller's device array.
+    #[test]
+    fn a_failure_is_recomputable_until_an_array_read_is_written() {
+        use crate::passes::place::place;
+        use crate::program::kernel::{Access, Elements, Kernel};
+        use crate::program::Buffer;
+        let array = |addr| Buffer {
+            role: Role::Array { addr },
+            placement: Placement::Host,
+        };
+        let acc = |buf, base| Access {
+            buf: Elements {
+                buf,
+                complex: false,
+            },
+            base,
+            strides: vec![1],
+        };
+        let map = |src, dst| Step::Kernel {
+            kernel: Kernel::Map {
+                shape: vec![8],
+                src,
+                dst,
+                data: None,
+                code: None,
+            },
+            stream: 0,
+        };
+        // b0 -> b1, then b1 -> b0's second half: both read and written.
+        let program = Program {
+            buffers: vec![array(0x1000), array(0x2000)],
+            steps: vec![map(acc(0, 0), acc(1, 0)), map(acc(1, 0), acc(0, 8))],
+        };
+        let none = std::collections::BTreeSet::new();
+        let placed = place(&program, Precision::F64, 0, &none).unwrap();
+        // Steps: in b0, in b1, kernel, kernel, out b0, out b1.
+        let kinds: Vec<bool> = placed
+            .steps
+            .iter()
+            .map(|s| matches!(s, Step::Transfer { .. }))
+            .collect();
+        let six = [true, true, false, false, true, true];
+        assert_eq!(kinds, six, "{}", placed.describe());
+        assert!((0..4).all(|k| recomputable(&placed, k)));
+        assert!(!recomputable(&placed, 4) && !recomputable(&placed, 5));
+        // b1 only written, whole (no copy in): recomputable to the end. (Two writes of its
+        // halves would copy it in: the pass takes one write of the whole span as covering.)
+        let program = Program {
+            buffers: program.buffers.clone(),
+            steps: vec![map(acc(0, 0), acc(1, 0))],
+        };
+        let placed = place(&program, Precision::F64, 0, &none).unwrap();
+        assert!((0..placed.steps.len()).all(|k| recomputable(&placed, k)));
+        // A device array: never.
+        let on_device = [1].into();
+        let placed = place(&program, Precision::F64, 0, &on_device).unwrap();
+        assert!(!recomputable(&placed, 0));
+    }
 
     /// Out-of-card programs of the c2c cases run as DMA alone from pinned arrays (their host
     /// transfers are rows); a program with a host temporary is not.
