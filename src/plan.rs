@@ -7,12 +7,14 @@ use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda;
 use crate::exec::cuda::program::CudaProgram;
 use crate::exec::cuda::transform::{staged_device_bytes, Failure, GpuTransform, Written};
+use crate::passes::distribute;
 use crate::passes::out_of_card::{self, Budget};
 use crate::problem::{Kind, Problem};
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
 use crate::wisdom::Choice;
 use once_cell::sync::OnceCell;
+use std::sync::Arc;
 
 /// The program's steps, ready to run, in the plan's precision (whichever it is).
 pub type Executable = Box<dyn Steps>;
@@ -59,22 +61,40 @@ pub struct StepExec<T: Real> {
 }
 
 /// How a step runs on the GPU: streamed through device buffers a chunk of transforms at a
-/// time, or, for host arrays whose chunk buffers would exceed what the device gives a plan
-/// ([`cuda::usable_device_bytes`]: nine tenths of the card, or `FFTX_GPU_MEMORY`), as the
-/// out-of-card Program of `passes::out_of_card` (rounds of tiles through two device buffers)
-/// on the CUDA executor. Device arrays are used in place and always stream.
-enum GpuRun<T: Real> {
+/// time, or as a Program on the CUDA executor: the out-of-card Program of
+/// `passes::out_of_card` (rounds of tiles through two device buffers) for host arrays whose
+/// chunk buffers would exceed what the device gives a plan ([`cuda::usable_device_bytes`]:
+/// nine tenths of the card, or `FFTX_GPU_MEMORY`), or, for a plan on `Backend::Gpus`, the
+/// transform spread over the devices `FFTX_DEVICES` selects by `passes::distribute`. Device
+/// arrays are used in place and always stream.
+pub(crate) enum GpuRun<T: Real> {
     Streamed(GpuTransform<T>),
-    OutOfCard {
+    Program {
         exec: CudaProgram<T>,
-        steps: usize,
-        ordinal: i32,
+        /// What the program is, as the printed plan says it.
+        what: String,
+        ordinals: Vec<i32>,
     },
 }
 
 impl<T: Real> GpuRun<T> {
-    fn new(problem: &Problem, threads: usize, host_arrays: bool) -> cuda::Result<Self> {
+    /// `spread`: spread the transform over the selected devices (a plan on `Backend::Gpus`).
+    pub(crate) fn new(
+        problem: &Problem,
+        threads: usize,
+        host_arrays: bool,
+        spread: bool,
+    ) -> cuda::Result<Self> {
         let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
+        if spread && host_arrays {
+            let devices = cuda::devices();
+            if devices.len() > 1 {
+                return Self::distributed(problem, devices);
+            }
+            crate::log::log_info!(
+                "plan: FFTX_DEVICES selects one device: the transform stays on it"
+            );
+        }
         let bytes = cuda::usable_device_bytes(&device);
         if !host_arrays || staged_device_bytes::<T>(problem) <= bytes {
             return GpuTransform::new(problem, threads).map(GpuRun::Streamed);
@@ -84,27 +104,49 @@ impl<T: Real> GpuRun<T> {
             "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
             program.steps.len()
         );
-        Ok(GpuRun::OutOfCard {
-            ordinal: device.ordinal,
+        Ok(GpuRun::Program {
+            what: format!("gpu out-of-card program of {} steps", program.steps.len()),
+            ordinals: vec![device.ordinal],
             exec: CudaProgram::new(&program, &[device])?,
-            steps: program.steps.len(),
+        })
+    }
+
+    /// The transform by slabs and pencils over `devices` (a 1-D one by the distributed
+    /// six-step of `passes::distribute::one_dimension`).
+    fn distributed(problem: &Problem, devices: Vec<Arc<cuda::Device>>) -> cuda::Result<Self> {
+        let parts: Vec<usize> = (0..devices.len()).collect();
+        let program = distribute::spread(problem, &parts)?;
+        let ordinals: Vec<i32> = devices.iter().map(|d| d.ordinal).collect();
+        crate::log::log_info!(
+            "plan: the transform spread over devices {ordinals:?}, {} steps",
+            program.steps.len()
+        );
+        Ok(GpuRun::Program {
+            what: format!(
+                "gpus {ordinals:?}: distributed program of {} steps",
+                program.steps.len()
+            ),
+            exec: CudaProgram::new(&program, &devices)?,
+            ordinals,
         })
     }
 
     fn describe(&self) -> String {
         match self {
             GpuRun::Streamed(g) => g.describe(),
-            GpuRun::OutOfCard { steps, .. } => format!("gpu out-of-card program of {steps} steps"),
+            GpuRun::Program { what, .. } => what.clone(),
         }
     }
 
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
+    pub(crate) unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
         match self {
             GpuRun::Streamed(g) => g.execute(input, output),
-            GpuRun::OutOfCard { exec, ordinal, .. } => {
-                cuda::fault::at_execute(*ordinal)?;
+            GpuRun::Program { exec, ordinals, .. } => {
+                for &o in ordinals {
+                    cuda::fault::at_execute(o)?;
+                }
                 exec.run(input, output).map_err(|error| Failure {
                     error,
                     written: Written::Unknown,
@@ -124,8 +166,9 @@ impl<T: Real> StepExec<T> {
         host_arrays: bool,
     ) -> Result<Self, String> {
         let gpu = OnceCell::new();
-        if backend == Backend::Gpu {
-            let g = GpuRun::new(problem, threads, host_arrays).map_err(|e| e.message)?;
+        if backend != Backend::Cpu {
+            let spread = backend == Backend::Gpus;
+            let g = GpuRun::new(problem, threads, host_arrays, spread).map_err(|e| e.message)?;
             let _ = gpu.set(Some(g));
         }
         let cpu = OnceCell::new();
@@ -185,8 +228,8 @@ impl<T: Real> StepExec<T> {
                     None
                 }
             });
-        if device_arrays && matches!(gpu, Some(GpuRun::OutOfCard { .. })) {
-            return Err("the plan streams host arrays through the device out of card and these arrays are GPU memory; nothing was computed".into());
+        if device_arrays && matches!(gpu, Some(GpuRun::Program { .. })) {
+            return Err("the plan runs host arrays through device buffers (out of card or over several devices) and these arrays are GPU memory; nothing was computed".into());
         }
         let Some(g) = gpu else {
             if device_arrays {

@@ -6,9 +6,10 @@ use crate::backend::{backend_setting, BackendSetting};
 use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::CpuTransform;
-use crate::exec::cuda::{self, transform::GpuTransform, Memory};
+use crate::exec::cuda::{self, Memory};
+use crate::passes::distribute;
 use crate::passes::normalize::normalize;
-use crate::plan::{on_device, prepare, Plan};
+use crate::plan::{on_device, prepare, GpuRun, Plan};
 use crate::problem::{Kind, Precision, Problem};
 use crate::program::{Backend, Program};
 use crate::real::Real;
@@ -139,15 +140,22 @@ pub fn plan<T: Real>(
             cuda::why_no_gpu().unwrap_or_else(|| "rank-0 and r2r problems run on the CPU".into())
         ));
     }
-    // The GPU's choice depends on where the arrays live, so that is part of the key.
+    let parts = memory.map_or(1, |mem| spread_parts(&problem, mem));
+    // The GPU's choice depends on where the arrays live (and how many devices may share the
+    // transform), so that is part of the key.
     let key = match memory {
         None => format!("{} threads<={}", problem.describe(), max_threads),
         Some((i, o)) => format!(
-            "{} threads<={} gpu:{:?}/{:?}",
+            "{} threads<={} gpu:{:?}/{:?}{}",
             problem.describe(),
             max_threads,
             i,
-            o
+            o,
+            if parts > 1 {
+                format!(" devices={parts}")
+            } else {
+                String::new()
+            }
         ),
     };
     let wisdom = wisdom::of(T::PRECISION);
@@ -177,28 +185,30 @@ pub fn plan<T: Real>(
                 // under MEASURE, so the plan's cost is real.
                 (s, Some(mem)) if s == BackendSetting::Gpu || device_arrays => {
                     let c = Choice {
-                        backend: Backend::Gpu,
+                        backend: estimate_gpu_only(&problem, max_threads, mem, parts),
                         ..estimate(&problem, max_threads)
                     };
-                    match (rigor, measure_gpu::<T>(&problem, mem, rigor)) {
+                    match (rigor, measure_gpus::<T>(&problem, mem, rigor, parts)) {
                         (Rigor::Estimate, _) | (_, None) => c,
-                        (_, Some(ns)) => Choice {
+                        (_, Some((backend, ns))) => Choice {
                             rigor,
                             cost_ns: ns,
+                            backend,
                             ..c
                         },
                     }
                 }
                 (_, Some(mem)) => match rigor {
-                    Rigor::Estimate => estimate_with_gpu(&problem, max_threads, mem),
+                    Rigor::Estimate => estimate_with_gpu(&problem, max_threads, mem, parts),
                     _ => measure_with_gpu::<T>(
                         &problem,
                         max_threads,
                         rigor,
                         settings.timelimit(),
                         mem,
+                        parts,
                     )
-                    .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem)),
+                    .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem, parts)),
                 },
             };
             crate::log::log_info!(
@@ -225,7 +235,7 @@ pub fn plan<T: Real>(
     let program = lower(&problem, backend, choice.threads);
     let exec = match prepare::<T>(&program, !device_arrays) {
         Ok(exec) => exec,
-        Err(e) if backend == Backend::Gpu && !device_arrays => {
+        Err(e) if backend != Backend::Cpu && !device_arrays => {
             crate::log::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
             let program = lower(&problem, Backend::Cpu, choice.threads);
             let exec = prepare::<T>(&program, !device_arrays)?;
@@ -319,6 +329,12 @@ mod model {
     /// time: a wrong GPU choice for a small problem costs several times its CPU time, a wrong
     /// CPU choice near the boundary at most the inverse of this.
     pub const GPU_MARGIN: f64 = 0.8;
+    /// Spread over several devices (`Backend::Gpus`): the fixed cost of the program's streams
+    /// and events across the cards, and the bytes per ns of the all-to-all between them
+    /// (peer copies: 372 GB/s between two H200s over NVLink, 2026-11-26; PCIe-only cards
+    /// move far less, so the model assumes a quarter of it).
+    pub const SPREAD_FIXED_NS: f64 = 150_000.0;
+    pub const PEER_BW: f64 = 90.0;
 }
 
 /// Bytes per ns of pageable host arrays through the staging blocks, for `bytes` moved in all
@@ -396,6 +412,39 @@ fn model_work(p: &Problem) -> f64 {
 
 /// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
 fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
+    let m = model_parts(p, threads, mem);
+    (m.cpu, m.gpu_fixed + m.gpu_transfers + m.gpu_compute)
+}
+
+/// The cost model's terms, in ns: the CPU's time, and the GPU's fixed cost, host transfers
+/// and compute.
+struct ModelParts {
+    cpu: f64,
+    gpu_fixed: f64,
+    gpu_transfers: f64,
+    gpu_compute: f64,
+    /// Bytes of the complex array the transform's exchange moves when spread.
+    complex_bytes: f64,
+}
+
+/// The time of `Backend::Gpus` over `parts` devices by the model: each card moves and
+/// transforms its share (the host transfers of pinned arrays run side by side as DMA; pageable
+/// ones are staged by one host thread, so they do not shrink), and the all-to-all moves all but
+/// a card's own share between them.
+fn model_spread(m: &ModelParts, mem: (Memory, Memory), parts: usize) -> f64 {
+    let p = parts as f64;
+    let transfers = if mem == (Memory::Pinned, Memory::Pinned) {
+        m.gpu_transfers / p
+    } else {
+        m.gpu_transfers
+    };
+    model::SPREAD_FIXED_NS
+        + transfers
+        + m.gpu_compute / p
+        + m.complex_bytes * (p - 1.0) / p / model::PEER_BW
+}
+
+fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts {
     let n = p.transform_size().max(2) as f64;
     let work = model_work(p);
     let unit = p.precision.bytes() as f64;
@@ -438,8 +487,13 @@ fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64)
     } else {
         model::GPU_FIXED_NS
     };
-    let gpu = fixed + transfers + work * model::GPU_NS_PER_WORK;
-    (cpu, gpu)
+    ModelParts {
+        cpu,
+        gpu_fixed: fixed,
+        gpu_transfers: transfers,
+        gpu_compute: work * model::GPU_NS_PER_WORK,
+        complex_bytes: if p.kind.input_is_complex() { bin } else { bout },
+    }
 }
 
 /// Could the GPU beat the CPU on this problem at all? Its best case against the CPU's cost, by
@@ -472,26 +526,81 @@ fn gpu_might_win_from(
     gpu_best < cpu * margin
 }
 
-/// ESTIMATE with a GPU: the CPU's thread choice against the GPU, by the cost model.
-fn estimate_with_gpu(p: &Problem, max_threads: usize, mem: (Memory, Memory)) -> Choice {
+/// ESTIMATE with a GPU: the CPU's thread choice against the GPU (and, where `parts` > 1
+/// devices may share the transform, against spreading it over them), by the cost model.
+fn estimate_with_gpu(
+    p: &Problem,
+    max_threads: usize,
+    mem: (Memory, Memory),
+    parts: usize,
+) -> Choice {
     let c = estimate(p, max_threads);
-    let (cpu, gpu) = model_costs(p, c.threads, mem);
+    let m = model_parts(p, c.threads, mem);
+    let gpu = m.gpu_fixed + m.gpu_transfers + m.gpu_compute;
+    let gpus = (parts > 1).then(|| model_spread(&m, mem, parts));
     crate::log::log_info!(
-        "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns ({:?} -> {:?})",
-        cpu,
+        "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns{} ({:?} -> {:?})",
+        m.cpu,
         c.threads,
         gpu,
+        gpus.map_or(String::new(), |g| format!(", {parts} gpus {g:.0} ns")),
         mem.0,
         mem.1
     );
-    if gpu < cpu * model::GPU_MARGIN {
-        Choice {
-            backend: Backend::Gpu,
-            ..c
-        }
+    let (backend, best) = match gpus {
+        Some(g) if g < gpu => (Backend::Gpus, g),
+        _ => (Backend::Gpu, gpu),
+    };
+    if best < m.cpu * model::GPU_MARGIN {
+        Choice { backend, ..c }
     } else {
         c
     }
+}
+
+/// Of the GPU's ways, one card or `parts` of them, the faster by the model (ESTIMATE on a
+/// GPU the caller imposed).
+fn estimate_gpu_only(
+    p: &Problem,
+    max_threads: usize,
+    mem: (Memory, Memory),
+    parts: usize,
+) -> Backend {
+    let m = model_parts(p, estimate(p, max_threads).threads, mem);
+    let gpu = m.gpu_fixed + m.gpu_transfers + m.gpu_compute;
+    if parts > 1 && model_spread(&m, mem, parts) < gpu {
+        Backend::Gpus
+    } else {
+        Backend::Gpu
+    }
+}
+
+/// How many devices a plan of `p` on host arrays may spread over: those `FFTX_DEVICES`
+/// selects when it selects several and `passes::distribute` takes the problem (rank >= 2
+/// c2c/r2c/c2r, or one 1-D c2c of composite length); else 1.
+fn spread_parts(p: &Problem, mem: (Memory, Memory)) -> usize {
+    if mem.0 == Memory::Device || mem.1 == Memory::Device {
+        return 1;
+    }
+    if std::env::var("FFTX_DEVICES").map_or(true, |v| v.trim().is_empty()) {
+        return 1;
+    }
+    let spreadable = match (&p.kind, &p.dims[..]) {
+        (Kind::R2r(_), _) | (_, []) => false,
+        (Kind::Dft { .. }, [d]) if p.loops.is_empty() => {
+            (2..).take_while(|f| f * f <= d.n).any(|f| d.n % f == 0)
+        }
+        (_, [_]) => false,
+        _ => true,
+    };
+    if !spreadable {
+        return 1;
+    }
+    let parts = cuda::devices().len();
+    if parts > 1 && distribute::spread(p, &(0..parts).collect::<Vec<_>>()).is_err() {
+        return 1;
+    }
+    parts.max(1)
 }
 
 /// Scratch arrays shaped like the problem's, so timing never touches the caller's arrays.
@@ -566,6 +675,7 @@ fn measure_with_gpu<T: Real>(
     rigor: Rigor,
     limit: Option<Duration>,
     mem: (Memory, Memory),
+    parts: usize,
 ) -> Option<Choice> {
     let cpu = measure::<T>(p, max_threads, rigor, limit)?;
     // The model rules out hopeless GPU candidates without timing them (small transforms).
@@ -577,16 +687,19 @@ fn measure_with_gpu<T: Real>(
         );
         return Some(cpu);
     }
-    let gpu = measure_gpu::<T>(p, mem, rigor);
+    let gpu = measure_gpus::<T>(p, mem, rigor, parts);
     crate::log::log_info!(
-        "measure: cpu {:.0} ns ({} thread(s)), gpu {}",
+        "measure: cpu {:.0} ns ({} thread(s)), {}",
         cpu.cost_ns,
         cpu.threads,
-        gpu.map_or("failed".to_string(), |g| format!("{g:.0} ns"))
+        gpu.map_or("gpu failed".to_string(), |(b, g)| format!(
+            "{} {g:.0} ns",
+            b.name()
+        ))
     );
     match gpu {
-        Some(g) if g < cpu.cost_ns => Some(Choice {
-            backend: Backend::Gpu,
+        Some((backend, g)) if g < cpu.cost_ns => Some(Choice {
+            backend,
             cost_ns: g,
             ..cpu
         }),
@@ -594,13 +707,39 @@ fn measure_with_gpu<T: Real>(
     }
 }
 
-/// Times the GPU step on scratch arrays in memory of the given kinds (None if it fails).
-fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Option<f64> {
+/// Times the GPU on one card and, where `parts` > 1 devices may share the transform, spread
+/// over them; the faster with its time (None if neither runs).
+fn measure_gpus<T: Real>(
+    p: &Problem,
+    mem: (Memory, Memory),
+    rigor: Rigor,
+    parts: usize,
+) -> Option<(Backend, f64)> {
+    let one = measure_gpu::<T>(p, mem, rigor, false).map(|ns| (Backend::Gpu, ns));
+    let spread = (parts > 1)
+        .then(|| measure_gpu::<T>(p, mem, rigor, true))
+        .flatten()
+        .map(|ns| (Backend::Gpus, ns));
+    match (one, spread) {
+        (Some(a), Some(b)) => Some(if b.1 < a.1 { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Times the GPU step (`spread`: over the selected devices) on scratch arrays in memory of the
+/// given kinds (None if it fails).
+fn measure_gpu<T: Real>(
+    p: &Problem,
+    mem: (Memory, Memory),
+    rigor: Rigor,
+    spread: bool,
+) -> Option<f64> {
     if rigor == Rigor::Estimate {
         return None;
     }
     let s = scratch::<T>(p)?;
-    let step = GpuTransform::<T>::new(p, 1).ok()?;
+    let host_arrays = mem.0 != Memory::Device && mem.1 != Memory::Device;
+    let step = GpuRun::<T>::new(p, 1, host_arrays, spread).ok()?;
     // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
     let copy = |v: &Vec<T>, m: Memory| {
         let bytes = unsafe {
@@ -644,7 +783,8 @@ fn measure_gpu<T: Real>(p: &Problem, mem: (Memory, Memory), rigor: Rigor) -> Opt
         reps += 1;
     }
     crate::log::log_progress!(
-        "measure: gpu ({:?} -> {:?}) {} (best of {reps} runs) for {}",
+        "measure: {} ({:?} -> {:?}) {} (best of {reps} runs) for {}",
+        if spread { "gpus" } else { "gpu" },
         mem.0,
         mem.1,
         show_ns(fastest),
@@ -863,7 +1003,7 @@ mod tests {
             (r2r(256, R2rKind::Redft10), pinned, Gpu),        // 6.2 vs 33.3
         ];
         for (p, mem, winner) in cases {
-            let got = estimate_with_gpu(&p, 16, mem).backend;
+            let got = estimate_with_gpu(&p, 16, mem, 1).backend;
             assert_eq!(
                 got,
                 winner,
@@ -873,6 +1013,30 @@ mod tests {
                 model_costs(&p, 16, mem)
             );
         }
+    }
+
+    /// Spreading over several devices pays where each card's share of the host transfers runs
+    /// beside the others' (pinned arrays) and the problem is large; pageable arrays go through
+    /// one staging thread, and small problems are dominated by the fixed cost.
+    #[test]
+    fn the_model_spreads_large_pinned_transforms_over_devices() {
+        let pinned = (Memory::Pinned, Memory::Pinned);
+        let pageable = (Memory::Pageable, Memory::Pageable);
+        let cube = |n: isize| Problem::packed(&[n, n, n], Kind::Dft { sign: -1 }, Precision::F32);
+        // (n, memory, devices, what ESTIMATE takes); 512³ measured on 4 H100s: 18.1 ms spread,
+        // 42.7 on one card (bench/results/2026-11-26-4xh100-spread.md).
+        let cases = [
+            (512, pinned, 4, Backend::Gpus),
+            (512, pinned, 1, Backend::Gpu),
+            (512, pageable, 4, Backend::Gpu),
+            (64, pinned, 4, Backend::Gpu),
+        ];
+        for (n, mem, parts, want) in cases {
+            let got = estimate_with_gpu(&cube(n), 16, mem, parts).backend;
+            assert_eq!(got, want, "{n}^3 {mem:?} over {parts}");
+        }
+        assert_eq!(estimate_gpu_only(&cube(64), 16, pinned, 4), Backend::Gpu);
+        assert_eq!(estimate_gpu_only(&cube(512), 16, pinned, 2), Backend::Gpus);
     }
 
     #[test]

@@ -445,6 +445,11 @@ mod tests {
         let v = Wisdom::new(Precision::F32);
         assert!(v.import(&text));
         assert_eq!(v.lookup("g", Rigor::Measure).unwrap().backend, Backend::Gpu);
+        assert!(v.import("(fftw-3.3.10 fftxf_wisdom (choice \"s\" measure 2 10.0 gpus))"));
+        assert_eq!(
+            v.lookup("s", Rigor::Measure).unwrap().backend,
+            Backend::Gpus
+        );
         assert!(v.import("(fftw-3.3.10 fftxf_wisdom (choice \"old\" measure 2 10.0))"));
         assert_eq!(
             v.lookup("old", Rigor::Measure).unwrap().backend,

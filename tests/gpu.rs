@@ -431,65 +431,146 @@ fn what_cannot_run_even_out_of_card_falls_back_to_the_cpu() {
 /// budget) runs on the GPU as the out-of-card Program, through the FFTW API: c2c 1-D (four-step)
 /// out of place and in place (then a transpose round), 2-D by rows then columns, r2c 3-D by
 /// slabs then pencils; the same results as the CPU executor's.
+/// An FFTW_ESTIMATE c2c plan of sizes `ns` and direction `sign`, as `run_f64` makes it.
+fn c2c_plan(ns: &'static [i32], sign: i32) -> impl Fn(*mut f64, *mut f64) -> fftw_plan {
+    move |a, b| unsafe {
+        fftw_plan_dft(
+            ns.len() as i32,
+            ns.as_ptr(),
+            a as *mut _,
+            b as *mut _,
+            sign,
+            FFTW_ESTIMATE,
+        )
+    }
+}
+
+/// An FFTW_ESTIMATE r2c plan of n0 x n1 x n2, as `run_f64` makes it.
+fn r2c_3d_plan([n0, n1, n2]: [usize; 3]) -> impl Fn(*mut f64, *mut f64) -> fftw_plan {
+    move |a, b| unsafe {
+        fftw_plan_dft_r2c_3d(
+            n0 as i32,
+            n1 as i32,
+            n2 as i32,
+            a,
+            b as *mut _,
+            FFTW_ESTIMATE,
+        )
+    }
+}
+
+/// The GPU plan of `make` (under a device `budget`, if given) computes what the CPU's does
+/// within `tol`, and its printed plan contains `marker`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn gpu_plan_agrees(
+    name: &str,
+    x: &[f64],
+    out_len: usize,
+    in_place: bool,
+    make: &dyn Fn(*mut f64, *mut f64) -> fftw_plan,
+    budget: Option<usize>,
+    marker: &str,
+    tol: f64,
+) {
+    let (cpu, _) = run_f64(BackendSetting::Cpu, x, out_len, in_place, make);
+    cuda::set_device_budget(budget);
+    let (gpu, text) = run_f64(BackendSetting::Gpu, x, out_len, in_place, make);
+    cuda::set_device_budget(None);
+    assert!(text.contains(marker), "{name}: no {marker:?} in {text}");
+    let e = rel_l2(&gpu, &cpu);
+    eprintln!("{name}: {marker}, rel. L2 against the CPU {e:.2e}");
+    assert!(e < tol, "{name}: {e:.3e}\n{text}");
+}
+
 #[test]
 fn transforms_bigger_than_the_budget_run_out_of_card() {
     let _s = state();
     if !have_gpu() {
         return;
     }
+    let cases: [(&str, &'static [i32], usize, bool); 3] = [
+        ("c2c 2^16 out of place", &[1 << 16], 64 << 10, false),
+        ("c2c 2^16 in place", &[1 << 16], 64 << 10, true),
+        ("c2c 128 x 96", &[128, 96], 48 << 10, false),
+    ];
     unsafe {
-        let c2c = |ns: &'static [i32]| {
-            move |a: *mut f64, b: *mut f64| {
-                fftw_plan_dft(
-                    ns.len() as i32,
-                    ns.as_ptr(),
-                    a as *mut _,
-                    b as *mut _,
-                    FFTW_FORWARD,
-                    FFTW_ESTIMATE,
-                )
-            }
-        };
-        let cases: [(&str, &'static [i32], usize, bool); 3] = [
-            ("c2c 2^16 out of place", &[1 << 16], 64 << 10, false),
-            ("c2c 2^16 in place", &[1 << 16], 64 << 10, true),
-            ("c2c 128 x 96", &[128, 96], 48 << 10, false),
-        ];
         for (name, ns, budget, in_place) in cases {
             let n: usize = ns.iter().map(|&d| d as usize).product();
+            let make = c2c_plan(ns, FFTW_FORWARD);
+            let tol = 1e-14 * (n as f64).log2();
             let x = random(2 * n, 21);
-            let make = c2c(ns);
-            let (cpu, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, in_place, &make);
-            cuda::set_device_budget(Some(budget));
-            let (gpu, text) = run_f64(BackendSetting::Gpu, &x, 2 * n, in_place, &make);
-            cuda::set_device_budget(None);
-            assert!(text.contains("out-of-card"), "{name}: {text}");
-            let e = rel_l2(&gpu, &cpu);
-            eprintln!("{name}: rel. L2 against the CPU {e:.2e}");
-            assert!(e < 1e-14 * (n as f64).log2(), "{name}: {e:.3e}\n{text}");
+            gpu_plan_agrees(
+                name,
+                &x,
+                2 * n,
+                in_place,
+                &make,
+                Some(budget),
+                "out-of-card",
+                tol,
+            );
         }
-        let (n0, n1, n2) = (16usize, 24usize, 20usize);
-        let x = random(n0 * n1 * n2, 22);
-        let out_len = 2 * n0 * n1 * (n2 / 2 + 1);
-        let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_dft_r2c_3d(
-                n0 as i32,
-                n1 as i32,
-                n2 as i32,
-                a,
-                b as *mut _,
-                FFTW_ESTIMATE,
-            )
-        };
-        let (cpu, _) = run_f64(BackendSetting::Cpu, &x, out_len, false, &make);
-        cuda::set_device_budget(Some(24 << 10));
-        let (gpu, text) = run_f64(BackendSetting::Gpu, &x, out_len, false, &make);
-        cuda::set_device_budget(None);
-        assert!(text.contains("out-of-card"), "r2c 16 x 24 x 20: {text}");
-        let e = rel_l2(&gpu, &cpu);
-        eprintln!("r2c 16 x 24 x 20: rel. L2 against the CPU {e:.2e}");
-        assert!(e < 1e-13, "r2c: {e:.3e}\n{text}");
+        let n = [16, 24, 20];
+        let (x, out_len) = (random(16 * 24 * 20, 22), 2 * 16 * 24 * 11);
+        let make = r2c_3d_plan(n);
+        let name = "r2c 16 x 24 x 20";
+        gpu_plan_agrees(
+            name,
+            &x,
+            out_len,
+            false,
+            &make,
+            Some(24 << 10),
+            "out-of-card",
+            1e-13,
+        );
     }
+}
+
+/// With `FFTX_DEVICES` selecting several cards, a large FFTW plan on pinned host arrays spreads
+/// over them (`Backend::Gpus`: slabs and pencils, or the distributed six-step in 1-D) and
+/// computes what the CPU does; the printed plan says so.
+#[test]
+fn fftw_plans_spread_over_the_selected_devices() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    if cuda::device_count() < 2 {
+        eprintln!("one device: nothing to spread over");
+        return;
+    }
+    let cases: [(&str, &'static [i32], bool); 3] = [
+        ("c2c 128 x 96 x 80", &[128, 96, 80], false),
+        ("c2c 96 x 128 x 80 in place", &[96, 128, 80], true),
+        ("c2c 2^21", &[1 << 21], false),
+    ];
+    // SAFETY: the tests of this file run one at a time (`state`); none reads the environment
+    // concurrently.
+    unsafe { std::env::set_var("FFTX_DEVICES", "all") };
+    unsafe {
+        for (name, ns, in_place) in cases {
+            let n: usize = ns.iter().map(|&d| d as usize).product();
+            let make = c2c_plan(ns, FFTW_BACKWARD);
+            let tol = 1e-14 * (n as f64).log2();
+            let x = random(2 * n, 31);
+            gpu_plan_agrees(name, &x, 2 * n, in_place, &make, None, "gpus [", tol);
+        }
+        let n = [160, 128, 96];
+        let (x, out_len) = (random(160 * 128 * 96, 32), 2 * 160 * 128 * 49);
+        let make = r2c_3d_plan(n);
+        gpu_plan_agrees(
+            "r2c 160 x 128 x 96",
+            &x,
+            out_len,
+            false,
+            &make,
+            None,
+            "gpus [",
+            1e-13,
+        );
+    }
+    unsafe { std::env::remove_var("FFTX_DEVICES") };
 }
 
 /// A plan executed from a thread that never used CUDA runs on the GPU there: the execute makes
@@ -1691,18 +1772,26 @@ fn distributed_case<T: fftx::real::Real>(
     kind: Kind,
     map: &[Arc<cuda::Device>],
     peer: bool,
+    pencils: bool,
     tol: f64,
 ) -> Result<f64, String> {
     use fftx::exec::cpu::program::CpuProgram;
     use fftx::exec::cuda::program::CudaProgram;
     let problem = Problem::packed(ns, kind.clone(), T::PRECISION);
-    let prog = distributed(&problem, map.len());
+    let prog = if pencils {
+        let devices: Vec<usize> = (0..map.len()).collect();
+        fftx::passes::distribute::pencils(&problem, &devices)
+            .unwrap_or_else(|e| panic!("pencils of {problem:?} over {devices:?}: {e:?}"))
+    } else {
+        distributed(&problem, map.len())
+    };
     let ordinals: Vec<i32> = map.iter().map(|d| d.ordinal).collect();
     let what = format!(
-        "{ns:?} {} f{} over {} virtual device(s) on cards {ordinals:?} ({})",
+        "{ns:?} {} f{} over {} virtual device(s) by {} on cards {ordinals:?} ({})",
         kind.name(),
         8 * std::mem::size_of::<T>(),
         map.len(),
+        if pencils { "pencils" } else { "slabs" },
         if peer {
             "peer access where possible"
         } else {
@@ -1767,7 +1856,8 @@ fn distributed_case<T: fftx::real::Real>(
 }
 
 /// Every distributed case over 1 to 4 virtual devices (and `extra` counts) mapped onto `cards`
-/// round robin, both precisions; panics listing every failure.
+/// round robin, both precisions, the 3-D ones by slabs and by pencils; panics listing every
+/// failure.
 fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
     let cases: [(&[isize], Kind); 8] = [
         (&[240], Kind::Dft { sign: -1 }),
@@ -1787,13 +1877,19 @@ fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
     for parts in counts {
         let map = device_map(cards, parts);
         for (ns, kind) in &cases {
-            for r in [
-                distributed_case::<f64>(ns, kind.clone(), &map, peer, 1e-12),
-                distributed_case::<f32>(ns, kind.clone(), &map, peer, 1e-5),
-            ] {
-                if let Err(e) = r {
-                    eprintln!("FAILED: {e}");
-                    failures.push(e);
+            // Rank 3: by slabs and by pencils (passes::distribute::pencils).
+            for pencils in [false, true]
+                .into_iter()
+                .take(if ns.len() == 3 { 2 } else { 1 })
+            {
+                for r in [
+                    distributed_case::<f64>(ns, kind.clone(), &map, peer, pencils, 1e-12),
+                    distributed_case::<f32>(ns, kind.clone(), &map, peer, pencils, 1e-5),
+                ] {
+                    if let Err(e) = r {
+                        eprintln!("FAILED: {e}");
+                        failures.push(e);
+                    }
                 }
             }
         }

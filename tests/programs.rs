@@ -31,11 +31,20 @@ struct Case {
     budget: usize,
     /// Distributed over this many virtual devices (0: out of card within `budget`).
     devices: usize,
+    /// Distributed by pencils (`distribute::pencils`) rather than slabs.
+    pencils: bool,
 }
 
 /// The program under test: out of card within `budget` bytes, or over `devices` devices.
 fn lower_for(p: &Problem, budget: usize, devices: usize) -> fftx::program::Program {
-    let prog = if devices == 0 {
+    lower_with(p, budget, devices, false)
+}
+
+/// As [`lower_for`], by pencils when `pencils` (and devices > 0).
+fn lower_with(p: &Problem, budget: usize, devices: usize, pencils: bool) -> fftx::program::Program {
+    let prog = if devices > 0 && pencils {
+        distribute::pencils(p, &(0..devices).collect::<Vec<_>>())
+    } else if devices == 0 {
         lower(
             p,
             Budget {
@@ -81,6 +90,7 @@ impl Case {
             in_place: false,
             budget,
             devices: 0,
+            pencils: false,
         }
     }
     fn problem(&self, precision: Precision) -> Problem {
@@ -116,7 +126,7 @@ fn fftw_dims(d: &[(isize, isize, isize)]) -> Vec<Dim> {
 /// relative L2 difference and the program.
 fn run<T: Float + Real>(c: &Case) -> (f64, fftx::program::Program) {
     let precision = <T as Real>::PRECISION;
-    let prog = lower_for(&c.problem(precision), c.budget, c.devices);
+    let prog = lower_with(&c.problem(precision), c.budget, c.devices, c.pencils);
     let unit = std::mem::size_of::<T>();
     let mut rng = common::rng(0x0ca7d);
     let n_in = 2 * c.len(true).max(c.len(false));
@@ -390,6 +400,7 @@ fn strided_transposed_layouts() {
         in_place: false,
         budget: 12 << 10,
         devices: 0,
+        pencils: false,
     };
     check::<f64>(&c);
     check::<f32>(&c);
@@ -467,6 +478,18 @@ fn real_check<T: Float + Real>(
     in_place: bool,
     budget: usize,
     devices: usize,
+) -> (fftx::program::Program, fftx::program::Program) {
+    real_check_with::<T>(ns, howmany, in_place, budget, devices, false)
+}
+
+/// As [`real_check`], distributed by pencils when `pencils`.
+fn real_check_with<T: Float + Real>(
+    ns: &[isize],
+    howmany: isize,
+    in_place: bool,
+    budget: usize,
+    devices: usize,
+    pencils: bool,
 ) -> (fftx::program::Program, fftx::program::Program) {
     let rank = ns.len();
     let nh = ns[rank - 1] / 2 + 1;
@@ -596,7 +619,7 @@ fn real_check<T: Float + Real>(
     };
     let real = |v: &mut Vec<T>| ArrayPtr::Real(v.as_mut_ptr() as usize);
     let run = |kind: Kind, input: &[T]| {
-        let prog = lower_for(&problem(kind.clone()), budget, devices);
+        let prog = lower_with(&problem(kind.clone()), budget, devices, pencils);
         let exec = CpuProgram::<T>::new(&prog, 1).unwrap();
         // Each array is followed by a guard of sentinels that nothing may write.
         let (len_in, len_out) = match (in_place, kind == Kind::R2c) {
@@ -764,4 +787,76 @@ fn distributed_one_dimension_four_step_over_one_to_four_devices() {
     c.in_place = true;
     c.devices = 3;
     check::<f64>(&c);
+}
+
+#[test]
+fn pencil_grids_are_as_square_as_the_count_allows() {
+    assert_eq!(distribute::pencil_grid(1), (1, 1));
+    assert_eq!(distribute::pencil_grid(2), (2, 1));
+    assert_eq!(distribute::pencil_grid(4), (2, 2));
+    assert_eq!(distribute::pencil_grid(6), (3, 2));
+    assert_eq!(distribute::pencil_grid(7), (7, 1));
+    assert_eq!(distribute::pencil_grid(8), (4, 2));
+}
+
+#[test]
+fn distributed_pencils_complex_over_one_to_eight_devices() {
+    for devices in 1..=8 {
+        for (ns, in_place) in [
+            (&[12, 10, 6][..], false),
+            (&[6, 5, 4][..], true),
+            // Fewer planes than grid rows: empty shares.
+            (&[3, 2, 8][..], false),
+        ] {
+            let mut c = Case::new(ns, 0);
+            c.devices = devices;
+            c.pencils = true;
+            c.in_place = in_place;
+            c.sign = if devices % 2 == 0 { 1 } else { -1 };
+            check::<f64>(&c);
+            check::<f32>(&c);
+        }
+    }
+    // Strided, transposed and in a loop.
+    let mut c = Case::new(&[6, 10, 4], 0);
+    c.dims = vec![(6, 1, 40), (10, 6, 4), (4, 60, 1)];
+    c.loops = vec![(3, 240, 240)];
+    c.devices = 4;
+    c.pencils = true;
+    check::<f64>(&c);
+}
+
+#[test]
+fn distributed_pencils_real_data_over_one_to_six_devices() {
+    for devices in [1, 2, 3, 4, 6] {
+        real_check_with::<f64>(&[12, 10, 16], 2, false, 0, devices, true);
+        real_check_with::<f64>(&[5, 9, 6], 1, true, 0, devices, true);
+        real_check_with::<f32>(&[6, 4, 7], 1, false, 0, devices, true);
+    }
+}
+
+#[test]
+fn pencils_exchange_within_rows_then_columns_of_the_grid() {
+    let c = Case::new(&[8, 8, 4], 0);
+    let p = distribute::pencils(&c.problem(Precision::F64), &[0, 1, 2, 3]).unwrap();
+    p.validate().unwrap();
+    let s = p.describe();
+    let count = |f: &dyn Fn(&Step) -> bool| p.steps.iter().filter(|s| f(s)).count();
+    // 4 pencils in; each device receives 2 parts per exchange (its row, then its column of
+    // the 2 x 2 grid); 4 pencils out.
+    assert_eq!(
+        count(&|s| matches!(s, Step::Transfer { .. })),
+        4 + 8 + 8 + 4,
+        "{s}"
+    );
+    // The first exchange waits for the row's other device; the second for every other
+    // device (the last phase reuses the first one's buffer).
+    assert_eq!(count(&|s| matches!(s, Step::Wait { .. })), 4 + 4 * 3, "{s}");
+    assert_eq!(count(&|s| matches!(s, Step::Fft { .. })), 12, "{s}");
+    // Two pencil buffers per device, each a quarter of the problem.
+    for d in 0..4 {
+        assert_eq!(p.device_scalars(d), 2 * 2 * 8 * 8 * 4 / 4, "{s}");
+    }
+    let two = Case::new(&[8, 8], 0).problem(Precision::F64);
+    assert!(distribute::pencils(&two, &[0, 1]).is_err());
 }

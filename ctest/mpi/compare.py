@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """compare.py FFTX_PREFIX SYSTEM_PREFIX NP: mpi_check's outputs of every process, fftx's against
-FFTW's. Local sizes (L lines) must be identical; each output (V block) must agree within
-eps * 8 * log2(N) relative to its largest value (eps of the block's precision, N its size).
+FFTW's. Local sizes (L lines) and plan refusals (R lines) must be identical; each output (V block)
+must agree within eps * 8 * log2(N) relative to its largest value (eps of the block's precision, N
+its size).
 Prints the worst error/tolerance ratio; exits 1 on any difference."""
 import math, sys
 
@@ -10,7 +11,7 @@ def blocks(path):
     res, cur = {}, None
     for line in open(path):
         f = line.split()
-        if f[0] in ("L", "NULL"):
+        if f[0] in ("L", "NULL", "R"):
             res[" ".join(f[:2]) + (" " + f[2] if f[0] == "NULL" else "")] = f
             cur = None
         elif f[0] == "V":

@@ -144,17 +144,25 @@ static void XN(many)(const char *name, ptrdiff_t n0, ptrdiff_t n1, ptrdiff_t h, 
     X(free)(o);
 }
 
-static void XN(transpose)(const char *name, ptrdiff_t n0, ptrdiff_t n1) {
-    ptrdiff_t ln0, s0, ln1, s1, n[2] = {n0, n1};
+/* An n0 x n1 transpose; FFTW_MPI_TRANSPOSED_IN: the input stored n1 x ln0, _OUT: the output
+ * stored n0 x ln1 (each process's part locally transposed). */
+static void XN(transpose)(const char *name, ptrdiff_t n0, ptrdiff_t n1, unsigned flags) {
+    ptrdiff_t ln0, s0, ln1, s1;
     ptrdiff_t alloc = XM(local_size_2d_transposed)(n0, n1, MPI_COMM_WORLD, &ln0, &s0, &ln1, &s1);
     fprintf(out, "L %s%s %td %td %td %td %td\n", TAG, name, alloc, ln0, s0, ln1, s1);
     R *in = X(alloc_real)(alloc), *o = X(alloc_real)(alloc);
-    for (ptrdiff_t k = 0; k < ln0 * n1; ++k) in[k] = (R) val(13, s0 * n1 + k);
-    X(plan) p = XM(plan_transpose)(n0, n1, in, o, MPI_COMM_WORLD, FFTW_ESTIMATE);
+    for (ptrdiff_t r = 0; r < ln0; ++r)
+        for (ptrdiff_t c = 0; c < n1; ++c) {
+            ptrdiff_t at = (flags & FFTW_MPI_TRANSPOSED_IN) ? c * ln0 + r : r * n1 + c;
+            in[at] = (R) val(13, (s0 + r) * n1 + c);
+        }
+    X(plan) p = XM(plan_transpose)(n0, n1, in, o, MPI_COMM_WORLD, FFTW_ESTIMATE | flags);
     if (!p) { fprintf(out, "NULL plan %s%s\n", TAG, name); return; }
     X(execute)(p);
-    XN(put_r)(name, o, ln1, n0, n0);
-    (void) n;
+    if (flags & FFTW_MPI_TRANSPOSED_OUT)
+        XN(put_r)(name, o, n0, ln1, ln1);
+    else
+        XN(put_r)(name, o, ln1, n0, n0);
     X(destroy_plan)(p);
     X(free)(in);
     X(free)(o);
@@ -178,6 +186,22 @@ static void XN(r2r_1d)(const char *name, ptrdiff_t n) {
     X(free)(o);
 }
 
+/* Layouts FFTW 3.3.10 does not plan (transposed-input r2c, transposed-output c2r): a NULL
+ * plan from both libraries. */
+static void XN(refused)(void) {
+    ptrdiff_t n[2] = {8, 10}, ln0, s0, ln1, s1;
+    ptrdiff_t alloc = XM(local_size_transposed)(2, n, MPI_COMM_WORLD, &ln0, &s0, &ln1, &s1);
+    R *a = X(alloc_real)(2 * alloc);
+    X(plan) p = XM(plan_dft_r2c)(2, n, a, (XN(cplx) *) a, MPI_COMM_WORLD,
+                                 FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_IN);
+    X(plan) q = XM(plan_dft_c2r)(2, n, (XN(cplx) *) a, a, MPI_COMM_WORLD,
+                                 FFTW_ESTIMATE | FFTW_MPI_TRANSPOSED_OUT);
+    fprintf(out, "R %srefused %d %d\n", TAG, p == NULL, q == NULL);
+    if (p) X(destroy_plan)(p);
+    if (q) X(destroy_plan)(q);
+    X(free)(a);
+}
+
 static void XN(run_all)(void) {
     XM(init)();
     ptrdiff_t a[2] = {12, 10}, b[3] = {6, 5, 4}, c[3] = {5, 6, 4}, d[2] = {10, 6};
@@ -198,8 +222,12 @@ static void XN(run_all)(void) {
     XN(many)("many2d", 6, 8, 3, FFTW_MPI_DEFAULT_BLOCK);
     XN(many)("many2d_block5", 12, 8, 2, 5);
     XN(c2c)("c2c2d_tin_tout", 2, a, FFTW_MPI_TRANSPOSED_IN | FFTW_MPI_TRANSPOSED_OUT, FFTW_BACKWARD, 0);
-    XN(transpose)("transpose", 7, 5);
+    XN(transpose)("transpose", 7, 5, 0);
+    XN(transpose)("transpose_tin", 7, 5, FFTW_MPI_TRANSPOSED_IN);
+    XN(transpose)("transpose_tout", 6, 9, FFTW_MPI_TRANSPOSED_OUT);
+    XN(transpose)("transpose_tin_tout", 9, 4, FFTW_MPI_TRANSPOSED_IN | FFTW_MPI_TRANSPOSED_OUT);
     XN(r2r_1d)("r2r1d", 40);
+    XN(refused)();
     XM(gather_wisdom)(MPI_COMM_WORLD);
     XM(broadcast_wisdom)(MPI_COMM_WORLD);
     XM(cleanup)();

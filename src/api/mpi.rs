@@ -8,7 +8,7 @@
 use super::advanced::read_kinds;
 use super::{guard, interleaved, live_plan, real_array, register};
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::mpi::dist::{self, DDim, IB, MPI_FLAGS, OB, TRANSPOSED_IN, TRANSPOSED_OUT};
+use crate::mpi::dist::{self, DDim, IB, OB, TRANSPOSED_IN, TRANSPOSED_OUT};
 use crate::mpi::ffi::{self, Comm, RawComm};
 use crate::mpi::plan::{self as mplan, Geometry, MpiKind, Stage};
 use crate::mpi::transpose::Transpose;
@@ -117,7 +117,8 @@ fn geometry(
     let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
     if (matches!(kind, MpiKind::R2c) && tin) || (matches!(kind, MpiKind::C2r) && tout) {
         return Err(
-            "FFTW_MPI_TRANSPOSED_IN r2c and FFTW_MPI_TRANSPOSED_OUT c2r are not supported by fftx"
+            "FFTW 3.3.10 plans no r2c with FFTW_MPI_TRANSPOSED_IN and no c2r with \
+             FFTW_MPI_TRANSPOSED_OUT (a NULL plan, as FFTW returns)"
                 .into(),
         );
     }
@@ -241,11 +242,6 @@ unsafe fn plan_transpose<T: Real>(
             "sizes {nx} x {ny}, howmany {howmany}, blocks {blocks:?}"
         ));
     }
-    if flags & MPI_FLAGS != 0 {
-        crate::log::log_warn!(
-            "the MPI flags of a transpose plan are not supported by fftx: ignored"
-        );
-    }
     let (p, _) = ffi::size_rank(comm)?;
     let pick = |b: isize, n: isize| {
         if b == 0 {
@@ -266,6 +262,8 @@ unsafe fn plan_transpose<T: Real>(
         b: ny as usize,
         bb: yb as usize,
         elem: howmany as usize * std::mem::size_of::<T>(),
+        in_transposed: flags & TRANSPOSED_IN != 0,
+        out_transposed: flags & TRANSPOSED_OUT != 0,
     };
     let comm = Comm::dup(comm)?;
     let stages = vec![Stage::Transpose(t, mplan::Buf::In, mplan::Buf::Out)];

@@ -10,13 +10,14 @@
 
 use super::dist::{block_range, default_block, MPI_FLAGS};
 use super::ffi::{self, Comm, Exchange};
-use super::transpose::Transpose;
+use super::transpose::{Packing, Transpose};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::plan::{Plan, Steps};
 use crate::problem::{IoDim, Kind, Problem, R2rKind};
 use crate::program::{Backend, Program};
 use crate::real::Real;
 use crate::wisdom::{Choice, Rigor};
+use parking_lot::Mutex;
 use std::marker::PhantomData;
 
 /// The arrays a stage reads and writes: the caller's, or one of two scratch arrays.
@@ -73,7 +74,17 @@ pub struct MpiExec<T: Real> {
     stages: Vec<Stage>,
     /// Bytes of each scratch array.
     scratch: usize,
+    /// The scratch arrays and the transposes' packing buffers, made at the first execute and
+    /// kept (an execute that allocated and zeroed them was several times slower than FFTW's).
+    work: Mutex<Option<Work>>,
     _t: PhantomData<T>,
+}
+
+/// What an execute works in besides the caller's arrays.
+struct Work {
+    w: Vec<u128>,
+    v: Vec<u128>,
+    pack: Packing,
 }
 
 // SAFETY: the stages hold plans (Send + Sync) and plain numbers; the communicator is a handle.
@@ -241,6 +252,8 @@ pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, Str
         b: b as usize,
         bb: bb as usize,
         elem,
+        in_transposed: false,
+        out_transposed: false,
     };
     let (tail_kind, col_kind) = split_kinds(&g.kind);
     let col = column_plan::<T>(col_kind, n0, lb, rest, c, g.flags)?;
@@ -325,10 +338,15 @@ fn scratch_bytes(stages: &[Stage], comm: &Comm) -> usize {
 
 impl<T: Real> MpiExec<T> {
     /// Runs one stage on the arrays at `at(buf)`.
-    unsafe fn stage(&self, s: &Stage, at: &dyn Fn(Buf) -> usize) -> Result<(), String> {
+    unsafe fn stage(
+        &self,
+        s: &Stage,
+        at: &dyn Fn(Buf) -> usize,
+        pack: &mut Packing,
+    ) -> Result<(), String> {
         match s {
             Stage::Transpose(t, from, to) => {
-                t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8)
+                t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8, pack)
             }
             Stage::Local(None, _, _) => Ok(()),
             Stage::Local(Some(plan), (from, ci), (to, co)) => {
@@ -365,9 +383,15 @@ impl<T: Real> Steps for MpiExec<T> {
         if device {
             return Err("MPI plans run on host arrays; these are GPU memory".into());
         }
-        let words = self.scratch.div_ceil(16).max(1);
-        let mut w = vec![0u128; words];
-        let mut v = vec![0u128; words];
+        let mut work = self.work.lock();
+        let Work { w, v, pack } = work.get_or_insert_with(|| {
+            let words = self.scratch.div_ceil(16).max(1);
+            Work {
+                w: vec![0u128; words],
+                v: vec![0u128; words],
+                pack: Packing::default(),
+            }
+        });
         let (wp, vp) = (w.as_mut_ptr() as usize, v.as_mut_ptr() as usize);
         let at = |b: Buf| match b {
             Buf::In => input.base(),
@@ -375,7 +399,9 @@ impl<T: Real> Steps for MpiExec<T> {
             Buf::W => wp,
             Buf::V => vp,
         };
-        self.stages.iter().try_for_each(|s| self.stage(s, &at))
+        self.stages
+            .iter()
+            .try_for_each(|s| self.stage(s, &at, pack))
     }
     fn details(&self) -> Vec<String> {
         vec![format!(
@@ -400,6 +426,7 @@ pub fn make<T: Real>(
         comm,
         stages,
         scratch,
+        work: Mutex::new(None),
         _t: PhantomData,
     };
     Plan {

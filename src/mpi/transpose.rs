@@ -2,9 +2,28 @@
 //! `ba` across the processes, becomes the B x A array with its rows (B) in blocks of `bb`.
 //! Each process packs, per destination, its rows' columns that the destination will own,
 //! `MPI_Alltoallv` moves them, and each process unpacks into its transposed rows.
+//!
+//! A side may be stored locally transposed (FFTW_MPI_TRANSPOSED_IN / _OUT of a transpose
+//! plan): the input as B x (local A rows), the output as A x (local B rows).
 
 use super::dist::block_range;
 use super::ffi::{self, Exchange};
+
+/// The send and receive buffers of a transpose, kept by the plan between executes: allocating
+/// and zeroing them at each execute cost more than the exchange itself.
+#[derive(Default)]
+pub struct Packing {
+    send: Vec<u8>,
+    recv: Vec<u8>,
+}
+
+/// `v` grown to at least `len` bytes, as a slice of exactly `len`.
+fn grown(v: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    if v.len() < len {
+        v.resize(len, 0);
+    }
+    &mut v[..len]
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct Transpose {
@@ -14,6 +33,10 @@ pub struct Transpose {
     pub bb: usize,
     /// Bytes per element (a whole trailing row of the array: rest dimensions x howmany).
     pub elem: usize,
+    /// The input is stored B x (this process's A rows) instead of (A rows) x B.
+    pub in_transposed: bool,
+    /// The output is stored A x (this process's B rows) instead of (B rows) x A.
+    pub out_transposed: bool,
 }
 
 impl Transpose {
@@ -55,36 +78,57 @@ impl Transpose {
     }
 
     /// Transposes `src` (this process's A rows) into `dst` (its B rows). Every process of the
-    /// communicator must call it together.
+    /// communicator must call it together. `pack` holds the packing buffers between calls
+    /// (grown as needed, never cleared: every byte used is written first).
     ///
     /// # Safety
     /// `src` must hold `bytes_before(rank)` bytes and `dst` `bytes_after(rank)`; they may be
     /// the same memory (the data goes through packing buffers).
-    pub unsafe fn run(&self, comm: &ffi::Comm, src: *const u8, dst: *mut u8) -> Result<(), String> {
+    pub unsafe fn run(
+        &self,
+        comm: &ffi::Comm,
+        src: *const u8,
+        dst: *mut u8,
+        pack: &mut Packing,
+    ) -> Result<(), String> {
         let (size, rank) = (comm.size, comm.rank);
         let x = self.exchange(size, rank)?;
         let e = self.elem;
         let la = self.rows_a(rank).1;
         let lb = self.rows_b(rank).1;
         // (never empty: an empty Vec's address is 1, Open MPI's MPI_IN_PLACE)
-        let mut send = vec![0u8; self.bytes_before(rank).max(1)];
+        let send = grown(&mut pack.send, self.bytes_before(rank).max(1));
         let mut at = 0;
         for q in 0..size {
             let (bs, bl) = self.rows_b(q);
             for r in 0..la {
-                let from = src.add((r * self.b + bs) * e);
-                std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), bl * e);
-                at += bl * e;
+                if self.in_transposed {
+                    for c in bs..bs + bl {
+                        let from = src.add((c * la + r) * e);
+                        std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), e);
+                        at += e;
+                    }
+                } else {
+                    let from = src.add((r * self.b + bs) * e);
+                    std::ptr::copy_nonoverlapping(from, send.as_mut_ptr().add(at), bl * e);
+                    at += bl * e;
+                }
             }
         }
-        let mut recv = vec![0u8; self.bytes_after(rank).max(1)];
+        let recv = grown(&mut pack.recv, self.bytes_after(rank).max(1));
         ffi::alltoallv(comm.raw(), send.as_ptr(), recv.as_mut_ptr(), &x)?;
         let mut at = 0;
         for q in 0..size {
             let (a_start, a_len) = self.rows_a(q);
             for r in 0..a_len {
                 for c in 0..lb {
-                    let to = dst.add((c * self.a + a_start + r) * e);
+                    let row = a_start + r;
+                    let at_dst = if self.out_transposed {
+                        row * lb + c
+                    } else {
+                        c * self.a + row
+                    };
+                    let to = dst.add(at_dst * e);
                     std::ptr::copy_nonoverlapping(recv.as_ptr().add(at), to, e);
                     at += e;
                 }

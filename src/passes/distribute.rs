@@ -1,7 +1,8 @@
-//! Distribution over several devices: a multi-dimensional transform by slabs and pencils, as in
-//! heFFTe (Ayala et al.) and FFTW-MPI's default decomposition.
+//! Distribution over several devices: a multi-dimensional transform by slabs (FFTW-MPI's
+//! default decomposition, [`slabs`]) or, in 3-D, by pencils over a 2-D grid of devices
+//! ([`pencils`]), as in heFFTe (Ayala et al.).
 //!
-//! Forward (c2c, r2c): device p receives the slab of planes i0 in S_p (a block of the first
+//! Slabs, forward (c2c, r2c): device p receives the slab of planes i0 in S_p (a block of the first
 //! axis) and transforms it along every other axis; an exchange (peer transfers, every device to
 //! every device: an all-to-all) gives device q every i0 of the block T_q of the second axis;
 //! device q transforms along the first axis and sends its pencils to the output. Backward
@@ -77,6 +78,16 @@ fn move_region(
         complex,
         stream,
     });
+}
+
+/// Lowers `problem` to a program over `devices`: by slabs and pencils (rank ≥ 2), or as the
+/// distributed six-step (a 1-D c2c).
+pub fn spread(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    if problem.dims.len() == 1 {
+        one_dimension(problem, devices)
+    } else {
+        slabs(problem, devices)
+    }
 }
 
 /// Lowers `problem` (rank ≥ 2: c2c, r2c or c2r) to a program over `devices`.
@@ -381,6 +392,274 @@ fn slabs_with(
                 (r.buf, &r.stride, rs),
                 (OUTPUT, &host_out, &whole(&logical)),
                 false,
+                p,
+            );
+        }
+    }
+    Ok(prog)
+}
+
+/// The device grid of a pencil decomposition: P = P1·P2 with P2 the largest divisor of P up to
+/// √P (P1 ≥ P2; a prime P gives P1 = P, P2 = 1).
+pub fn pencil_grid(parts: usize) -> (usize, usize) {
+    let root = (parts as f64).sqrt() as usize;
+    let p2 = (1..=root.max(1))
+        .rev()
+        .find(|&f| parts.is_multiple_of(f))
+        .unwrap_or(1);
+    (parts / p2, p2)
+}
+
+/// The part of `a` that `b` also covers, if any.
+fn intersect(a: &Region, b: &Region) -> Option<Region> {
+    let mut r = a.clone();
+    for i in 0..a.start.len() {
+        let lo = a.start[i].max(b.start[i]);
+        let hi = (a.start[i] + a.extent[i]).min(b.start[i] + b.extent[i]);
+        if hi <= lo {
+            return None;
+        }
+        r.start[i] = lo;
+        r.extent[i] = hi - lo;
+    }
+    Some(r)
+}
+
+/// Lowers a rank-3 `problem` (c2c, r2c or c2r; loops allowed) to a pencil decomposition over
+/// `devices`, as heFFTe's pencils: the devices form a P1 × P2 grid ([`pencil_grid`]) and each
+/// holds, per phase, the pencils along one axis (whole) of a block of the other two (the
+/// first of them split P1 ways, the second P2 ways). Forward (c2c, r2c): pencils along the last
+/// axis (the r2c there), an exchange within each row of the grid, pencils along the middle
+/// axis, an exchange within each column, pencils along the first axis, which go to the output.
+/// Backward (c2r) runs the phases in reverse, the c2r last. Two exchanges of P2 and P1 devices
+/// instead of the slabs' one of P: more, smaller messages, but any P up to n0·n1 devices.
+///
+/// Each phase's pencils are packed with their axis innermost (unit stride for cuFFT); the
+/// exchanges transpose. Device memory per device: two pencil buffers (the first phase's is
+/// reused by the last: before a device writes it again, it waits for every device's middle
+/// phase, so every read of it is done), about 2/P of the problem, and for r2c/c2r the real
+/// pencils beside them.
+pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
+    if problem.dims.len() != 3 {
+        return Err(Error::unsupported(
+            "pencils take a rank-3 problem (rank 2: slabs)",
+        ));
+    }
+    if devices.is_empty() {
+        return Err(Error::bad_input("no devices"));
+    }
+    if problem.dims.iter().chain(&problem.loops).any(|d| d.n <= 0) {
+        return Err(Error::bad_input("nothing to transform"));
+    }
+    if matches!(problem.kind, Kind::R2r(_)) {
+        return Err(Error::unsupported("r2r is not distributed"));
+    }
+    let nloops = problem.loops.len();
+    let axes = nloops + 3;
+    let (d0, d1, d2) = (nloops, nloops + 1, nloops + 2);
+    let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
+    let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
+    let real = !matches!(problem.kind, Kind::Dft { .. });
+    let mut complex = logical.clone();
+    if real {
+        complex[d2] = complex[d2] / 2 + 1;
+    }
+    let p_count = devices.len();
+    let (p1, p2) = pencil_grid(p_count);
+    // Per phase (the axis transformed whole), the two axes split over the grid, in order.
+    let split = |axis: usize| match axis {
+        a if a == d2 => (d0, d1),
+        a if a == d1 => (d0, d2),
+        _ => (d1, d2),
+    };
+    // Device p = i·P2 + j: its region of a phase along `axis` in a box of `extent`.
+    let region = |extent: &[usize], axis: usize, p: usize| {
+        let (u, v) = split(axis);
+        let (i, j) = (p / p2, p % p2);
+        let mut r = Region {
+            start: vec![0; axes],
+            extent: extent.to_vec(),
+        };
+        (r.start[u], r.extent[u]) = block(extent[u], p1, i);
+        (r.start[v], r.extent[v]) = block(extent[v], p2, j);
+        r
+    };
+    // Packed, the phase's axis innermost.
+    let order = |axis: usize| -> Vec<usize> {
+        let (u, v) = split(axis);
+        (0..nloops).chain([u, v, axis]).collect()
+    };
+    let mut prog = Program::new();
+    let scalars = |r: &Region, per: usize| per * r.extent.iter().product::<usize>();
+    // Per device: buffer X (the first and last phases), buffer Y (the middle one), and for
+    // r2c/c2r the real pencils along the last axis.
+    let mut x_bufs = Vec::new();
+    let mut y_bufs = Vec::new();
+    let mut real_bufs = Vec::new();
+    for (p, &dev) in devices.iter().enumerate() {
+        let x = scalars(&region(&complex, d2, p), 2).max(scalars(&region(&complex, d0, p), 2));
+        x_bufs.push(prog.temp(x, Placement::Device(dev)));
+        y_bufs.push(prog.temp(scalars(&region(&complex, d1, p), 2), Placement::Device(dev)));
+        real_bufs.push(
+            real.then(|| prog.temp(scalars(&region(&logical, d2, p), 1), Placement::Device(dev))),
+        );
+    }
+    let host_in: Vec<isize> = all.iter().map(|d| d.is).collect();
+    let host_out: Vec<isize> = all.iter().map(|d| d.os).collect();
+    let whole = |extent: &[usize]| Region {
+        start: vec![0; axes],
+        extent: extent.to_vec(),
+    };
+    let sign = problem.kind.sign().expect("not r2r");
+    // A phase's layout on device p: buffer, strides, region.
+    struct Layout {
+        buf: BufId,
+        stride: Vec<isize>,
+        region: Region,
+    }
+    let layout = |axis: usize, p: usize| Layout {
+        buf: if axis == d1 { y_bufs[p] } else { x_bufs[p] },
+        stride: packed(&region(&complex, axis, p).extent, &order(axis), 2),
+        region: region(&complex, axis, p),
+    };
+    let real_layout = |p: usize| {
+        let r = region(&logical, d2, p);
+        Layout {
+            buf: real_bufs[p].expect("real problems have real pencils"),
+            stride: packed(&r.extent, &order(d2), 1),
+            region: r,
+        }
+    };
+    // The transforms of device p's pencils along `axis` (the r2c or c2r when `kind` is one).
+    let fft =
+        |prog: &mut Program, kind: Kind, axis: usize, from: &Layout, to: &Layout, p: usize| {
+            let r = &from.region;
+            let ext = |i: usize| r.extent[i].max(to.region.extent[i]);
+            prog.steps.push(Step::Fft {
+                problem: Problem {
+                    kind,
+                    dims: vec![IoDim::new(
+                        logical[axis] as isize,
+                        from.stride[axis],
+                        to.stride[axis],
+                    )],
+                    loops: (0..axes)
+                        .filter(|&i| i != axis)
+                        .map(|i| IoDim::new(ext(i) as isize, from.stride[i], to.stride[i]))
+                        .collect(),
+                    precision: problem.precision,
+                    in_place: from.buf == to.buf,
+                },
+                input: At {
+                    buf: from.buf,
+                    offset: 0,
+                },
+                output: At {
+                    buf: to.buf,
+                    offset: 0,
+                },
+                stream: p,
+            });
+        };
+    // The exchange from the phase along `a` to the one along `b`: on stream q, after the
+    // events `waits` of the other devices, every other device's part of q's new region.
+    let exchange = |prog: &mut Program, a: usize, b: usize, event: usize, all_wait: bool| {
+        for q in 0..p_count {
+            let to = layout(b, q);
+            let parts: Vec<(usize, Region)> = (0..p_count)
+                .filter_map(|p| intersect(&layout(a, p).region, &to.region).map(|r| (p, r)))
+                .collect();
+            for p in (0..p_count).filter(|&p| p != q) {
+                if all_wait || parts.iter().any(|(s, _)| *s == p) {
+                    prog.steps.push(Step::Wait {
+                        event: event + p,
+                        stream: q,
+                    });
+                }
+            }
+            for (p, part) in parts {
+                let from = layout(a, p);
+                move_region(
+                    prog,
+                    &part,
+                    (from.buf, &from.stride, &from.region),
+                    (to.buf, &to.stride, &to.region),
+                    true,
+                    q,
+                );
+            }
+        }
+    };
+    let record = |prog: &mut Program, event: usize| {
+        for p in 0..p_count {
+            prog.steps.push(Step::Record {
+                event: event + p,
+                stream: p,
+            });
+        }
+    };
+    // The phases in order of the data: forward last → middle → first axis, backward reversed.
+    let phases = if problem.kind == Kind::C2r {
+        [d0, d1, d2]
+    } else {
+        [d2, d1, d0]
+    };
+    for p in 0..p_count {
+        let first = layout(phases[0], p);
+        if problem.kind == Kind::R2c {
+            let r = real_layout(p);
+            move_region(
+                &mut prog,
+                &r.region,
+                (INPUT, &host_in, &whole(&logical)),
+                (r.buf, &r.stride, &r.region),
+                false,
+                p,
+            );
+            fft(&mut prog, Kind::R2c, d2, &r, &first, p);
+        } else {
+            move_region(
+                &mut prog,
+                &first.region,
+                (INPUT, &host_in, &whole(&complex)),
+                (first.buf, &first.stride, &first.region),
+                true,
+                p,
+            );
+            fft(&mut prog, Kind::Dft { sign }, phases[0], &first, &first, p);
+        }
+    }
+    record(&mut prog, 0);
+    exchange(&mut prog, phases[0], phases[1], 0, false);
+    for p in 0..p_count {
+        let mid = layout(phases[1], p);
+        fft(&mut prog, Kind::Dft { sign }, phases[1], &mid, &mid, p);
+    }
+    record(&mut prog, p_count);
+    // The last phase writes buffer X, which the first exchange read on other streams: every
+    // device's middle phase (after its reads) comes first.
+    exchange(&mut prog, phases[1], phases[2], p_count, true);
+    for p in 0..p_count {
+        let last = layout(phases[2], p);
+        if problem.kind == Kind::C2r {
+            let r = real_layout(p);
+            fft(&mut prog, Kind::C2r, d2, &last, &r, p);
+            move_region(
+                &mut prog,
+                &r.region,
+                (r.buf, &r.stride, &r.region),
+                (OUTPUT, &host_out, &whole(&logical)),
+                false,
+                p,
+            );
+        } else {
+            fft(&mut prog, Kind::Dft { sign }, phases[2], &last, &last, p);
+            move_region(
+                &mut prog,
+                &last.region,
+                (last.buf, &last.stride, &last.region),
+                (OUTPUT, &host_out, &whole(&complex)),
+                true,
                 p,
             );
         }

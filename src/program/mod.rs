@@ -32,6 +32,9 @@ pub enum Backend {
     Cpu,
     /// cuFFT and our kernels on the GPU (`exec::cuda`).
     Gpu,
+    /// The GPUs `FFTX_DEVICES` selects, the transform spread over them by slabs and pencils
+    /// (`passes::distribute`) and run as one Program on the CUDA executor.
+    Gpus,
 }
 
 impl Backend {
@@ -39,10 +42,11 @@ impl Backend {
         match self {
             Backend::Cpu => "cpu",
             Backend::Gpu => "gpu",
+            Backend::Gpus => "gpus",
         }
     }
     pub fn parse(s: &str) -> Option<Backend> {
-        [Backend::Cpu, Backend::Gpu]
+        [Backend::Cpu, Backend::Gpu, Backend::Gpus]
             .into_iter()
             .find(|b| b.name() == s)
     }

@@ -353,15 +353,50 @@ pub fn parse_selection(text: &str, count: usize) -> Result<Vec<usize>> {
     Ok(out)
 }
 
-/// `FFTX_DEVICE`, or 0.
+/// `FFTX_DEVICE`; else, in a process an MPI launcher started, its node-local rank modulo the
+/// devices (so the ranks of a node share its GPUs out, one each where there are enough); else 0.
 fn default_ordinal(count: usize) -> std::result::Result<usize, String> {
-    match std::env::var("FFTX_DEVICE") {
-        Ok(v) if !v.trim().is_empty() => v
-            .trim()
+    let chosen = std::env::var("FFTX_DEVICE").ok();
+    let local_rank = LOCAL_RANK_VARIABLES
+        .iter()
+        .find_map(|v| std::env::var(v).ok().map(|r| (*v, r)));
+    let ordinal = ordinal_for(
+        chosen.as_deref(),
+        local_rank.as_ref().map(|(_, r)| r.as_str()),
+        count,
+    )?;
+    if let (None | Some(""), Some((var, rank))) = (chosen.as_deref().map(str::trim), &local_rank) {
+        crate::log::log_info!(
+            "gpu: node-local rank {rank} ({var}) of {count} device(s): device {ordinal}"
+        );
+    }
+    Ok(ordinal)
+}
+
+/// The node-local rank launchers give each process: Open MPI, MPICH and Intel MPI (Hydra),
+/// MVAPICH2, Slurm's srun, PMIx.
+const LOCAL_RANK_VARIABLES: [&str; 5] = [
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "MPI_LOCALRANKID",
+    "MV2_COMM_WORLD_LOCAL_RANK",
+    "SLURM_LOCALID",
+    "PMIX_LOCAL_RANK",
+];
+
+/// The default device from `FFTX_DEVICE`'s text (wins when set) and a node-local rank's, among
+/// `count` devices.
+fn ordinal_for(
+    chosen: Option<&str>,
+    local_rank: Option<&str>,
+    count: usize,
+) -> std::result::Result<usize, String> {
+    match (chosen.map(str::trim), local_rank.map(str::trim)) {
+        (Some(v), _) if !v.is_empty() => v
             .parse::<usize>()
             .ok()
             .filter(|&d| d < count)
             .ok_or_else(|| format!("FFTX_DEVICE={v} is not a device of 0..{count}")),
+        (_, Some(r)) if count > 0 => Ok(r.parse::<usize>().map_or(0, |r| r % count)),
         _ => Ok(0),
     }
 }
@@ -751,7 +786,19 @@ pub fn live_resources() -> HashMap<&'static str, usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_selection;
+    use super::{ordinal_for, parse_selection};
+
+    /// FFTW-MPI ranks share a node's GPUs out by their node-local rank, unless FFTX_DEVICE says.
+    #[test]
+    fn mpi_ranks_take_the_device_of_their_node_local_rank() {
+        assert_eq!(ordinal_for(None, Some("3"), 4), Ok(3));
+        assert_eq!(ordinal_for(None, Some("5"), 4), Ok(1));
+        assert_eq!(ordinal_for(Some(""), Some("2"), 4), Ok(2));
+        assert_eq!(ordinal_for(Some("1"), Some("3"), 4), Ok(1));
+        assert_eq!(ordinal_for(None, None, 4), Ok(0));
+        assert_eq!(ordinal_for(None, Some("x"), 4), Ok(0));
+        assert!(ordinal_for(Some("4"), Some("1"), 4).is_err());
+    }
 
     #[test]
     fn selections_parse_lists_ranges_and_all() {
