@@ -9,9 +9,10 @@
 //!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE or
 //!   `FFTX_GPU_FUSION` decides), and printed.
 //! - A `Map` kernel is one generated kernel.
-//! - An `Fft` step whose layout cuFFT's plans cannot take directly runs as the CUDA executor's
-//!   transform over the device addresses (`transform::GpuTransform`: gather and scatter kernels
-//!   around cuFFT).
+//! - An `Fft` step that the executor does not plan itself (FFTX's, which keep their inputs, or
+//!   one whose layout its cuFFT plans cannot take) runs as the CUDA executor's transform over
+//!   the device addresses (`transform::GpuTransform`: gather and scatter kernels around cuFFT,
+//!   a device input of a c2r copied first).
 
 use super::cudagen;
 use super::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
