@@ -1,4 +1,6 @@
-//! Diagnostics on stderr, gated by `FFTX_LOG` = off | error | warn | info | debug (default: off).
+//! Diagnostics on stderr, gated by `FFTX_LOG` = off | error | warn | info | debug (default:
+//! error, so that an execute that could not compute its output, or a bug of ours, is never
+//! silent; `off` silences even those).
 //!
 //! The C boundary never panics; it returns FFTW's failure value and, when the level asks for it,
 //! says why here.
@@ -31,7 +33,7 @@ impl Level {
 static LEVEL: Lazy<AtomicU8> = Lazy::new(|| {
     let l = std::env::var("FFTX_LOG")
         .map(|s| Level::parse(&s))
-        .unwrap_or(Level::Off);
+        .unwrap_or(Level::Error);
     AtomicU8::new(l as u8)
 });
 

@@ -1,6 +1,6 @@
 //! Executing plans: on their own arrays, or on new arrays of the same layout (FFTW manual §4.6).
 
-use super::{destroy, guard, interleaved, live_plan, real_array, split_array};
+use super::{destroy, guard, guard_execute, interleaved, live_plan, real_array, split_array};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::plan::Plan;
 use crate::real::Real;
@@ -45,7 +45,7 @@ macro_rules! execute_api {
     ($R:ty, $p:ident) => { paste::paste! {
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute>](p: *const Plan) {
-            guard(stringify!([<$p execute>]), (), || {
+            guard_execute(stringify!([<$p execute>]), || {
                 live_plan::<$R>(p)?.execute()
             })
         }
@@ -55,34 +55,34 @@ macro_rules! execute_api {
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_dft>](p: *const Plan, input: *mut [$R; 2], output: *mut [$R; 2]) {
-            guard(stringify!([<$p execute_dft>]), (), || {
+            guard_execute(stringify!([<$p execute_dft>]), || {
                 let (i, o) = execute_dft_arrays::<$R>(p, input, output);
                 execute_new::<$R>(p, i, o)
             })
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_split_dft>](p: *const Plan, ri: *mut $R, ii: *mut $R, ro: *mut $R, io: *mut $R) {
-            guard(stringify!([<$p execute_split_dft>]), (), || execute_new::<$R>(p, split_array(ri, ii), split_array(ro, io)))
+            guard_execute(stringify!([<$p execute_split_dft>]), || execute_new::<$R>(p, split_array(ri, ii), split_array(ro, io)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_dft_r2c>](p: *const Plan, input: *mut $R, output: *mut [$R; 2]) {
-            guard(stringify!([<$p execute_dft_r2c>]), (), || execute_new::<$R>(p, real_array(input), interleaved(output)))
+            guard_execute(stringify!([<$p execute_dft_r2c>]), || execute_new::<$R>(p, real_array(input), interleaved(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_split_dft_r2c>](p: *const Plan, input: *mut $R, ro: *mut $R, io: *mut $R) {
-            guard(stringify!([<$p execute_split_dft_r2c>]), (), || execute_new::<$R>(p, real_array(input), split_array(ro, io)))
+            guard_execute(stringify!([<$p execute_split_dft_r2c>]), || execute_new::<$R>(p, real_array(input), split_array(ro, io)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_dft_c2r>](p: *const Plan, input: *mut [$R; 2], output: *mut $R) {
-            guard(stringify!([<$p execute_dft_c2r>]), (), || execute_new::<$R>(p, interleaved(input), real_array(output)))
+            guard_execute(stringify!([<$p execute_dft_c2r>]), || execute_new::<$R>(p, interleaved(input), real_array(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_split_dft_c2r>](p: *const Plan, ri: *mut $R, ii: *mut $R, output: *mut $R) {
-            guard(stringify!([<$p execute_split_dft_c2r>]), (), || execute_new::<$R>(p, split_array(ri, ii), real_array(output)))
+            guard_execute(stringify!([<$p execute_split_dft_c2r>]), || execute_new::<$R>(p, split_array(ri, ii), real_array(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p execute_r2r>](p: *const Plan, input: *mut $R, output: *mut $R) {
-            guard(stringify!([<$p execute_r2r>]), (), || execute_new::<$R>(p, real_array(input), real_array(output)))
+            guard_execute(stringify!([<$p execute_r2r>]), || execute_new::<$R>(p, real_array(input), real_array(output)))
         }
     }};
 }

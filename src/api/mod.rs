@@ -45,6 +45,16 @@ pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String
     )
 }
 
+/// `guard` for the execute calls. FFTW's execute cannot fail: when ours does (its output not,
+/// or not wholly, computed), the message is an error, which `FFTX_LOG`'s default shows.
+pub(crate) fn guard_execute(what: &str, f: impl FnOnce() -> Result<(), String>) {
+    crate::error::guard(
+        (),
+        |e| crate::log::emit(crate::log::Level::Error, format_args!("{what}: {e}")),
+        f,
+    )
+}
+
 /// Addresses of the plans alive now, so that execute/destroy can refuse pointers that are not
 /// plans (NULL, freed, foreign) instead of crashing.
 /// (Hashed by a multiply, not SipHash: every execute looks its plan up, and for small

@@ -6,7 +6,7 @@
 #![allow(clippy::too_many_arguments)]
 
 use super::advanced::read_kinds;
-use super::{guard, interleaved, live_plan, real_array, register};
+use super::{guard, guard_execute, interleaved, live_plan, real_array, register};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::mpi::dist::{self, DDim, IB, OB, TRANSPOSED_IN, TRANSPOSED_OUT};
 use crate::mpi::ffi::{self, Comm, RawComm};
@@ -216,10 +216,10 @@ unsafe fn plan_many<T: Real>(
     let (p, _) = ffi::size_rank(comm)?;
     let g = geometry(n, howmany, blocks, kind, flags, p as isize)?;
     let comm = Comm::dup(comm)?;
-    let stages = if g.n.len() == 1 {
-        mplan::build_1d::<T>(&g, &comm)?
-    } else {
-        mplan::build_multi::<T>(&g, &comm)?
+    let stages = match mplan::build_serial::<T>(&g, &comm)? {
+        Some(serial) => serial,
+        None if g.n.len() == 1 => mplan::build_1d::<T>(&g, &comm)?,
+        None => mplan::build_multi::<T>(&g, &comm)?,
     };
     let problem = mplan::describe::<T>(&g.kind, &g.n, g.howmany);
     let plan = mplan::make::<T>(comm, stages, problem, arrays.0, arrays.1);
@@ -342,15 +342,8 @@ unsafe fn exchange_to_root(
     let recv: Vec<usize> = (0..size)
         .map(|q| if me == 0 { size_of(q) } else { 0 })
         .collect();
-    let (send_counts, send_displs) = ffi::counts(&send)?;
-    let (recv_counts, recv_displs) = ffi::counts(&recv)?;
+    let x = ffi::Exchange::new(&send, &recv, 1)?;
     let mut out = vec![0u8; recv.iter().sum::<usize>().max(1)];
-    let x = ffi::Exchange {
-        send_counts,
-        send_displs,
-        recv_counts,
-        recv_displs,
-    };
     ffi::alltoallv(comm, mine.as_ptr(), out.as_mut_ptr(), &x)?;
     out.truncate(recv.iter().sum());
     Ok(out)
@@ -500,19 +493,19 @@ macro_rules! mpi_api {
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p mpi_execute_dft>](p: *const Plan, input: *mut [$R; 2], output: *mut [$R; 2]) {
-            guard(stringify!([<$p mpi_execute_dft>]), (), || execute::<$R>(p, interleaved(input), interleaved(output)))
+            guard_execute(stringify!([<$p mpi_execute_dft>]), || execute::<$R>(p, interleaved(input), interleaved(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p mpi_execute_dft_r2c>](p: *const Plan, input: *mut $R, output: *mut [$R; 2]) {
-            guard(stringify!([<$p mpi_execute_dft_r2c>]), (), || execute::<$R>(p, real_array(input), interleaved(output)))
+            guard_execute(stringify!([<$p mpi_execute_dft_r2c>]), || execute::<$R>(p, real_array(input), interleaved(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p mpi_execute_dft_c2r>](p: *const Plan, input: *mut [$R; 2], output: *mut $R) {
-            guard(stringify!([<$p mpi_execute_dft_c2r>]), (), || execute::<$R>(p, interleaved(input), real_array(output)))
+            guard_execute(stringify!([<$p mpi_execute_dft_c2r>]), || execute::<$R>(p, interleaved(input), real_array(output)))
         }
         #[no_mangle]
         pub unsafe extern "C" fn [<$p mpi_execute_r2r>](p: *const Plan, input: *mut $R, output: *mut $R) {
-            guard(stringify!([<$p mpi_execute_r2r>]), (), || execute::<$R>(p, real_array(input), real_array(output)))
+            guard_execute(stringify!([<$p mpi_execute_r2r>]), || execute::<$R>(p, real_array(input), real_array(output)))
         }
     }};
 }

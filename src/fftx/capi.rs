@@ -143,7 +143,12 @@ thread_local! {
 static INIT_FLAGS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 fn set_error(msg: String) {
-    crate::log::log_warn!("{msg}");
+    set_error_at(crate::log::Level::Warn, msg)
+}
+
+/// The thread's last error, logged at `level`.
+fn set_error_at(level: crate::log::Level, msg: String) {
+    crate::log::emit(level, format_args!("{msg}"));
     let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }
@@ -152,6 +157,13 @@ fn set_error(msg: String) {
 /// thread's last error.
 fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
     crate::error::guard(fail, |e| set_error(format!("{what}: {e}")), f)
+}
+
+/// `guard` for the execute calls: an output left uncomputed is an error, which `FFTX_LOG`'s
+/// default shows, besides the thread's last error.
+fn guard_execute(what: &str, f: impl FnOnce() -> Result<(), String>) {
+    let report = |e| set_error_at(crate::log::Level::Error, format!("{what}: {e}"));
+    crate::error::guard((), report, f)
 }
 
 static LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> =
@@ -829,7 +841,7 @@ pub unsafe extern "C" fn [<$p _plan_compose>](
 
 #[no_mangle]
 pub unsafe extern "C" fn [<$p _execute>](p: [<$p _plan>]) {
-    guard(concat!(stringify!($p), "_execute"), (), || {
+    guard_execute(concat!(stringify!($p), "_execute"), || {
         live::<$T>(p as fftx_plan)?.execute()
     })
 }
@@ -1082,7 +1094,7 @@ pub unsafe extern "C" fn fftxh_plan_many_dft_c2r(
 /// Runs a half-storage plan on the arrays it was made for.
 #[no_mangle]
 pub unsafe extern "C" fn fftxh_execute(p: fftxh_plan) {
-    guard("fftxh_execute", (), || half_live(p)?.execute())
+    guard_execute("fftxh_execute", || half_live(p)?.execute())
 }
 
 /// Runs a complex half-storage plan on new arrays of its layout (in place iff the plan is).
@@ -1092,7 +1104,7 @@ pub unsafe extern "C" fn fftxh_execute_dft(
     input: *mut fftxh_complex,
     output: *mut fftxh_complex,
 ) {
-    guard("fftxh_execute_dft", (), || {
+    guard_execute("fftxh_execute_dft", || {
         half_new_arrays(p, input as usize, output as usize, Kind::Dft { sign: 0 })
     })
 }
@@ -1104,7 +1116,7 @@ pub unsafe extern "C" fn fftxh_execute_dft_r2c(
     input: *mut fftxh_real,
     output: *mut fftxh_complex,
 ) {
-    guard("fftxh_execute_dft_r2c", (), || {
+    guard_execute("fftxh_execute_dft_r2c", || {
         half_new_arrays(p, input as usize, output as usize, Kind::R2c)
     })
 }
@@ -1116,7 +1128,7 @@ pub unsafe extern "C" fn fftxh_execute_dft_c2r(
     input: *mut fftxh_complex,
     output: *mut fftxh_real,
 ) {
-    guard("fftxh_execute_dft_c2r", (), || {
+    guard_execute("fftxh_execute_dft_c2r", || {
         half_new_arrays(p, input as usize, output as usize, Kind::C2r)
     })
 }

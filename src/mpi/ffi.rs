@@ -22,6 +22,8 @@ type Alltoallv = unsafe extern "C" fn(
     RawComm,
 ) -> c_int;
 type Bcast = unsafe extern "C" fn(*mut c_void, c_int, *mut c_void, c_int, RawComm) -> c_int;
+type TypeContiguous = unsafe extern "C" fn(c_int, *mut c_void, *mut *mut c_void) -> c_int;
+type TypeOp = unsafe extern "C" fn(*mut *mut c_void) -> c_int;
 
 pub struct Mpi {
     comm_size: CommInt,
@@ -32,6 +34,9 @@ pub struct Mpi {
     comm_dup: unsafe extern "C" fn(RawComm, *mut RawComm) -> c_int,
     comm_free: unsafe extern "C" fn(*mut RawComm) -> c_int,
     finalized: unsafe extern "C" fn(*mut c_int) -> c_int,
+    type_contiguous: TypeContiguous,
+    type_commit: TypeOp,
+    type_free: TypeOp,
     /// `MPI_BYTE`.
     byte: usize,
 }
@@ -97,6 +102,11 @@ fn load() -> Result<Mpi, String> {
             finalized: std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_int) -> c_int>(
                 sym("MPI_Finalized")?,
             ),
+            type_contiguous: std::mem::transmute::<usize, TypeContiguous>(sym(
+                "MPI_Type_contiguous",
+            )?),
+            type_commit: std::mem::transmute::<usize, TypeOp>(sym("MPI_Type_commit")?),
+            type_free: std::mem::transmute::<usize, TypeOp>(sym("MPI_Type_free")?),
             byte: sym("ompi_mpi_byte")?,
         })
     }
@@ -179,32 +189,75 @@ pub fn comm_f2c(f: c_int) -> Result<RawComm, String> {
     Ok(unsafe { (m.comm_f2c)(f) })
 }
 
-/// Byte counts and displacements per process for `MPI_Alltoallv`.
+/// Counts and displacements per process for `MPI_Alltoallv`, in units of `unit` bytes (MPI's
+/// counts are ints: in bytes a process's share could not pass 2 GiB, in units of a transpose's
+/// element it can pass it as FFTW's, counted in reals, does).
 pub struct Exchange {
     pub send_counts: Vec<c_int>,
     pub send_displs: Vec<c_int>,
     pub recv_counts: Vec<c_int>,
     pub recv_displs: Vec<c_int>,
+    unit: usize,
 }
 
-/// Counts and running displacements from byte sizes (MPI's counts are ints).
-pub fn counts(sizes: &[usize]) -> Result<(Vec<c_int>, Vec<c_int>), String> {
+impl Exchange {
+    /// From the bytes sent to and received from each process, packed in process order; every
+    /// size must be a multiple of `unit`.
+    pub fn new(send: &[usize], recv: &[usize], unit: usize) -> Result<Exchange, String> {
+        let (send_counts, send_displs) = counts(send, unit)?;
+        let (recv_counts, recv_displs) = counts(recv, unit)?;
+        Ok(Exchange {
+            send_counts,
+            send_displs,
+            recv_counts,
+            recv_displs,
+            unit,
+        })
+    }
+}
+
+impl Exchange {
+    /// Every process sends its `sizes[rank]` bytes to all and receives each one's, packed in
+    /// process order; in units of the sizes' greatest common divisor.
+    pub fn allgather(sizes: &[usize], rank: usize) -> Result<Exchange, String> {
+        let gcd = |mut a: usize, mut b: usize| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let unit = sizes.iter().fold(0, |g, &s| gcd(g, s)).max(1);
+        let mut x = Exchange::new(&vec![sizes[rank]; sizes.len()], sizes, unit)?;
+        x.send_displs.iter_mut().for_each(|d| *d = 0);
+        Ok(x)
+    }
+}
+
+/// Counts and running displacements of `unit`-byte units from byte sizes.
+fn counts(sizes: &[usize], unit: usize) -> Result<(Vec<c_int>, Vec<c_int>), String> {
+    let unit = unit.max(1);
+    if let Some(s) = sizes.iter().find(|&&s| s % unit != 0) {
+        return Err(format!("an exchange of {s} bytes in units of {unit}"));
+    }
+    let int = |v: usize| {
+        c_int::try_from(v / unit).map_err(|_| {
+            format!(
+                "a process's share of an exchange exceeds 2^31 units of {unit} bytes (MPI's int counts)"
+            )
+        })
+    };
     let mut displs = Vec::with_capacity(sizes.len());
     let mut at = 0usize;
-    for _ in sizes {
-        displs.push(c_int::try_from(at).map_err(|_| too_big())?);
-        at += sizes[displs.len() - 1];
+    for &s in sizes {
+        displs.push(int(at)?);
+        at += s;
     }
-    c_int::try_from(at).map_err(|_| too_big())?;
-    let c = sizes.iter().map(|&s| s as c_int).collect();
+    int(at)?;
+    let c = sizes.iter().map(|&s| int(s)).collect::<Result<_, _>>()?;
     Ok((c, displs))
 }
 
-fn too_big() -> String {
-    "a process's share of a transpose exceeds 2 GiB (MPI's int counts)".into()
-}
-
-/// `MPI_Alltoallv` of bytes.
+/// `MPI_Alltoallv` of `x.unit`-byte units (a contiguous datatype made for the call).
 ///
 /// # Safety
 /// The buffers must hold what the counts and displacements address.
@@ -216,17 +269,29 @@ pub unsafe fn alltoallv(
 ) -> Result<(), String> {
     let m = mpi()?;
     let byte = m.byte as *mut c_void;
+    let mut unit = byte;
+    if x.unit > 1 {
+        let n = c_int::try_from(x.unit).map_err(|_| format!("a unit of {} bytes", x.unit))?;
+        check(
+            "MPI_Type_contiguous",
+            (m.type_contiguous)(n, byte, &mut unit),
+        )?;
+        check("MPI_Type_commit", (m.type_commit)(&mut unit))?;
+    }
     let rc = (m.alltoallv)(
         send.cast(),
         x.send_counts.as_ptr(),
         x.send_displs.as_ptr(),
-        byte,
+        unit,
         recv.cast(),
         x.recv_counts.as_ptr(),
         x.recv_displs.as_ptr(),
-        byte,
+        unit,
         comm,
     );
+    if x.unit > 1 {
+        (m.type_free)(&mut unit);
+    }
     check("MPI_Alltoallv", rc)
 }
 
@@ -236,9 +301,34 @@ pub unsafe fn alltoallv(
 /// `buf` must hold `len` bytes on every process.
 pub unsafe fn bcast(comm: RawComm, buf: *mut u8, len: usize) -> Result<(), String> {
     let m = mpi()?;
-    let len = c_int::try_from(len).map_err(|_| too_big())?;
+    let len = c_int::try_from(len).map_err(|_| "a broadcast of over 2 GiB".to_string())?;
     check(
         "MPI_Bcast",
         (m.bcast)(buf.cast(), len, m.byte as *mut c_void, 0, comm),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exchange;
+
+    /// A transpose share over 2 GiB (512^3 c2c f64 on one process: 2 GiB) counts in its
+    /// elements, as FFTW's counts in reals; sizes off the unit are refused, not truncated.
+    #[test]
+    fn exchanges_count_in_units_past_two_gib() {
+        let (share, elem) = (1usize << 31, 512 * 16);
+        let x = Exchange::new(&[share, share], &[share, share], elem).unwrap();
+        let count = (share / elem) as i32;
+        assert_eq!(x.send_counts, vec![count; 2]);
+        assert_eq!(x.send_displs, vec![0, count]);
+        assert!(Exchange::new(&[1 << 31], &[1 << 31], 1).is_err());
+        assert!(Exchange::new(&[100], &[100], 16).is_err());
+        let g = Exchange::allgather(&[48, 32, 16], 1).unwrap();
+        assert_eq!(g.unit, 16);
+        assert_eq!((g.send_counts, g.send_displs), (vec![2; 3], vec![0; 3]));
+        assert_eq!(
+            (g.recv_counts, g.recv_displs),
+            (vec![3, 2, 1], vec![0, 3, 5])
+        );
+    }
 }

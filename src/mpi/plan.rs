@@ -232,6 +232,46 @@ fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
     }
 }
 
+/// The stages of a plan whose data all live on its one process, as FFTW's serial solvers take
+/// it: one local plan of the whole problem on the caller's arrays (which the planner may put on
+/// the GPU). None where the layout is not the serial one: several processes, the transposed or
+/// scrambled flags, or a 1-D r2c/c2r (which FFTW does not plan).
+pub fn build_serial<T: Real>(g: &Geometry, comm: &Comm) -> Result<Option<Vec<Stage>>, String> {
+    let real = matches!(g.kind, MpiKind::R2c | MpiKind::C2r);
+    if comm.size != 1 || g.flags & MPI_FLAGS != 0 || (real && g.n.len() < 2) {
+        return Ok(None);
+    }
+    let (plan, io) = match &g.kind {
+        MpiKind::R2c => (
+            real_rows_plan::<T>(&g.n, 1, g.howmany, false, g.flags)?,
+            (false, true),
+        ),
+        MpiKind::C2r => (
+            real_rows_plan::<T>(&g.n, 1, g.howmany, true, g.flags)?,
+            (true, false),
+        ),
+        MpiKind::Dft(sign) => {
+            let kind = Kind::Dft { sign: *sign };
+            (
+                rows_plan::<T>(kind, &g.n, 1, g.howmany, 2, g.flags)?,
+                (true, true),
+            )
+        }
+        MpiKind::R2r(k) => {
+            let kind = Kind::R2r(k.clone());
+            (
+                rows_plan::<T>(kind, &g.n, 1, g.howmany, 1, g.flags)?,
+                (false, false),
+            )
+        }
+    };
+    Ok(Some(vec![Stage::Local(
+        plan,
+        (Buf::In, io.0),
+        (Buf::Out, io.1),
+    )]))
+}
+
 /// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
 /// kinds' stage lists share their blocks and plans, and read best side by side.)
 pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
@@ -353,15 +393,7 @@ impl<T: Real> MpiExec<T> {
                 plan.execute_on(array::<T>(at(*from), *ci), array::<T>(at(*to), *co))
             }
             Stage::Allgather(sizes, from, to) => {
-                let mine = sizes[self.comm.rank];
-                let (recv_counts, recv_displs) = ffi::counts(sizes)?;
-                let (send_counts, _) = ffi::counts(&vec![mine; sizes.len()])?;
-                let x = Exchange {
-                    send_displs: vec![0; sizes.len()],
-                    send_counts,
-                    recv_counts,
-                    recv_displs,
-                };
+                let x = Exchange::allgather(sizes, self.comm.rank)?;
                 ffi::alltoallv(
                     self.comm.raw(),
                     at(*from) as *const u8,

@@ -67,14 +67,7 @@ impl Transpose {
         let recv: Vec<usize> = (0..size)
             .map(|q| self.rows_a(q).1 * lb * self.elem)
             .collect();
-        let (send_counts, send_displs) = ffi::counts(&send)?;
-        let (recv_counts, recv_displs) = ffi::counts(&recv)?;
-        Ok(Exchange {
-            send_counts,
-            send_displs,
-            recv_counts,
-            recv_displs,
-        })
+        Exchange::new(&send, &recv, self.elem)
     }
 
     /// Transposes `src` (this process's A rows) into `dst` (its B rows). Every process of the
