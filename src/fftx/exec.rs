@@ -6,20 +6,24 @@
 //! FFTW executor's transform, so a single-node FFTX plan computes what the equivalent FFTW plan
 //! computes), a copy or pointwise node a `Kernel::Map`, a fused chain a `Kernel::Chain`. The
 //! CPU executor (`exec::cpu::program`, kernels in `exec::cpu::kernel`) runs it; the temporaries
-//! and work buffers are allocated once per plan. On the GPU (see [`wanted`]) the CUDA executor
-//! of kernels (`exec::cuda::kernel`) runs the same Program, and the CPU runs it when the GPU
-//! fails.
+//! and work buffers are allocated once per plan. On the GPU (see [`wanted`]) the Program is
+//! placed on the device (`passes::place`: temporaries on the card, a mirror per host array with
+//! its transfers; the caller's device arrays, found here from their addresses, used where they
+//! are) and the CUDA executor of Programs (`exec::cuda::program`) runs it; the CPU runs the
+//! unplaced Program when the GPU fails before writing what the plan reads.
 
 use super::decompose::unpruned_count;
 use super::graph::{problem_of, Access, Buf, Op, Temp};
 use super::passes::Step;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{CpuProgram, Workspace};
-use crate::exec::cuda::kernel::GpuCompiled;
+use crate::exec::cuda::program::{CudaProgram, Options, RunFailure};
+use crate::passes::place;
 use crate::problem::Precision;
 use crate::program::kernel::{self, Elements, Kernel};
 use crate::program::{At, BufId, Buffer, Placement, Program, Role, Step as PStep};
 use crate::real::Real;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// The Program's buffers for the graph's: one per caller's array (by address) and per
@@ -162,10 +166,82 @@ fn cpu(program: &Program, precision: Precision) -> Result<Box<dyn CpuRun>, Strin
     }
 }
 
-/// What a plan runs: its Program, on the CPU or lowered to the GPU.
+/// A placed Program made ready on the GPU, in the plan's precision.
+trait GpuRun: Send {
+    /// # Safety
+    /// The caller's arrays the program addresses must be valid.
+    unsafe fn run(&self) -> Result<(), RunFailure>;
+    fn describe(&self) -> Vec<String>;
+}
+
+impl<T: Real> GpuRun for CudaProgram<T> {
+    unsafe fn run(&self) -> Result<(), RunFailure> {
+        self.run_arrays()
+    }
+    fn describe(&self) -> Vec<String> {
+        self.describe_kernels()
+    }
+}
+
+/// The set of the Program's array buffers that are device memory (of the default device).
+fn device_arrays(program: &Program, precision: Precision) -> BTreeSet<BufId> {
+    use crate::exec::cuda::{default_device, memory_of, Memory};
+    let Some(g) = default_device() else {
+        return BTreeSet::new();
+    };
+    place::array_spans(program)
+        .iter()
+        .filter(|(&b, span)| {
+            let Role::Array { addr } = program.buffers[b].role else {
+                return false;
+            };
+            let (lo, hi) = place::span_bytes(addr, span, precision);
+            memory_of(&g, lo, hi - lo) == Memory::Device
+        })
+        .map(|(&b, _)| b)
+        .collect()
+}
+
+/// The Program placed on the default device and made ready there.
+fn gpu(
+    program: &Program,
+    precision: Precision,
+    on_device: &BTreeSet<BufId>,
+    measure: bool,
+) -> Result<(Program, Box<dyn GpuRun>), crate::exec::cuda::Error> {
+    use crate::exec::cuda::{default_device, fault, transform, Error};
+    fault::at_plan()?;
+    let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
+    for s in &program.steps {
+        if let PStep::Fft { problem, .. } = s {
+            if !transform::supports(problem) {
+                return Err(Error::unsupported(format!(
+                    "{} runs on the CPU only",
+                    problem.describe()
+                )));
+            }
+        }
+    }
+    let placed = place::place(program, precision, 0, on_device).map_err(Error::bad_input)?;
+    let options = Options {
+        peer: true,
+        measure,
+        // FFTX nodes keep their inputs (a temporary may be read again).
+        keep_fft_inputs: true,
+    };
+    let run: Box<dyn GpuRun> = match precision {
+        Precision::F64 => Box::new(CudaProgram::<f64>::with_options(&placed, &[g], options)?),
+        Precision::F32 => Box::new(CudaProgram::<f32>::with_options(&placed, &[g], options)?),
+    };
+    Ok((placed, run))
+}
+
+/// What a plan runs: its Program, on the CPU or placed on the GPU.
 pub struct Compiled {
-    /// The plan as a Program (what `fftx_print_plan` shows and the CPU runs).
+    /// The plan as a Program (what the CPU runs).
     pub program: Program,
+    /// The Program placed on the device, where the GPU runs the plan.
+    pub placed: Option<Program>,
     precision: Precision,
     /// The temporaries the Program holds.
     temps: Vec<Arc<Temp>>,
@@ -175,8 +251,8 @@ pub struct Compiled {
     pub executions: u64,
     /// The Program made ready for the CPU (for a GPU plan: once the GPU has failed).
     cpu: Option<Box<dyn CpuRun>>,
-    /// The Program made ready for the GPU.
-    gpu: Option<Box<GpuCompiled>>,
+    /// The placed Program made ready for the GPU.
+    gpu: Option<Box<dyn GpuRun>>,
 }
 
 impl Compiled {
@@ -184,7 +260,12 @@ impl Compiled {
         self.temps.iter()
     }
 
-    /// The GPU lowering's printout lines (none on the CPU).
+    /// The Program that runs (what `fftx_print_plan` shows): the placed one on the GPU.
+    pub fn shown(&self) -> &Program {
+        self.placed.as_ref().unwrap_or(&self.program)
+    }
+
+    /// The GPU's printout lines of its kernel steps (none on the CPU).
     pub fn gpu_lines(&self) -> Vec<String> {
         self.gpu.as_ref().map(|g| g.describe()).unwrap_or_default()
     }
@@ -195,7 +276,7 @@ impl Compiled {
     /// The caller's arrays the plan was made for must be valid for what the plan addresses.
     pub unsafe fn execute(&mut self) -> Result<(), String> {
         if let Some(g) = &self.gpu {
-            match g.execute() {
+            match g.run() {
                 Ok(()) => {
                     self.executed_transforms += self.planned_transforms;
                     self.executions += 1;
@@ -228,13 +309,13 @@ impl Compiled {
 
 /// Whether the plan should run on the GPU: `Some(true)` when it must (a caller's array is
 /// device memory), `Some(false)` when it should, None when the CPU runs it.
-fn wanted(program: &Program, precision: Precision) -> Option<bool> {
+fn wanted(program: &Program, on_device: &BTreeSet<BufId>) -> Option<bool> {
     use crate::backend::{backend_setting, BackendSetting};
     if backend_setting() == BackendSetting::Cpu {
         return None;
     }
     crate::exec::cuda::default_device()?;
-    if crate::exec::cuda::kernel::touches_device_memory(program, precision) {
+    if !on_device.is_empty() {
         return Some(true);
     }
     if backend_setting() == BackendSetting::Gpu {
@@ -267,6 +348,7 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
     let (program, planned, temps) = lower_program(steps)?;
     let mut compiled = Compiled {
         program,
+        placed: None,
         precision,
         temps,
         planned_transforms: planned,
@@ -275,11 +357,17 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
         cpu: None,
         gpu: None,
     };
-    if let Some(must) = wanted(&compiled.program, precision) {
+    let on_device = if backend_setting_is_cpu() {
+        BTreeSet::new()
+    } else {
+        device_arrays(&compiled.program, precision)
+    };
+    if let Some(must) = wanted(&compiled.program, &on_device) {
         let measure = flags & super::graph::flags::ESTIMATE == 0;
-        match crate::exec::cuda::kernel::lower(&compiled.program, measure, precision) {
-            Ok(g) => {
-                compiled.gpu = Some(Box::new(g));
+        match gpu(&compiled.program, precision, &on_device, measure) {
+            Ok((placed, g)) => {
+                compiled.placed = Some(placed);
+                compiled.gpu = Some(g);
                 return Ok(compiled);
             }
             Err(e) if must => {
@@ -298,13 +386,198 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
     Ok(compiled)
 }
 
+fn backend_setting_is_cpu() -> bool {
+    use crate::backend::{backend_setting, BackendSetting};
+    backend_setting() == BackendSetting::Cpu
+}
+
 // The compiled plan holds raw addresses of the caller's arrays, as FFTW plans do.
 unsafe impl Send for Compiled {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fftx::passes::{fuse, prune, tests::fig2};
+    use crate::fftx::graph::{Access as GraphAccess, Graph};
+    use crate::fftx::passes::{fuse, prune, tests, tests::fig2};
+    use crate::problem::Kind;
+    use std::collections::HashMap;
+
+    /// The graph with its caller's arrays moved to the addresses `to` gives.
+    fn relocate(g: &Graph, to: &HashMap<usize, usize>) -> Graph {
+        let mut g = g.clone();
+        for n in &mut g.nodes {
+            let accesses = [&mut n.input, &mut n.output].into_iter();
+            for a in accesses.chain(n.data.as_mut()) {
+                if let Buf::User { addr, .. } = &mut a.buf {
+                    *addr = to[addr];
+                }
+            }
+        }
+        g
+    }
+
+    /// Runs `program` on the CPU executor.
+    fn run_cpu(program: &Program) {
+        let cpu = CpuProgram::<f64>::new(program, 1).unwrap();
+        let none = ArrayPtr::Real(0);
+        // SAFETY: the arrays the program addresses are the caller's, alive in the test.
+        unsafe { cpu.run(none, none) }.unwrap();
+    }
+
+    /// The pass `passes::place` keeps the computation: every caller array holds the same
+    /// values after the placed Program runs on the CPU executor (device buffers in host
+    /// memory) as after the unplaced one, for Fig. 2 unoptimized (maps, a zero temporary, r2c
+    /// and c2r `Fft` steps), optimized (one chain) at two sizes, an r2c from a reversed input
+    /// into rows with gaps (kept as they were: the output is copied in), and with one array
+    /// taken as device memory (addressed where it is).
+    #[test]
+    fn placed_programs_compute_what_unplaced_ones_do() {
+        let graphs: Vec<(Graph, bool, &'static [usize])> = vec![
+            (fig2(16, 5, 7), false, &[]),
+            (fig2(16, 5, 7), true, &[]),
+            (fig2(12, 4, 9), true, &[]),
+            (fig2(10, 10, 3), false, &[0x200000]),
+            (fig2(10, 10, 3), true, &[0x200000]),
+        ];
+        // (graph, optimized, the arrays' (address in the graph, scalars), those on the device)
+        type Case = (Graph, bool, Vec<(usize, usize)>, &'static [usize]);
+        let mut cases: Vec<Case> = graphs
+            .into_iter()
+            .map(|(g, opt, dev)| {
+                let n = match &g.nodes[1].n[..] {
+                    [n, _] => *n,
+                    _ => unreachable!(),
+                };
+                let sizes = vec![
+                    (0x1000, n * n),
+                    (0x100000, n * n),
+                    (0x200000, n * n + 2 * n),
+                ];
+                (g, opt, sizes, dev)
+            })
+            .collect();
+        let user = |addr, complex| tests::user(addr, complex);
+        let input = GraphAccess {
+            buf: user(0x1000, false),
+            base: 3 * 12 + 11,
+            strides: vec![-12, -1],
+        };
+        let output = GraphAccess {
+            buf: user(0x8000, true),
+            base: 2,
+            strides: vec![8, 1],
+        };
+        let r2c = tests::fft("r2c", Kind::R2c, &[4, 12], input, output);
+        cases.push((
+            Graph { nodes: vec![r2c] },
+            false,
+            vec![(0x1000, 48), (0x8000, 2 * (2 + 4 * 8))],
+            &[],
+        ));
+        for (k, (g, optimize, sizes, dev)) in cases.into_iter().enumerate() {
+            // Random values, the same before each run.
+            let fill = |v: &mut Vec<f64>, seed: usize| {
+                for (i, x) in v.iter_mut().enumerate() {
+                    *x = (((i * 7919 + seed * 104729) % 1000) as f64) / 500.0 - 1.0;
+                }
+            };
+            let mut arrays: Vec<Vec<f64>> = sizes.iter().map(|&(_, n)| vec![0.0; n]).collect();
+            let to: HashMap<usize, usize> = sizes
+                .iter()
+                .zip(&arrays)
+                .map(|(&(a, _), v)| (a, v.as_ptr() as usize))
+                .collect();
+            let g = relocate(&g, &to);
+            let steps: Vec<Step> = if optimize {
+                fuse(&prune(&g).unwrap().0)
+            } else {
+                g.nodes.iter().cloned().map(Step::Node).collect()
+            };
+            let (program, ..) = lower_program(&steps).unwrap();
+            let on_device: BTreeSet<BufId> = program
+                .buffers
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(b.role, Role::Array { addr } if dev.iter().any(|d| to[d] == addr)))
+                .map(|(i, _)| i)
+                .collect();
+            let placed = place::place(&program, Precision::F64, 0, &on_device).unwrap();
+            let text = placed.describe();
+            assert!(
+                text.contains("device0") && text.contains("(transfer s0"),
+                "{text}"
+            );
+            let mut results = Vec::new();
+            for p in [&program, &placed] {
+                for (i, v) in arrays.iter_mut().enumerate() {
+                    fill(v, i);
+                }
+                run_cpu(p);
+                results.push(arrays.clone());
+            }
+            assert_eq!(results[0], results[1], "case {k}:\n{text}");
+            let changed = results[0].iter().enumerate().any(|(i, v)| {
+                let mut w = v.clone();
+                fill(&mut w, i);
+                w != *v
+            });
+            assert!(changed, "case {k}: nothing computed");
+        }
+    }
+
+    /// The spans of the caller's arrays a Program's steps touch are the graph's (an `Fft` step
+    /// read back from its problem: an r2c with a reversed, offset real input and a padded
+    /// complex output; the unoptimized Fig. 2's maps).
+    #[test]
+    fn array_spans_are_the_graphs() {
+        let user = |addr, complex| tests::user(addr, complex);
+        let (x, y) = (user(0x1000, false), user(0x8000, true));
+        let input = GraphAccess {
+            buf: x,
+            base: 3 * 12 + 11,
+            strides: vec![-12, -1],
+        };
+        let output = GraphAccess {
+            buf: y,
+            base: 2,
+            strides: vec![8, 1],
+        };
+        let node = tests::fft("r2c", Kind::R2c, &[4, 12], input.clone(), output.clone());
+        let steps = [Step::Node(node.clone())];
+        let (program, ..) = lower_program(&steps).unwrap();
+        let spans = place::array_spans(&program);
+        let bytes = |b: BufId| match program.buffers[b].role {
+            Role::Array { addr } => {
+                let (lo, hi) = place::span_bytes(addr, &spans[&b], Precision::F64);
+                (lo as isize, hi as isize)
+            }
+            _ => unreachable!(),
+        };
+        let want = |a: &GraphAccess, shape: &[usize]| a.user_bytes(shape).unwrap();
+        assert_eq!(bytes(0), want(&input, &node.in_shape));
+        assert_eq!(bytes(1), want(&output, &node.out_shape));
+        let g = fig2(16, 5, 7);
+        let steps: Vec<Step> = g.nodes.iter().cloned().map(Step::Node).collect();
+        let (program, ..) = lower_program(&steps).unwrap();
+        let spans = place::array_spans(&program);
+        let arrays: Vec<(usize, isize, isize, bool)> = program
+            .buffers
+            .iter()
+            .enumerate()
+            .filter_map(|(b, buf)| match buf.role {
+                Role::Array { addr } => Some((addr, spans[&b].lo, spans[&b].hi, spans[&b].written)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            arrays,
+            vec![
+                (0x1000, 0, 25, false),
+                (0x200000, 0, 144 * 2, false),
+                (0x100000, 0, 49, true),
+            ]
+        );
+    }
 
     /// Fig. 2 optimized is one chain kernel over the caller's arrays; unoptimized, copies and the
     /// pointwise node are maps and the transforms Fft steps over the temporaries.
@@ -323,6 +596,18 @@ mod tests {
         );
         assert_eq!(program.steps.len(), 1);
         assert!(count > 0);
+        // Placed with the data array b1 on the device: the chain on the mirrors and b1.
+        let on_device: BTreeSet<BufId> = [1].into();
+        let s = place::place(&program, Precision::F64, 0, &on_device)
+            .unwrap()
+            .describe();
+        println!("{s}");
+        assert!(s.contains("(buffer b1 array@0x200000 device0)"), "{s}");
+        assert!(
+            s.contains("(load [0..5,0..5] b3 real+0 strides=[5, 1])"),
+            "{s}"
+        );
+        assert!(s.contains("data=b1+0"), "{s}");
         let steps: Vec<Step> = g.nodes.iter().cloned().map(Step::Node).collect();
         let (program, _, temps) = lower_program(&steps).unwrap();
         let s = program.describe();
@@ -331,5 +616,26 @@ mod tests {
         assert!(s.contains("temp scalars=256 zero"), "{s}");
         assert!(s.contains("(kernel s0 map [5, 5] b0 real+0"), "{s}");
         assert!(s.contains("(fft s0 b1+0 -> b2+0 dft-r2c"), "{s}");
+        // Placed on device 0 (what the GPU runs and `fftx_print_plan` shows there): the
+        // temporaries on the card, the caller's arrays mirrored with a transfer in (input,
+        // data) or out (output, written whole), the steps on the mirrors.
+        let placed = place::place(&program, Precision::F64, 0, &BTreeSet::new()).unwrap();
+        let s = placed.describe();
+        println!("{s}");
+        assert!(
+            s.contains("(buffer b1 temp scalars=256 zero device0)"),
+            "{s}"
+        );
+        assert!(s.contains("(buffer b7 temp scalars=25 device0)"), "{s}");
+        assert!(
+            s.contains("(transfer s0 b0+0 -> b7+0 [25:1:1] real)"),
+            "{s}"
+        );
+        assert!(s.contains("(kernel s0 map [5, 5] b7 real+0"), "{s}");
+        assert!(!s.contains("-> b0+0"), "{s}");
+        assert!(
+            s.ends_with("(transfer s0 b9+0 -> b6+0 [49:1:1] real))"),
+            "{s}"
+        );
     }
 }

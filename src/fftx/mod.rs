@@ -5,8 +5,10 @@
 //! Flow: `capi` (the C interface of `include/fftx.h`) -> `plan` (nodes, per-node checks) ->
 //! `graph` -> `passes` (zeros, needed, prune, fuse) -> `exec` (the lowering into a
 //! `program::Program`: plain transforms as `Fft` steps, copies, pointwise nodes and fused chains
-//! as `Kernel` steps), which `exec::cpu` runs, or on the GPU `exec::cuda::kernel` (cuFFT, LTO
-//! callbacks and the kernels `exec::cuda::cudagen` writes), the CPU when the GPU fails.
+//! as `Kernel` steps), which `exec::cpu` runs, or on the GPU, placed on the device
+//! (`passes::place`), the CUDA executor of Programs `exec::cuda::program` (its `Kernel` steps
+//! built by `exec::cuda::kernel`: cuFFT, LTO callbacks and the kernels `exec::cuda::cudagen`
+//! writes), the CPU when the GPU fails.
 //! `program::kernel` (chains, pointwise `Code`, the 1-D passes of a transform) and
 //! `program::pencil` (a chain as batched passes) are shared by both executors. Pointwise
 //! functions are recorded by `recorder` into `Code`; `decompose` counts a node's 1-D

@@ -565,7 +565,7 @@ impl FftxPlan {
         let _ = write!(
             s,
             "\n  {}",
-            r.compiled.program.describe().replace('\n', "\n  ")
+            r.compiled.shown().describe().replace('\n', "\n  ")
         );
         for l in r.compiled.gpu_lines() {
             let _ = write!(s, "\n  {l}");

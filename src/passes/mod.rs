@@ -4,6 +4,7 @@ pub mod distribute;
 pub mod fmm;
 pub mod normalize;
 pub mod out_of_card;
+pub mod place;
 pub mod resident;
 
 /// The device memory a program may use: `bytes` on device `device`.

@@ -13,8 +13,9 @@
 //! kernels around the plan (`cudagen`).
 //!
 //! `exec::cpu::kernel` runs the same program on the CPU (rustfft and the same index maps), so CI
-//! checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`); `exec::cuda::kernel`
-//! runs it on the GPU (`exec::cuda::cudagen` writes its kernels).
+//! checks every map against the pencil engine (`FFTX_CHAIN_ENGINE=pencil`); on the GPU the CUDA
+//! executor of Programs runs it as a step built by `exec::cuda::kernel` (`exec::cuda::cudagen`
+//! writes its kernels).
 
 use super::kernel::{pass_order, passes_in_order, shape_of, Access, Chain, Code, Segment, Stage};
 use super::BufId;

@@ -1,40 +1,37 @@
-//! Programs with `Kernel` steps on the GPU (what FFTX plans lower to, `fftx::exec`): the caller's
-//! arrays are `Role::Array` buffers, the temporaries host `Temp`/`ZeroTemp` buffers placed on
-//! the device here. (`CudaProgram` in `program.rs` runs the placed Programs of FFTW plans; the
-//! two become one executor when this one takes placements from the Program.)
+//! The `Kernel` steps of Programs on the GPU (what FFTX plans lower to, `fftx::exec`), made
+//! ready by the CUDA executor of Programs (`program.rs`) as [`KernelStep`]s over its device
+//! buffers, on its stream:
 //!
-//! - Temporaries live on the device. A caller's host array gets one device mirror over the
-//!   bytes the plan touches: one copy in before the steps, one copy out of the arrays written
-//!   (device arrays are used where they are).
 //! - A chain runs as its pencil program (`program::pencil`): one batched 1-D pass per axis over
 //!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
 //!   programs in generated code (`cudagen`), one of three ways ([`Fusion`]): our pass kernels,
 //!   cuFFT plans with LTO callbacks, or gather and scatter kernels around plain cuFFT plans.
 //!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE or
 //!   `FFTX_GPU_FUSION` decides), and printed.
-//! - `Map` kernels are one generated kernel each; `Fft` steps are the CUDA executor's transforms
-//!   over the device addresses (`transform::GpuTransform`).
+//! - A `Map` kernel is one generated kernel.
+//! - An `Fft` step that the executor does not plan itself (FFTX's, which keep their inputs, or
+//!   one whose layout its cuFFT plans cannot take) runs as the CUDA executor's transform over
+//!   the device addresses (`transform::GpuTransform`: gather and scatter kernels around cuFFT,
+//!   a device input of a c2r copied first).
 
 use super::cudagen;
 use super::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use super::kernels::{self, compile_generated, generated_function, Generated};
 use super::transform::GpuTransform;
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::exec::cuda::{self, check, Error, Memory, Result};
-use crate::problem::{Kind, Kind1d, Precision, Problem};
-use crate::program::kernel::{shape_of, Access, Chain, Elements, Kernel, Stage};
+use crate::exec::cuda::{self, check, Error, Result};
+use crate::problem::{Kind1d, Precision, Problem};
+use crate::program::kernel::{Access, Chain, Kernel};
 use crate::program::pencil::PencilProgram;
-use crate::program::{BufId, Program, Role, Step};
+use crate::program::BufId;
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::time::Instant;
 
 /// Device memory owned by a plan.
-struct DevBuf {
+pub struct DevBuf {
     ptr: u64,
-    bytes: usize,
 }
 
 impl DevBuf {
@@ -51,7 +48,7 @@ impl DevBuf {
             unsafe { cu::cuMemAlloc_v2(&mut d, bytes.max(16)) },
             "cuMemAlloc",
         )?;
-        Ok(DevBuf { ptr: d, bytes })
+        Ok(DevBuf { ptr: d })
     }
     fn with(words: &[u64]) -> Result<DevBuf> {
         let b = DevBuf::new(words.len() * 8)?;
@@ -445,7 +442,7 @@ impl Variant {
     }
 }
 
-struct GpuChain {
+pub struct GpuChain {
     variant: Variant,
     /// (fusion, ms per run) of the variants timed at plan time.
     timings: Vec<(Fusion, f64)>,
@@ -569,14 +566,91 @@ impl GpuChain {
     }
 }
 
-enum GpuStep {
+/// A `Kernel` step made ready on the device (or an `Fft` step that cuFFT's layouts cannot
+/// take, as the CUDA executor's transform), run on the executor's stream.
+pub enum KernelStep {
     Chain(Box<GpuChain>),
-    Elementwise { f: usize, total: u64, table: DevBuf },
-    Fft(GpuFft),
+    Map { f: usize, total: u64, table: DevBuf },
+    Transform(GpuFft),
+}
+
+impl KernelStep {
+    /// A `Kernel` step over the device buffers at `addr` (complex data in `precision`),
+    /// launching on `stream`. `measure`: time the ways to fuse a chain and keep the fastest.
+    pub fn kernel(
+        kernel: &Kernel,
+        precision: Precision,
+        addr: &dyn Fn(BufId) -> u64,
+        stream: cu::CUstream,
+        measure: bool,
+    ) -> Result<KernelStep> {
+        Ok(match kernel {
+            Kernel::Chain(c) => KernelStep::Chain(Box::new(GpuChain::build(
+                c, precision, addr, stream, measure,
+            )?)),
+            map @ Kernel::Map { .. } => map_step(map, precision, addr)?,
+        })
+    }
+
+    /// An `Fft` step on the device addresses `input`, `output` (the executor's transform:
+    /// gather and scatter kernels around cuFFT where the layout needs them).
+    pub fn transform(problem: &Problem, input: u64, output: u64) -> Result<KernelStep> {
+        let ptr = |at: u64, complex: bool| {
+            let at = at as usize;
+            if complex {
+                ArrayPtr::Complex {
+                    re: at,
+                    im: at + problem.precision.bytes(),
+                }
+            } else {
+                ArrayPtr::Real(at)
+            }
+        };
+        let i = ptr(input, problem.kind.input_is_complex());
+        let o = ptr(output, problem.kind.output_is_complex());
+        Ok(KernelStep::Transform(GpuFft::new(problem, i, o)?))
+    }
+
+    /// Runs the step on `stream`.
+    ///
+    /// # Safety
+    /// The device buffers the step was made for must still be allocated.
+    pub unsafe fn run(&self, stream: cu::CUstream) -> Result<()> {
+        match self {
+            KernelStep::Chain(c) => c.variant.run(stream),
+            KernelStep::Map { f, total, table } => {
+                let (mut n, mut t) = (*total, table.ptr);
+                kernels::launch(
+                    &*dev()?,
+                    *f as cu::CUfunction,
+                    n,
+                    stream,
+                    &mut [
+                        &mut n as *mut u64 as *mut c_void,
+                        &mut t as *mut u64 as *mut c_void,
+                    ],
+                )
+            }
+            KernelStep::Transform(t) => {
+                // The transform runs on its own streams, after this one's work.
+                check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize")?;
+                t.execute()
+            }
+        }
+    }
+
+    /// The printout's line for the step.
+    pub fn describe(&self) -> String {
+        match self {
+            KernelStep::Chain(c) => c.describe(),
+            KernelStep::Map { total, .. } => format!("(gpu kernel over {total} elements)"),
+            KernelStep::Transform(t) => format!("(gpu fft {})", t.describe()),
+        }
+    }
 }
 
 /// An `Fft` step over device addresses, in the plan's precision.
-enum GpuFft {
+pub enum GpuFft {
     F64(Box<GpuTransform<f64>>, ArrayPtr, ArrayPtr),
     F32(Box<GpuTransform<f32>>, ArrayPtr, ArrayPtr),
 }
@@ -611,232 +685,8 @@ impl GpuFft {
     }
 }
 
-/// The device copy of the bytes of a caller's host array the plan touches: from host address
-/// `host`, at `dev`. Copied in before the steps unless the plan only writes all of it (`copy_in`),
-/// out after them if written.
-struct HostSpan {
-    host: usize,
-    dev: DevBuf,
-    copy_in: bool,
-    written: bool,
-}
-
-pub struct GpuCompiled {
-    stream: cu::CUstream,
-    zero_temps: Vec<(u64, usize)>,
-    _temps: Vec<DevBuf>,
-    mirrors: Vec<HostSpan>,
-    /// Some caller array is device memory (used in place: only the GPU can compute the plan).
-    device_arrays: bool,
-    /// Per step of the Program.
-    steps: Vec<GpuStep>,
-}
-
-/// A failed GPU execute. `recomputable`: every caller array is host memory and none that the
-/// plan reads has been written, so the CPU can compute the plan from the start.
-pub struct ChainFailure {
-    pub error: Error,
-    pub recomputable: bool,
-}
-
-// The compiled plan holds device addresses and a stream, used under the plan's lock.
-unsafe impl Send for GpuCompiled {}
-
-impl Drop for GpuCompiled {
-    fn drop(&mut self) {
-        self.steps.clear();
-        if let Some(g) = cuda::default_device() {
-            let _ = g.bind();
-            // SAFETY: made in `lower`, destroyed once.
-            unsafe { cu::cuStreamDestroy_v2(self.stream) };
-        }
-    }
-}
-
-/// An `Fft` step's input or output as an element access over its index shape (loops, then the
-/// transform axes; the complex side of r2c/c2r halved).
-fn fft_side(problem: &Problem, at: &crate::program::At, input: bool) -> (Access, Vec<usize>) {
-    let complex = if input {
-        problem.kind.input_is_complex()
-    } else {
-        problem.kind.output_is_complex()
-    };
-    let per = if complex { 2 } else { 1 };
-    let halved = match problem.kind {
-        Kind::C2r => input,
-        Kind::R2c => !input,
-        _ => false,
-    };
-    let dims: Vec<usize> = problem.dims.iter().map(|d| d.n as usize).collect();
-    let shape = problem
-        .loops
-        .iter()
-        .map(|d| d.n as usize)
-        .chain(shape_of(&dims, halved))
-        .collect();
-    let strides = problem
-        .loops
-        .iter()
-        .chain(&problem.dims)
-        .map(|d| if input { d.is } else { d.os } / per)
-        .collect();
-    let access = Access {
-        buf: Elements {
-            buf: at.buf,
-            complex,
-        },
-        base: at.offset / per,
-        strides,
-    };
-    (access, shape)
-}
-
-/// Every access of the Program's steps with its index shape and whether it is written.
-fn accesses(program: &Program) -> Vec<(Access, Vec<usize>, bool)> {
-    let mut v = Vec::new();
-    for s in &program.steps {
-        match s {
-            Step::Fft {
-                problem,
-                input,
-                output,
-                ..
-            } => {
-                let (i, si) = fft_side(problem, input, true);
-                let (o, so) = fft_side(problem, output, false);
-                v.push((i, si, false));
-                v.push((o, so, true));
-            }
-            Step::Kernel {
-                kernel:
-                    Kernel::Map {
-                        shape,
-                        src,
-                        dst,
-                        data,
-                        ..
-                    },
-                ..
-            } => {
-                v.push((src.clone(), shape.clone(), false));
-                v.push((dst.clone(), shape.clone(), true));
-                if let Some(d) = data {
-                    v.push((d.clone(), shape.clone(), false));
-                }
-            }
-            Step::Kernel {
-                kernel: Kernel::Chain(c),
-                ..
-            } => {
-                let cshape = shape_of(&c.n, !matches!(c.first_kind(), Kind::Dft { .. }));
-                for l in &c.loads {
-                    v.push((l.access.clone(), l.extent.clone(), false));
-                }
-                for l in &c.stores {
-                    v.push((l.access.clone(), l.extent.clone(), true));
-                }
-                for st in &c.stages {
-                    if let Stage::Pointwise { data: Some(d), .. } = st {
-                        v.push((d.clone(), cshape.clone(), false));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    v
-}
-
-/// Byte spans `[lo, hi)` of each caller's array (`Role::Array` buffer) and how the steps use
-/// them; `precision`: the plan's.
-fn array_spans(program: &Program, precision: Precision) -> HashMap<BufId, Span> {
-    let mut m: HashMap<BufId, Span> = HashMap::new();
-    for (a, shape, written) in accesses(program) {
-        let Role::Array { addr } = program.buffers[a.buf.buf].role else {
-            continue;
-        };
-        if shape.contains(&0) {
-            continue;
-        }
-        let (lo, hi) = a.span(&shape);
-        let e = (precision.bytes() * if a.buf.complex { 2 } else { 1 }) as isize;
-        let (lo, hi) = (addr as isize + lo * e, addr as isize + (hi + 1) * e);
-        let s = m.entry(a.buf.buf).or_insert(Span {
-            lo,
-            hi,
-            read: false,
-            written: false,
-            dense_writes: Vec::new(),
-        });
-        s.lo = s.lo.min(lo);
-        s.hi = s.hi.max(hi);
-        if written {
-            s.written = true;
-            if dense(&a, &shape) {
-                s.dense_writes.push((lo, hi));
-            }
-        } else {
-            s.read = true;
-        }
-    }
-    m
-}
-
-/// The bytes `[lo, hi)` of a caller's array the steps touch, and how.
-struct Span {
-    lo: isize,
-    hi: isize,
-    read: bool,
-    written: bool,
-    /// Byte ranges that writes cover without gaps.
-    dense_writes: Vec<(isize, isize)>,
-}
-
-impl Span {
-    /// Whether the device copy must start as the host's: something is read, or a write leaves
-    /// gaps the copy out would otherwise overwrite.
-    fn needs_copy_in(&self) -> bool {
-        self.read
-            || !self
-                .dense_writes
-                .iter()
-                .any(|&(lo, hi)| lo == self.lo && hi == self.hi)
-    }
-}
-
-/// An access that covers its span without gaps or repeats: sorted by stride, every stride is the
-/// extent of the axes inside it.
-fn dense(a: &Access, shape: &[usize]) -> bool {
-    let mut axes: Vec<(isize, usize)> = a
-        .strides
-        .iter()
-        .map(|s| s.abs())
-        .zip(shape.iter().copied())
-        .filter(|&(_, n)| n > 1)
-        .collect();
-    axes.sort();
-    let mut extent = 1isize;
-    for (s, n) in axes {
-        if s != extent {
-            return false;
-        }
-        extent *= n as isize;
-    }
-    true
-}
-
-/// Whether a caller's array of the Program is device memory (then only the GPU may run it).
-pub fn touches_device_memory(program: &Program, precision: Precision) -> bool {
-    let Some(g) = cuda::default_device() else {
-        return false;
-    };
-    array_spans(program, precision)
-        .values()
-        .any(|s| cuda::memory_of(&g, s.lo as usize, (s.hi - s.lo) as usize) == Memory::Device)
-}
-
 /// A `Kernel::Map` as one generated kernel over the buffers at `addr`.
-fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> Result<GpuStep> {
+fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> Result<KernelStep> {
     let Kernel::Map {
         shape,
         src,
@@ -876,335 +726,14 @@ fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> 
         addr(dst.buf.buf),
         data.as_ref().map_or(0, |d| addr(d.buf.buf)),
     ];
-    Ok(GpuStep::Elementwise {
+    Ok(KernelStep::Map {
         f,
         total: shape.iter().map(|&x| x as u64).product(),
         table: DevBuf::with(&words)?,
     })
 }
 
-/// Makes a Program of `Fft` and `Kernel` steps over `Role::Array` buffers and host temporaries
-/// runnable on the default device, in the plan's precision (every buffer's). `measure`: time
-/// the ways to fuse a chain and keep the fastest.
-pub fn lower(program: &Program, measure: bool, precision: Precision) -> Result<GpuCompiled> {
-    cuda::fault::at_plan()?;
-    let g = cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
-    g.check_alive()?;
-    let mut stream = std::ptr::null_mut();
-    // SAFETY: cuStreamCreate writes a new stream; GpuCompiled's Drop destroys it (below, every
-    // error path goes through a GpuCompiled).
-    check(
-        unsafe {
-            cu::cuStreamCreate(
-                &mut stream,
-                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
-            )
-        },
-        "cuStreamCreate",
-    )?;
-    let mut out = GpuCompiled {
-        stream,
-        zero_temps: Vec::new(),
-        _temps: Vec::new(),
-        mirrors: Vec::new(),
-        device_arrays: false,
-        steps: Vec::new(),
-    };
-    let addrs = out.place(program, precision, &g)?;
-    let addr = |b: BufId| addrs[b];
-    for (k, s) in program.steps.iter().enumerate() {
-        out.steps.push(match s {
-            Step::Kernel {
-                kernel: Kernel::Chain(c),
-                ..
-            } => GpuStep::Chain(Box::new(GpuChain::build(
-                c, precision, &addr, stream, measure,
-            )?)),
-            Step::Kernel {
-                kernel: map @ Kernel::Map { .. },
-                ..
-            } => map_step(map, precision, &addr).map_err(|e| e.context(format!("step {k}")))?,
-            Step::Fft {
-                problem,
-                input,
-                output,
-                ..
-            } => {
-                let ptr = |a: &crate::program::At, complex: bool| {
-                    let at =
-                        (addr(a.buf) as isize + a.offset * precision.bytes() as isize) as usize;
-                    if complex {
-                        ArrayPtr::Complex {
-                            re: at,
-                            im: at + precision.bytes(),
-                        }
-                    } else {
-                        ArrayPtr::Real(at)
-                    }
-                };
-                let i = ptr(input, problem.kind.input_is_complex());
-                let o = ptr(output, problem.kind.output_is_complex());
-                GpuStep::Fft(
-                    GpuFft::new(problem, i, o).map_err(|e| e.context(format!("step {k}")))?,
-                )
-            }
-            s => {
-                return Err(Error::unsupported(format!(
-                    "step {k}: {} (not an FFTX program's)",
-                    crate::program::Program {
-                        buffers: Vec::new(),
-                        steps: vec![s.clone()],
-                    }
-                    .describe()
-                )))
-            }
-        });
-    }
-    Ok(out)
-}
-
-impl GpuCompiled {
-    /// Device addresses of the Program's buffers: a caller's device array itself, a device
-    /// mirror of the bytes of a host array the steps touch, a device block per temporary.
-    fn place(
-        &mut self,
-        program: &Program,
-        precision: Precision,
-        g: &cuda::Device,
-    ) -> Result<Vec<u64>> {
-        let mut addrs = vec![0u64; program.buffers.len()];
-        let mut spans: Vec<(BufId, Span)> = array_spans(program, precision).into_iter().collect();
-        spans.sort_by_key(|s| s.1.lo);
-        for w in spans.windows(2) {
-            if w[0].1.hi > w[1].1.lo {
-                return Err(Error::bad_input("two of the caller's arrays overlap"));
-            }
-        }
-        for (b, span) in spans {
-            let Role::Array { addr } = program.buffers[b].role else {
-                unreachable!("spans are of arrays")
-            };
-            let bytes = (span.hi - span.lo) as usize;
-            if cuda::memory_of(g, span.lo as usize, bytes) == Memory::Device {
-                addrs[b] = addr as u64;
-                self.device_arrays = true;
-                continue;
-            }
-            let dev = DevBuf::new(bytes)?;
-            addrs[b] = (dev.ptr as isize + (addr as isize - span.lo)) as u64;
-            self.mirrors.push(HostSpan {
-                host: span.lo as usize,
-                dev,
-                copy_in: span.needs_copy_in(),
-                written: span.written,
-            });
-        }
-        for (b, buffer) in program.buffers.iter().enumerate() {
-            let (scalars, zero) = match buffer.role {
-                Role::Temp { scalars } => (scalars, false),
-                Role::ZeroTemp { scalars } => (scalars, true),
-                Role::Array { .. } => continue,
-                _ => return Err(Error::unsupported("the caller's input and output buffers")),
-            };
-            let bytes = scalars * precision.bytes();
-            let d = DevBuf::new(bytes)?;
-            addrs[b] = d.ptr;
-            if zero {
-                self.zero_temps.push((d.ptr, bytes));
-            }
-            self._temps.push(d);
-        }
-        Ok(addrs)
-    }
-
-    /// Runs the steps.
-    ///
-    /// # Safety
-    /// The caller's arrays the plan was made for must still be valid.
-    pub unsafe fn execute(&self) -> Result<(), ChainFailure> {
-        // Until the copies out start, no caller array has been written.
-        let before_outputs = |error| ChainFailure {
-            error,
-            recomputable: !self.device_arrays,
-        };
-        let g =
-            cuda::default_device().ok_or_else(|| before_outputs(Error::unsupported("no GPU")))?;
-        self.run_steps(&g).map_err(before_outputs)?;
-        let s = self.stream;
-        let copied_out = (|| {
-            for m in self.mirrors.iter().filter(|m| m.written) {
-                check(
-                    cu::cuMemcpyDtoHAsync_v2(m.host as *mut c_void, m.dev.ptr, m.dev.bytes, s),
-                    "cuMemcpyDtoHAsync",
-                )?;
-            }
-            check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")
-        })();
-        copied_out.map_err(|error| ChainFailure {
-            error,
-            // Outputs are written again whole by the CPU; an array also read is not intact.
-            recomputable: !self.device_arrays
-                && !self.mirrors.iter().any(|m| m.written && m.copy_in),
-        })?;
-        Ok(())
-    }
-
-    /// The copies in and the steps (everything before the copies out).
-    unsafe fn run_steps(&self, g: &cuda::Device) -> Result<()> {
-        cuda::fault::at_execute(g.ordinal)?;
-        g.check_alive()?;
-        let s = self.stream;
-        for m in self.mirrors.iter().filter(|m| m.copy_in) {
-            check(
-                cu::cuMemcpyHtoDAsync_v2(m.dev.ptr, m.host as *const c_void, m.dev.bytes, s),
-                "cuMemcpyHtoDAsync",
-            )?;
-        }
-        for &(p, bytes) in &self.zero_temps {
-            check(cu::cuMemsetD8Async(p, 0, bytes, s), "cuMemsetD8Async")?;
-        }
-        for step in &self.steps {
-            match step {
-                GpuStep::Chain(c) => c.variant.run(s)?,
-                GpuStep::Elementwise { f, total, table } => {
-                    let (mut n, mut t) = (*total, table.ptr);
-                    kernels::launch(
-                        &*dev()?,
-                        *f as cu::CUfunction,
-                        n,
-                        s,
-                        &mut [
-                            &mut n as *mut u64 as *mut c_void,
-                            &mut t as *mut u64 as *mut c_void,
-                        ],
-                    )?;
-                }
-                GpuStep::Fft(t) => {
-                    check(cu::cuStreamSynchronize(s), "cuStreamSynchronize")?;
-                    t.execute()?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The printout's GPU lines, one per step.
-    pub fn describe(&self) -> Vec<String> {
-        let mut v = vec![format!(
-            "(gpu mirrors={} device-temporaries={})",
-            self.mirrors.len(),
-            self._temps.len()
-        )];
-        for (k, s) in self.steps.iter().enumerate() {
-            v.push(match s {
-                GpuStep::Chain(c) => format!("step {k}: {}", c.describe()),
-                GpuStep::Elementwise { total, .. } => {
-                    format!("step {k}: (gpu kernel over {total} elements)")
-                }
-                GpuStep::Fft(t) => format!("step {k}: (gpu fft {})", t.describe()),
-            });
-        }
-        v
-    }
-}
-
 /// The device FFTX chains run on: the default device.
 fn dev() -> Result<std::sync::Arc<cuda::Device>> {
     cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn acc(strides: &[isize]) -> Access {
-        Access {
-            buf: Elements {
-                buf: 0,
-                complex: false,
-            },
-            base: 0,
-            strides: strides.to_vec(),
-        }
-    }
-
-    #[test]
-    fn dense_accesses_cover_their_span_once() {
-        assert!(dense(&acc(&[12, 1]), &[3, 12]));
-        assert!(dense(&acc(&[1, -4]), &[4, 5])); // reversed, transposed
-        assert!(dense(&acc(&[7, 1]), &[1, 4])); // a length-1 axis strides anywhere
-        assert!(!dense(&acc(&[16, 1]), &[3, 12])); // gaps between rows
-        assert!(!dense(&acc(&[2, 1]), &[3, 4])); // rows overlap
-        assert!(!dense(&acc(&[0, 1]), &[2, 4])); // repeats
-    }
-
-    /// The spans of the caller's arrays a Program's steps touch are the graph's (`Fft` steps
-    /// read back from their problems: an r2c with a reversed, offset real input and a padded
-    /// complex output; the unoptimized Fig. 2's maps).
-    #[test]
-    fn array_spans_are_the_graphs() {
-        use crate::fftx::graph::{Access as GraphAccess, Buf};
-        use crate::fftx::passes::{tests, Step as GraphStep};
-        let user = |addr, complex| Buf::User {
-            addr,
-            complex,
-            precision: Precision::F64,
-        };
-        let (x, y) = (user(0x1000, false), user(0x8000, true));
-        let input = GraphAccess {
-            buf: x,
-            base: 3 * 12 + 11,
-            strides: vec![-12, -1],
-        };
-        let output = GraphAccess {
-            buf: y,
-            base: 2,
-            strides: vec![8, 1],
-        };
-        let node = tests::fft("r2c", Kind::R2c, &[4, 12], input.clone(), output.clone());
-        let steps = [GraphStep::Node(node.clone())];
-        let (program, ..) = crate::fftx::exec::lower_program(&steps).unwrap();
-        let spans = array_spans(&program, Precision::F64);
-        let want = |a: &GraphAccess, shape: &[usize]| a.user_bytes(shape).unwrap();
-        assert_eq!((spans[&0].lo, spans[&0].hi), want(&input, &node.in_shape));
-        assert_eq!((spans[&1].lo, spans[&1].hi), want(&output, &node.out_shape));
-        assert!(spans[&0].read && !spans[&0].written);
-        assert!(spans[&1].written && spans[&1].needs_copy_in()); // rows of 7 in 8
-        let g = tests::fig2(16, 5, 7);
-        let steps: Vec<GraphStep> = g.nodes.iter().cloned().map(GraphStep::Node).collect();
-        let (program, ..) = crate::fftx::exec::lower_program(&steps).unwrap();
-        let spans = array_spans(&program, Precision::F64);
-        let arrays: Vec<(usize, isize, isize, bool)> = program
-            .buffers
-            .iter()
-            .enumerate()
-            .filter_map(|(b, buf)| match buf.role {
-                Role::Array { addr } => Some((addr, spans[&b].lo, spans[&b].hi, spans[&b].written)),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(
-            arrays,
-            vec![
-                (0x1000, 0x1000, 0x1000 + 25 * 8, false),
-                (0x200000, 0x200000, 0x200000 + 144 * 16, false),
-                (0x100000, 0x100000, 0x100000 + 49 * 8, true),
-            ]
-        );
-    }
-
-    #[test]
-    fn only_a_gapless_write_of_the_whole_span_skips_the_copy_in() {
-        let span = |read, dense_writes: Vec<(isize, isize)>| Span {
-            lo: 0,
-            hi: 64,
-            read,
-            written: true,
-            dense_writes,
-        };
-        assert!(!span(false, vec![(0, 64)]).needs_copy_in());
-        assert!(span(true, vec![(0, 64)]).needs_copy_in());
-        assert!(span(false, vec![(0, 32)]).needs_copy_in());
-        assert!(span(false, vec![]).needs_copy_in());
-    }
 }

@@ -1,7 +1,23 @@
 //! Runs a [`Program`] on GPUs: its device temporaries in device memory, one CUDA stream per
 //! program stream, one CUDA event per event id, `Fft` steps as cuFFT plans, `Twiddle` steps as
 //! an NVRTC kernel of this file, device-side box copies by `exec::cuda::copy` (a copy-engine
-//! run, a tiled transpose or one thread per element).
+//! run, a tiled transpose or one thread per element). The one CUDA interpreter of Programs:
+//! FFTW plans' placed Programs (out of card, distributed, FMM) and FFTX plans' (placed by
+//! `passes::place`) both run here.
+//!
+//! FFTX Programs add `Kernel` steps, the caller's arrays as `Role::Array` buffers and zero
+//! temporaries. A `Kernel` step is a [`KernelStep`] of `exec::cuda::kernel` made in `new` over
+//! the device addresses on its stream's card (a chain as its pencil program, with the way of
+//! fusing measured then unless [`Options::measure`] is off; a map as one generated kernel). A
+//! `Role::Array` buffer placed on a device is the caller's device memory, used where it is; a
+//! host one is reached by transfers only, each a single `cuMemcpy` where both sides are
+//! contiguous (the pageable array where it is, as the driver stages it). A `ZeroTemp` is
+//! zeroed on the stream of its first step at the start of every run. An `Fft` step whose
+//! layout cuFFT's plans cannot take, and every `Fft` step with [`Options::keep_fft_inputs`]
+//! (FFTX's), runs as the executor's transform (`transform::GpuTransform`) over the device
+//! addresses. [`CudaProgram::run_arrays`] runs such a program and, on a
+//! failure, says whether the caller's arrays still allow the CPU to recompute it
+//! ([`RunFailure`]).
 //!
 //! Devices: the program's placements `Device(d)` name entries of the device map handed to
 //! [`CudaProgram::new`] (`&[Arc<Device>]`). Several entries may be the same card (partitions
@@ -35,6 +51,7 @@
 use super::copy::MAX_RANK;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
+use super::kernel::KernelStep;
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
 use crate::exec::cpu::layout::ArrayPtr;
@@ -196,9 +213,49 @@ pub struct CudaProgram<T: Real> {
     fmm: Vec<(u64, u64)>,
     /// Device blocks of the `Fmm` steps (tables, scratch), with their card, freed on drop.
     fmm_blocks: Vec<(usize, u64)>,
+    /// Per step: a `Kernel` step made ready, or an `Fft` step cuFFT's layouts cannot take as
+    /// the executor's transform.
+    kernels: Vec<Option<KernelStep>>,
+    /// The `ZeroTemp` device buffers: (stream that zeroes it at the start of a run, address,
+    /// bytes).
+    zero: Vec<(usize, u64, usize)>,
+    options: Options,
     /// One run at a time (the staging blocks are shared).
     running: Mutex<()>,
     _t: PhantomData<T>,
+}
+
+/// How [`CudaProgram::with_options`] makes a program ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transfers between cards read the peer's memory where the cards can (else staged through
+    /// pinned host memory).
+    pub peer: bool,
+    /// Time the ways to fuse each chain `Kernel` and keep the fastest (else the first that
+    /// builds: `FFTX_ESTIMATE`).
+    pub measure: bool,
+    /// `Fft` steps leave their input as it was (FFTX semantics; a c2r cuFFT plan overwrites
+    /// its input): each runs as the executor's transform (`transform::GpuTransform`, which
+    /// copies a device input of a c2r first) instead of a plan of this executor.
+    pub keep_fft_inputs: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            peer: true,
+            measure: true,
+            keep_fft_inputs: false,
+        }
+    }
+}
+
+/// A failed [`CudaProgram::run_arrays`]. `recomputable`: every caller array is host memory and
+/// none that the program reads has been written, so the CPU can compute the program from the
+/// start.
+pub struct RunFailure {
+    pub error: Error,
+    pub recomputable: bool,
 }
 
 /// A cuFFT plan and the loops its executions iterate over (offsets in real scalars).
@@ -264,7 +321,47 @@ fn step_device(p: &Program, step: &Step) -> Option<usize> {
         Step::Twiddle { at, .. } => device_of(p, at.buf),
         Step::Fmm(f) => device_of(p, f.dst.buf),
         Step::Transfer { from, to, .. } => device_of(p, to.buf).or(device_of(p, from.buf)),
+        Step::Kernel { kernel, .. } => kernel.buffers().iter().find_map(|&b| device_of(p, b)),
         _ => None,
+    }
+}
+
+/// After a failure at step `reached` of `p` (or before it): is every caller array
+/// (`Role::Array`) host memory, and none written so far (by a transfer out) one that the
+/// program reads? Then the CPU may recompute the program from the start.
+fn recomputable(p: &Program, reached: usize) -> bool {
+    let array = |b: usize| matches!(p.buffers[b].role, Role::Array { .. });
+    if (0..p.buffers.len()).any(|b| array(b) && on_device(p, b)) {
+        return false;
+    }
+    let transfers = |steps: &[Step]| -> Vec<(usize, usize)> {
+        steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Transfer { from, to, .. } => Some((from.buf, to.buf)),
+                _ => None,
+            })
+            .collect()
+    };
+    let read: Vec<usize> = transfers(&p.steps)
+        .into_iter()
+        .filter_map(|(from, _)| array(from).then_some(from))
+        .collect();
+    let upto = (reached + 1).min(p.steps.len());
+    transfers(&p.steps[..upto])
+        .into_iter()
+        .all(|(_, to)| !array(to) || !read.contains(&to))
+}
+
+/// Does the step address buffer `b`?
+fn uses(step: &Step, b: usize) -> bool {
+    match step {
+        Step::Fft { input, output, .. } => input.buf == b || output.buf == b,
+        Step::Transfer { from, to, .. } => from.buf == b || to.buf == b,
+        Step::Twiddle { at, .. } => at.buf == b,
+        Step::Kernel { kernel, .. } => kernel.buffers().contains(&b),
+        Step::Fmm(f) => f.src.buf == b || f.dst.buf == b,
+        _ => false,
     }
 }
 
@@ -374,11 +471,6 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
                     pl.name()
                 )))
             }
-            (Role::Array { .. } | Role::ZeroTemp { .. }, _) => {
-                return Err(Error::unsupported(
-                    "gpu program: FFTX buffers (exec::cuda::kernel runs FFTX programs today)",
-                ))
-            }
             _ => {}
         }
     }
@@ -410,7 +502,9 @@ fn supported<T: Real>(p: &Program) -> Result<()> {
             Step::Transfer { dims, .. } if dims.len() > MAX_RANK => {
                 return bad(format!("a Transfer of more than {MAX_RANK} axes"))
             }
-            Step::Kernel { .. } => return bad("a Kernel step (see exec::cuda::kernel)".into()),
+            Step::Kernel { kernel, .. } if kernel.buffers().iter().any(|&b| !on_device(p, b)) => {
+                return bad("a Kernel step on host buffers".into())
+            }
             Step::Collective { .. } => return bad("a Collective (expanded in new)".into()),
             Step::Fmm(f) if !on_device(p, f.src.buf) || !on_device(p, f.dst.buf) => {
                 return bad("an Fmm step on host buffers".into())
@@ -553,16 +647,26 @@ impl<T: Real> CudaProgram<T> {
     /// (entries may repeat a card: partitions of it): device memory, streams, events, cuFFT
     /// plans, kernels. A map shorter than the program needs is refused (`BadInput`).
     pub fn new(program: &Program, devices: &[Arc<Device>]) -> Result<Self> {
-        Self::make(program, devices, true)
+        Self::with_options(program, devices, Options::default())
     }
 
     /// As [`CudaProgram::new`], but transfers between cards are staged through pinned host
     /// memory even where peer access is possible (tests run that path on peer-capable boxes).
     pub fn without_peer_access(program: &Program, devices: &[Arc<Device>]) -> Result<Self> {
-        Self::make(program, devices, false)
+        let options = Options {
+            peer: false,
+            ..Options::default()
+        };
+        Self::with_options(program, devices, options)
     }
 
-    fn make(program: &Program, devices: &[Arc<Device>], peer: bool) -> Result<Self> {
+    /// As [`CudaProgram::new`], with `options`.
+    pub fn with_options(
+        program: &Program,
+        devices: &[Arc<Device>],
+        options: Options,
+    ) -> Result<Self> {
+        let peer = options.peer;
         program.validate().map_err(Error::bad_input)?;
         let program = &expand_collectives(program);
         supported::<T>(program)?;
@@ -629,6 +733,9 @@ impl<T: Real> CudaProgram<T> {
             direct_extents: direct_extents(program),
             fmm: vec![(0, 0); program.steps.len()],
             fmm_blocks: Vec::new(),
+            kernels: (0..program.steps.len()).map(|_| None).collect(),
+            zero: Vec::new(),
+            options,
             running: Mutex::new(()),
             _t: PhantomData,
         };
@@ -638,6 +745,7 @@ impl<T: Real> CudaProgram<T> {
         me.make_plans()?;
         me.allocate()?;
         me.allocate_fmm()?;
+        me.make_kernel_steps()?;
         Ok(me)
     }
 
@@ -803,7 +911,15 @@ impl<T: Real> CudaProgram<T> {
                 self.step_plan[i] = Some(k);
                 continue;
             }
-            let (n, il, ol, batch, ty, outer) = cufft_args(problem)?;
+            if self.options.keep_fft_inputs && super::transform::supports(problem) {
+                continue; // made in `make_kernel_steps`
+            }
+            let (n, il, ol, batch, ty, outer) = match cufft_args(problem) {
+                Ok(args) => args,
+                // Made in `make_kernel_steps` as the executor's transform.
+                Err(_) if super::transform::supports(problem) => continue,
+                Err(e) => return Err(e),
+            };
             self.cards[self.stream_card[*stream]].dev.bind()?;
             let plan = CufftPlan::without_work_area(&n, &il, &ol, batch, ty, problem.precision)
                 .map_err(|e| e.context(format!("gpu program: step {i}")))?;
@@ -888,11 +1004,24 @@ impl<T: Real> CudaProgram<T> {
             }
         }
         for b in 0..p.buffers.len() {
-            if let (Role::Temp { scalars }, Placement::Device(d)) =
-                (p.buffers[b].role, p.buffers[b].placement)
-            {
-                self.cards[self.card_of[d]].dev.bind()?;
-                self.device[b] = device_alloc(scalars * unit)?;
+            let Placement::Device(d) = p.buffers[b].placement else {
+                continue;
+            };
+            let scalars = match p.buffers[b].role {
+                Role::Temp { scalars } | Role::ZeroTemp { scalars } => scalars,
+                // A caller's array in device memory: used where it is.
+                Role::Array { addr } => {
+                    self.device[b] = addr as u64;
+                    continue;
+                }
+                _ => continue,
+            };
+            self.cards[self.card_of[d]].dev.bind()?;
+            self.device[b] = device_alloc(scalars * unit)?;
+            if let Role::ZeroTemp { .. } = p.buffers[b].role {
+                // Zeroed on the stream of the first step that uses it.
+                let stream = p.steps.iter().find(|s| uses(s, b)).map_or(0, Step::stream);
+                self.zero.push((stream, self.device[b], scalars * unit));
             }
         }
         for (i, &(host, scratch)) in stage.iter().enumerate() {
@@ -954,6 +1083,69 @@ impl<T: Real> CudaProgram<T> {
         Ok(())
     }
 
+    /// The `Kernel` steps over the device buffers (chains measured unless `options.measure` is
+    /// off), and the `Fft` steps `make_plans` left to the executor's transform.
+    fn make_kernel_steps(&mut self) -> Result<()> {
+        let mut made = Vec::new();
+        for (i, step) in self.program.steps.iter().enumerate() {
+            let built = match step {
+                Step::Kernel { kernel, stream } => {
+                    self.card(*stream).dev.bind()?;
+                    let addr = |b: usize| self.device[b];
+                    let (stream, measure) = (self.streams[*stream], self.options.measure);
+                    KernelStep::kernel(kernel, T::PRECISION, &addr, stream, measure)
+                }
+                Step::Fft {
+                    problem,
+                    input,
+                    output,
+                    stream,
+                } if self.step_plan[i].is_none() && !empty(step) => {
+                    self.card(*stream).dev.bind()?;
+                    let (i, o) = (
+                        self.dev(input.buf, input.offset),
+                        self.dev(output.buf, output.offset),
+                    );
+                    KernelStep::transform(problem, i, o)
+                }
+                _ => continue,
+            };
+            made.push((
+                i,
+                built.map_err(|e| e.context(format!("gpu program: step {i}")))?,
+            ));
+        }
+        for (i, k) in made {
+            self.kernels[i] = Some(k);
+        }
+        Ok(())
+    }
+
+    /// Runs a program over the caller's arrays as `Role::Array` buffers (an FFTX plan's: host
+    /// arrays reached by its transfers, device arrays addressed where they are). On failure it
+    /// says whether the CPU may recompute the program from the start.
+    ///
+    /// # Safety
+    /// The arrays must hold every element the program's steps address in them.
+    pub unsafe fn run_arrays(&self) -> std::result::Result<(), RunFailure> {
+        let none = ArrayPtr::Real(0);
+        let mut reached = 0;
+        let r = super::fault::at_execute(self.cards[0].dev.ordinal)
+            .and_then(|()| self.run_with(none, none, false, &mut reached));
+        r.map_err(|error| RunFailure {
+            recomputable: recomputable(&self.program, reached),
+            error,
+        })
+    }
+
+    /// The printout's lines of the steps made ready as kernels (`step k: ...`).
+    pub fn describe_kernels(&self) -> Vec<String> {
+        let steps = self.kernels.iter().enumerate();
+        steps
+            .filter_map(|(k, s)| s.as_ref().map(|s| format!("step {k}: {}", s.describe())))
+            .collect()
+    }
+
     /// Runs the program on the caller's host arrays (complex ones, interleaved or split). On a
     /// CUDA failure it returns the error after the streams are idle; the output may then be
     /// partly written (in place: the input too), and the caller recomputes on the CPU.
@@ -961,7 +1153,7 @@ impl<T: Real> CudaProgram<T> {
     /// # Safety
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
-        self.run_with(input, output, false)
+        self.run_with(input, output, false, &mut 0)
     }
 
     /// Runs every step but the transfers from and to the caller's arrays, on the data the
@@ -970,7 +1162,7 @@ impl<T: Real> CudaProgram<T> {
     pub fn run_resident(&self) -> Result<()> {
         let none = ArrayPtr::Real(0);
         // SAFETY: no step that addresses the caller's arrays runs.
-        unsafe { self.run_with(none, none, true) }
+        unsafe { self.run_with(none, none, true, &mut 0) }
     }
 
     /// As [`CudaProgram::run_resident`] (device steps alone), but waits for every stream after
@@ -995,6 +1187,7 @@ impl<T: Real> CudaProgram<T> {
                 Step::Fft { .. } => "fft".to_string(),
                 Step::Twiddle { .. } => "twiddle".to_string(),
                 Step::Fmm(f) => format!("fmm {}", f.op.name()),
+                Step::Kernel { .. } => "kernel".to_string(),
                 _ => "other".to_string(),
             };
             let t = std::time::Instant::now();
@@ -1011,7 +1204,15 @@ impl<T: Real> CudaProgram<T> {
         Ok(out)
     }
 
-    unsafe fn run_with(&self, input: ArrayPtr, output: ArrayPtr, resident: bool) -> Result<()> {
+    /// Runs the steps (`resident`: not the transfers from and to the caller's arrays);
+    /// `reached`: the index of the last step started.
+    unsafe fn run_with(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        resident: bool,
+        reached: &mut usize,
+    ) -> Result<()> {
         let _one = self.running.lock();
         for card in &self.cards {
             card.dev.check_alive()?;
@@ -1024,11 +1225,15 @@ impl<T: Real> CudaProgram<T> {
             bases.push(match (b.role, b.placement) {
                 (Role::Input, _) => caller(input),
                 (Role::Output, _) => caller(output),
-                (Role::Array { .. } | Role::ZeroTemp { .. }, _) => {
-                    return Err(Error::new(ErrorKind::Internal, "refused in new"))
+                // Host arrays (device ones are addressed through `device`).
+                (Role::Array { addr }, _) => Base {
+                    re: addr,
+                    im: addr + unit,
+                },
+                (Role::Temp { .. } | Role::ZeroTemp { .. }, Placement::Device(_)) => {
+                    Base { re: 0, im: 0 }
                 }
-                (Role::Temp { .. }, Placement::Device(_)) => Base { re: 0, im: 0 },
-                (Role::Temp { scalars }, _) => {
+                (Role::Temp { scalars } | Role::ZeroTemp { scalars }, _) => {
                     let mut v = Vec::new();
                     v.try_reserve_exact(scalars).map_err(|_| {
                         Error::new(ErrorKind::OutOfHostMemory, "gpu program: a host temporary")
@@ -1044,7 +1249,9 @@ impl<T: Real> CudaProgram<T> {
             });
         }
         let direct = self.runs_direct(input, output);
-        let r = self.steps(&bases, resident, direct);
+        let r = self
+            .zero_temps()
+            .and_then(|()| self.steps(&bases, resident, direct, reached));
         let synced = self.synchronize();
         drop(temps);
         r.and(synced)
@@ -1070,9 +1277,33 @@ impl<T: Real> CudaProgram<T> {
         })
     }
 
-    unsafe fn steps(&self, bases: &[Base], resident: bool, direct: bool) -> Result<()> {
-        let caller = |b: usize| b == INPUT || b == OUTPUT;
+    /// Zeroes the `ZeroTemp` device buffers, each on its stream.
+    unsafe fn zero_temps(&self) -> Result<()> {
+        for &(s, at, bytes) in &self.zero {
+            self.card(s).dev.bind()?;
+            check(
+                cu::cuMemsetD8Async(at, 0, bytes, self.streams[s]),
+                "cuMemsetD8Async",
+            )?;
+        }
+        Ok(())
+    }
+
+    unsafe fn steps(
+        &self,
+        bases: &[Base],
+        resident: bool,
+        direct: bool,
+        reached: &mut usize,
+    ) -> Result<()> {
+        let caller = |b: usize| {
+            b == INPUT
+                || b == OUTPUT
+                || (matches!(self.program.buffers[b].role, Role::Array { .. })
+                    && !on_device(&self.program, b))
+        };
         for (i, step) in self.program.steps.iter().enumerate() {
+            *reached = i;
             if empty(step) {
                 continue;
             }
@@ -1104,7 +1335,11 @@ impl<T: Real> CudaProgram<T> {
 
     unsafe fn step(&self, i: usize, step: &Step, bases: &[Base], direct: bool) -> Result<()> {
         match step {
-            Step::Transform { .. } | Step::Kernel { .. } | Step::Collective { .. } => {
+            Step::Kernel { stream, .. } | Step::Fft { stream, .. } if self.kernels[i].is_some() => {
+                let k = self.kernels[i].as_ref().expect("made in new");
+                k.run(self.streams[*stream])
+            }
+            Step::Transform { .. } | Step::Collective { .. } | Step::Kernel { .. } => {
                 Err(Error::new(ErrorKind::Internal, "refused in new"))
             }
             Step::Fmm(f) => {
@@ -1248,6 +1483,9 @@ impl<T: Real> CudaProgram<T> {
         let (c, s) = (*complex, *stream);
         let r = route(&self.program, from.buf, to.buf);
         let dims = &host_order(dims, r);
+        if let Some(done) = self.array_transfer(step, r, dims, bases) {
+            return done;
+        }
         match r {
             Route::HostToHost => {
                 host_transfer::<T>(
@@ -1290,6 +1528,57 @@ impl<T: Real> CudaProgram<T> {
                 self.streams[s],
             ),
         }
+    }
+
+    /// A contiguous transfer between a caller's host array (`Role::Array`: an FFTX plan's) and
+    /// a contiguous device box, as one `cuMemcpy` from or to the array where it is (pageable
+    /// memory: the driver stages it; host memory is as the steps so far made it when a copy out
+    /// returns). `None`: not such a transfer.
+    unsafe fn array_transfer(
+        &self,
+        step: &Step,
+        r: Route,
+        dims: &[IoDim],
+        bases: &[Base],
+    ) -> Option<Result<()>> {
+        let Step::Transfer {
+            from,
+            to,
+            complex,
+            stream,
+            ..
+        } = step
+        else {
+            return None;
+        };
+        let host = match r {
+            Route::HostToDevice => from,
+            Route::DeviceToHost => to,
+            _ => return None,
+        };
+        let cstep = 1 + *complex as isize;
+        let whole = contiguous(dims, |d| d.is, cstep) && contiguous(dims, |d| d.os, cstep);
+        if !matches!(self.program.buffers[host.buf].role, Role::Array { .. }) || !whole {
+            return None;
+        }
+        let unit = std::mem::size_of::<T>();
+        let bytes = elements(dims) * cstep as usize * unit;
+        let at = |a: &crate::program::At| bases[a.buf].re as isize + a.offset * unit as isize;
+        let stream = self.streams[*stream];
+        Some(if r == Route::HostToDevice {
+            let dev = self.dev(to.buf, to.offset);
+            check(
+                cu::cuMemcpyHtoDAsync_v2(dev, at(from) as *const c_void, bytes, stream),
+                "cuMemcpyHtoDAsync",
+            )
+        } else {
+            let dev = self.dev(from.buf, from.offset);
+            check(
+                cu::cuMemcpyDtoHAsync_v2(at(to) as *mut c_void, dev, bytes, stream),
+                "cuMemcpyDtoHAsync",
+            )
+            .and_then(|()| check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize"))
+        })
     }
 
     /// A host transfer as DMA alone (a run where [`CudaProgram::runs_direct`]): rows between
@@ -1661,6 +1950,10 @@ impl<T: Real> Drop for CudaProgram<T> {
         let _ = self.synchronize();
         // Each plan is destroyed in the context it was made in.
         self.plans.clear();
+        if let Some(c) = self.cards.first() {
+            let _ = c.dev.bind();
+        }
+        self.kernels.clear();
         // SAFETY: handles made in `new`, each released once, in its card's context.
         unsafe {
             for (i, st) in self.staging.iter().enumerate() {
@@ -1675,7 +1968,13 @@ impl<T: Real> Drop for CudaProgram<T> {
                     cu::cuEventDestroy_v2(e);
                 }
             }
-            for (b, &d) in self.device.iter().enumerate().filter(|(_, &d)| d != 0) {
+            let owned = |b: usize| !matches!(self.program.buffers[b].role, Role::Array { .. });
+            for (b, &d) in self
+                .device
+                .iter()
+                .enumerate()
+                .filter(|&(b, &d)| d != 0 && owned(b))
+            {
                 if let Some(v) = device_of(&self.program, b) {
                     let _ = self.cards[self.card_of[v]].dev.bind();
                 }
@@ -1713,6 +2012,66 @@ impl<T: Real> Drop for CudaProgram<T> {
 mod tests {
     use super::*;
     use crate::problem::Precision;
+
+    /// The CPU may recompute a placed FFTX program after a failure until a transfer out has
+    /// written an array that the program also reads; never with a caller's device array.
+    #[test]
+    fn a_failure_is_recomputable_until_an_array_read_is_written() {
+        use crate::passes::place::place;
+        use crate::program::kernel::{Access, Elements, Kernel};
+        use crate::program::Buffer;
+        let array = |addr| Buffer {
+            role: Role::Array { addr },
+            placement: Placement::Host,
+        };
+        let acc = |buf, base| Access {
+            buf: Elements {
+                buf,
+                complex: false,
+            },
+            base,
+            strides: vec![1],
+        };
+        let map = |src, dst| Step::Kernel {
+            kernel: Kernel::Map {
+                shape: vec![8],
+                src,
+                dst,
+                data: None,
+                code: None,
+            },
+            stream: 0,
+        };
+        // b0 -> b1, then b1 -> b0's second half: both read and written.
+        let program = Program {
+            buffers: vec![array(0x1000), array(0x2000)],
+            steps: vec![map(acc(0, 0), acc(1, 0)), map(acc(1, 0), acc(0, 8))],
+        };
+        let none = std::collections::BTreeSet::new();
+        let placed = place(&program, Precision::F64, 0, &none).unwrap();
+        // Steps: in b0, in b1, kernel, kernel, out b0, out b1.
+        let kinds: Vec<bool> = placed
+            .steps
+            .iter()
+            .map(|s| matches!(s, Step::Transfer { .. }))
+            .collect();
+        let six = [true, true, false, false, true, true];
+        assert_eq!(kinds, six, "{}", placed.describe());
+        assert!((0..4).all(|k| recomputable(&placed, k)));
+        assert!(!recomputable(&placed, 4) && !recomputable(&placed, 5));
+        // b1 only written, whole (no copy in): recomputable to the end. (Two writes of its
+        // halves would copy it in: the pass takes one write of the whole span as covering.)
+        let program = Program {
+            buffers: program.buffers.clone(),
+            steps: vec![map(acc(0, 0), acc(1, 0))],
+        };
+        let placed = place(&program, Precision::F64, 0, &none).unwrap();
+        assert!((0..placed.steps.len()).all(|k| recomputable(&placed, k)));
+        // A device array: never.
+        let on_device = [1].into();
+        let placed = place(&program, Precision::F64, 0, &on_device).unwrap();
+        assert!(!recomputable(&placed, 0));
+    }
 
     /// Out-of-card programs of the c2c cases run as DMA alone from pinned arrays (their host
     /// transfers are rows); a program with a host temporary is not.
