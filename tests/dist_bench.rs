@@ -34,6 +34,7 @@
 
 mod common;
 
+use common::{env_list, env_usize};
 use fftx::exec::cpu::layout::ArrayPtr;
 use fftx::exec::cpu::program::CpuProgram;
 use fftx::exec::cuda;
@@ -45,21 +46,6 @@ use fftx::real::Real;
 use std::fmt::Write;
 use std::sync::Arc;
 use std::time::Instant;
-
-fn env_list(name: &str, default: &str) -> Vec<String> {
-    std::env::var(name)
-        .unwrap_or_else(|_| default.into())
-        .split_whitespace()
-        .map(String::from)
-        .collect()
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |t| t.get())

@@ -651,3 +651,20 @@ pub fn time_resident<T: fftx::real::Real>(
     }
     Ok((ms[ms.len() / 2], steps))
 }
+
+/// The benches' settings: a whitespace-separated list from the environment, or `default`'s.
+pub fn env_list(name: &str, default: &str) -> Vec<String> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.into())
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
+/// A number from the environment, or `default` when unset or unparsable.
+pub fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
