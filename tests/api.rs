@@ -361,6 +361,67 @@ fn new_array_execute_and_its_checks() {
 }
 
 #[test]
+/// An out-of-place c2r plan whose output has FFTW's padded in-place layout, executed on one
+/// array (undefined in FFTW): the transform, and the input scalars that are not output ones
+/// (the padding of each row) kept, as an out-of-place c2r keeps its input. (The fuzzer found
+/// the executor writing its intermediate rows into them.)
+fn out_of_place_c2r_executed_in_place_keeps_the_padding() {
+    let _s = planning();
+    for (n0, n1) in [(6usize, 8usize), (1, 9), (5, 7)] {
+        c2r_in_place_on_out_of_place_plan(n0, n1);
+    }
+}
+
+fn c2r_in_place_on_out_of_place_plan(n0: usize, n1: usize) {
+    let (c, r) = (n1 / 2 + 1, 2 * (n1 / 2 + 1));
+    let n = [n0 as c_int, n1 as c_int];
+    let onembed = [n0 as c_int, r as c_int];
+    let mut spec = random_complex(n0 * c, 7);
+    let mut out = vec![0.0; n0 * r];
+    let mut check = |flags: u32| unsafe {
+        let p = fftw_plan_many_dft_c2r(
+            2,
+            n.as_ptr(),
+            1,
+            spec.as_mut_ptr(),
+            null(),
+            1,
+            (n0 * c) as c_int,
+            out.as_mut_ptr(),
+            onembed.as_ptr(),
+            1,
+            (n0 * r) as c_int,
+            flags,
+        );
+        assert!(!p.is_null());
+        let input = random_complex(n0 * c, 8);
+        let mut want = vec![0.0; n0 * r];
+        fftw_execute_dft_c2r(p, input.clone().as_mut_ptr(), want.as_mut_ptr());
+        let mut both = input.clone();
+        fftw_execute_dft_c2r(p, both.as_mut_ptr(), both.as_mut_ptr() as *mut f64);
+        fftw_destroy_plan(p);
+        let got = std::slice::from_raw_parts(both.as_ptr() as *const f64, n0 * r);
+        for row in 0..n0 {
+            for j in 0..r {
+                let (g, i) = (got[row * r + j], row * r + j);
+                if j < n1 {
+                    assert!((g - want[i]).abs() < 1e-12, "flags {flags:#x} [{row}][{j}]");
+                } else {
+                    let kept = input[i / 2][i % 2];
+                    assert_eq!(
+                        g.to_bits(),
+                        kept.to_bits(),
+                        "flags {flags:#x}: padding [{row}][{j}]"
+                    );
+                }
+            }
+        }
+    };
+    check(FFTW_ESTIMATE);
+    check(FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
+}
+
+#[test]
 fn estimate_and_measure_planning_leave_arrays_alone() {
     let _s = state();
     for flags in [FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT] {

@@ -597,7 +597,12 @@ impl<T: Real> CpuTransform<T> {
     ) -> Result<(), String> {
         let (inv, in_place) = match overlap {
             Overlap::Disjoint => (self.view(input, &self.ins, base.0, MemId::Input), false),
-            Overlap::SameLocations if self.in_place_usable(input, output) => {
+            // (A c2r's input has scalars that are not output ones: an out-of-place plan keeps
+            // them, so on one array it reads a copy.)
+            Overlap::SameLocations
+                if self.in_place_usable(input, output)
+                    && (self.kind != Kind::C2r || self.problem.in_place) =>
+            {
                 (self.view(input, &self.ins, base.0, MemId::Input), true)
             }
             _ => {
