@@ -80,6 +80,9 @@ macro_rules! boilerplate_mixedradix {
             scratch: &mut [Complex<T>],
         ) {
             // Perform the column FFTs
+            // fftx patch: the intermediate buffer starts half a page away from the input (see
+            // `apart_from`).
+            let scratch = super::apart_from(scratch, input.as_ptr(), input.len() + self.common_data.inner_fft.get_inplace_scratch_len());
             let (scratch, inner_scratch) = scratch.split_at_mut(input.len());
             {
                 // Specialization workaround: See the comments in FftPlannerAvx::new() for why these calls to array_utils::workaround_transmute are necessary
@@ -173,7 +176,8 @@ macro_rules! mixedradix_gen_data {
 
         let inner_outofplace_scratch = $inner_fft.get_outofplace_scratch_len();
         let inner_inplace_scratch = $inner_fft.get_inplace_scratch_len();
-        let immut_scratch_len = len + $inner_fft.get_inplace_scratch_len();
+        // fftx patch: room to start the intermediate buffer half a page from the input
+        let immut_scratch_len = len + $inner_fft.get_inplace_scratch_len() + super::apart_slack::<T>();
 
         CommonSimdData {
             twiddles: twiddles.into_boxed_slice(),
