@@ -38,7 +38,7 @@ use crate::real::Real;
 use layout::{ArrayPtr, Overlap, SharedMut, Strided};
 use num_complex::Complex;
 use parking_lot::Mutex;
-use pencil::{Block, Mem, Op, Scratch, ScratchSize};
+use pencil::{Block, Mem, Op, Scratch, ScratchSize, Source};
 use r2r::R2rOp;
 use rfft::Rfft;
 use rustfft::FftDirection;
@@ -108,10 +108,17 @@ struct Ctx<'a, T> {
 }
 
 impl<T> Ctx<'_, T> {
-    fn alias(&self, a: Side, b: Side) -> bool {
+    /// What a pass from `a` to `b` may do with its source.
+    fn source(&self, a: Side, b: Side) -> Source {
         let (x, y) = (self.views[a as usize].id, self.views[b as usize].id);
         let caller = |m: MemId| matches!(m, MemId::Input | MemId::Output);
-        x == y || (self.in_place && caller(x) && caller(y))
+        if x == y || (self.in_place && caller(x) && caller(y)) {
+            Source::Aliased
+        } else if caller(x) {
+            Source::Read
+        } else {
+            Source::Spent
+        }
     }
 }
 
@@ -871,7 +878,7 @@ impl<T: Real> CpuTransform<T> {
     unsafe fn run_pass(&self, k: usize, ctx: &Ctx<'_, T>, scratch: SharedMut<Scratch<T>>) {
         let p = &self.passes[k];
         let (src, dst) = (ctx.views[p.src as usize], ctx.views[p.dst as usize]);
-        let alias = ctx.alias(p.src, p.dst);
+        let source = ctx.source(p.src, p.dst);
         let njobs = jobs_of(&p.full, ctx.lens);
         let counter = AtomicUsize::new(0);
         let threads = self.pass_threads[k].min(njobs);
@@ -880,7 +887,7 @@ impl<T: Real> CpuTransform<T> {
             let sc = unsafe { &mut *scratch.0 };
             for j in 0..njobs {
                 self.run_job(
-                    p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, alias, sc,
+                    p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
                 );
             }
             return;
@@ -898,7 +905,7 @@ impl<T: Real> CpuTransform<T> {
                 // SAFETY: jobs are disjoint blocks of pencils.
                 unsafe {
                     self.run_job(
-                        p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, alias, sc,
+                        p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
                     )
                 };
             }
@@ -912,7 +919,7 @@ impl<T: Real> CpuTransform<T> {
         let nslabs: usize = self.slab_dims.iter().map(|&d| ctx.lens[d]).product();
         let counter = AtomicUsize::new(0);
         let threads = self.pass_threads[k].min(nslabs);
-        let (alias_p, alias_q) = (ctx.alias(p.src, p.dst), ctx.alias(q.src, q.dst));
+        let (source_p, source_q) = (ctx.source(p.src, p.dst), ctx.source(q.src, q.dst));
         let worker = |w: usize| {
             #[allow(clippy::redundant_locals)]
             let scratch = scratch;
@@ -941,11 +948,11 @@ impl<T: Real> CpuTransform<T> {
                     unsafe {
                         let ((s, so), (d, dof)) = (at(p.src), at(p.dst));
                         for jb in 0..jobs_of(&p.slab, ctx.lens) {
-                            self.run_job(p, &p.slab, jb, s, so, d, dof, ctx.lens, alias_p, sc);
+                            self.run_job(p, &p.slab, jb, s, so, d, dof, ctx.lens, source_p, sc);
                         }
                         let ((s, so), (d, dof)) = (at(q.src), at(q.dst));
                         for jb in 0..jobs_of(&q.slab, ctx.lens) {
-                            self.run_job(q, &q.slab, jb, s, so, d, dof, ctx.lens, alias_q, sc);
+                            self.run_job(q, &q.slab, jb, s, so, d, dof, ctx.lens, source_q, sc);
                         }
                     }
                 }
@@ -966,7 +973,7 @@ impl<T: Real> CpuTransform<T> {
         dst: View<'_, T>,
         dof: isize,
         lens: &[usize],
-        alias: bool,
+        source: Source,
         sc: &mut Scratch<T>,
     ) {
         let (n_src, n_dst) = p.op.lens();
@@ -997,7 +1004,7 @@ impl<T: Real> CpuTransform<T> {
             sb,
             db,
         };
-        pencil::run_block(&p.op, src.mem, so, dst.mem, dof, &b, alias, sc);
+        pencil::run_block(&p.op, src.mem, so, dst.mem, dof, &b, source, sc);
     }
 
     /// r2c: the imaginary parts FFTW makes exactly +0.

@@ -9,8 +9,10 @@
 //! source (rustfft's `process_immutable` never writes its input) into the destination, or in
 //! place.
 //!
-//! When source and destination may share memory (`alias`), every pencil of a block is read
-//! before any is written; passes are arranged so that distinct blocks never share memory.
+//! When source and destination may share memory ([`Source::Aliased`]), every pencil of a block
+//! is read before any is written; passes are arranged so that distinct blocks never share
+//! memory. A source that is the executor's own intermediate buffer ([`Source::Spent`]) may be
+//! overwritten: c2r, whose algorithm destroys its spectrum, then skips the copy.
 
 use super::layout::block_ld;
 use super::r2r::R2rOp;
@@ -19,6 +21,19 @@ use crate::real::Real;
 use num_complex::Complex;
 use rustfft::Fft;
 use std::sync::Arc;
+
+/// What a block may do with its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Only read; apart from the destination.
+    Read,
+    /// Only read, all of the block's before any destination element is written: source and
+    /// destination may overlap inside the block.
+    Aliased,
+    /// The executor's own buffer, apart from the destination, read by this block alone and by
+    /// nothing after the pass: it may be overwritten.
+    Spent,
+}
 
 /// Memory of one side of a pass. Strides that go with it count its elements: complex numbers for
 /// `C`, scalars for `S` and `R`.
@@ -207,8 +222,7 @@ pub struct Block {
 ///
 /// # Safety
 /// Every element the block addresses must lie in its side's memory; blocks run concurrently must
-/// not share destination elements; with `alias`, source and destination may overlap only inside
-/// this block.
+/// not share destination elements; see [`Source`] for what the block may do with its source.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn run_block<T: Real>(
     op: &Op<T>,
@@ -217,13 +231,14 @@ pub unsafe fn run_block<T: Real>(
     dst: Mem<T>,
     doff: isize,
     b: &Block,
-    alias: bool,
+    source: Source,
     sc: &mut Scratch<T>,
 ) {
+    let alias = source == Source::Aliased;
     match op {
         Op::C2c(fft) => c2c(&**fft, src, soff, dst, doff, b, alias, sc),
         Op::R2c(f) => r2c(f, src, soff, dst, doff, b, alias, sc),
-        Op::C2r(f) => c2r(f, src, soff, dst, doff, b, sc),
+        Op::C2r(f) => c2r(f, src, soff, dst, doff, b, source == Source::Spent, sc),
         Op::R2r(r) => r2r(r, src, soff, dst, doff, b, alias, sc),
     }
 }
@@ -374,6 +389,7 @@ unsafe fn c2r<T: Real>(
     dst: Mem<T>,
     doff: isize,
     b: &Block,
+    spent: bool,
     sc: &mut Scratch<T>,
 ) {
     let Mem::R(dp) = dst else {
@@ -381,7 +397,19 @@ unsafe fn c2r<T: Real>(
     };
     let (h, n) = (b.n_src, b.n_dst);
     let dp = dp.offset(doff);
-    // The spectrum is overwritten by the algorithm: always a copy, all of the block's first.
+    if let (true, Mem::C(sp), 1, 1) = (spent, src, b.s, b.d) {
+        // contiguous rows of a spectrum that may be destroyed: no copy
+        let sp = sp.offset(soff);
+        for j in 0..b.count as isize {
+            f.inverse(
+                slice_mut(sp.offset(j * b.sb), h),
+                slice_mut(dp.offset(j * b.db), n),
+                &mut sc.fft,
+            );
+        }
+        return;
+    }
+    // The spectrum is overwritten by the algorithm: a copy, all of the block's first.
     let ld = if b.s == 1 && matches!(src, Mem::C(_)) {
         h
     } else {
