@@ -69,6 +69,7 @@ fn info_reports_the_machine_and_the_planners_choices() {
         "{out}"
     );
     assert!(out.contains("MPI library") || out.contains("  found: "));
+    assert!(out.contains("  FFTW-MPI interface: fftw_mpi_*"), "{out}");
     // Each typical problem: where it runs, and the planner's own log line.
     for p in ["icf1024", "icf4096*4096", "irf512x512x512"] {
         let line = out

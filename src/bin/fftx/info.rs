@@ -16,7 +16,7 @@ usage: fftx info [PROBLEM...]
 
 Prints the fftx version, the CPU (model, SIMD features, threads), each GPU (memory, driver,
 cuFFT, NVRTC and nvJitLink versions, whether cuFFT LTO callbacks work), whether an MPI library
-is installed, and which backend the planner picks for typical problems (or the PROBLEMs given,
+is installed (and which one the FFTW-MPI interface loads), and which backend the planner picks for typical problems (or the PROBLEMs given,
 in FFTW's syntax: see fftx bench --help), with the planner's reasons as FFTX_LOG=info shows them.
 Planning is FFTW_ESTIMATE with as many threads as the machine has; in-place problems are
 planned on NULL arrays (as ordinary host arrays), out-of-place ones on fftw_malloc arrays.
@@ -446,7 +446,13 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         println!("  found: {}", mpi.join(", "));
     }
-    println!("  fftx has no MPI interface: FFTW's fftw_mpi_* calls are not provided");
+    println!(
+        "  FFTW-MPI interface: fftw_mpi_* and fftwf_mpi_* (libfftw3_mpi.so.3, fftw3-mpi.h); it loads {} at its first call",
+        match std::env::var("FFTX_MPI_LIBRARY") {
+            Ok(l) if !l.is_empty() => format!("{l} (FFTX_MPI_LIBRARY)"),
+            _ => "Open MPI's libmpi.so.40 (or the program's own copy)".to_string(),
+        }
+    );
 
     println!(
         "Planner (FFTW_ESTIMATE, {threads} thread(s) allowed, double precision{})",
