@@ -56,6 +56,8 @@ pub struct StepExec<T: Real> {
     /// (a four-step's twiddle table is 8 GiB for c2c f32 2^30: planning took 9.9 s).
     cpu: OnceCell<CpuTransform<T>>,
     threads: usize,
+    /// The CPU plan may overwrite an out-of-place input (`Step::Transform`).
+    destroy_input: bool,
     gpu: OnceCell<Option<GpuRun<T>>>,
     backend: Backend,
 }
@@ -164,6 +166,7 @@ impl<T: Real> StepExec<T> {
         backend: Backend,
         threads: usize,
         host_arrays: bool,
+        destroy_input: bool,
     ) -> Result<Self, String> {
         let gpu = OnceCell::new();
         if backend != Backend::Cpu {
@@ -174,12 +177,13 @@ impl<T: Real> StepExec<T> {
         let cpu = OnceCell::new();
         if backend == Backend::Cpu {
             crate::exec::cpu::memory::check(problem)?;
-            let _ = cpu.set(CpuTransform::new(problem, threads));
+            let _ = cpu.set(CpuTransform::new(problem, threads).destroying_input(destroy_input));
         }
         Ok(StepExec {
             problem: problem.clone(),
             cpu,
             threads,
+            destroy_input,
             gpu,
             backend,
         })
@@ -190,7 +194,7 @@ impl<T: Real> StepExec<T> {
     fn cpu(&self) -> Result<&CpuTransform<T>, String> {
         self.cpu.get_or_try_init(|| {
             crate::exec::cpu::memory::check(&self.problem)?;
-            Ok(CpuTransform::new(&self.problem, self.threads))
+            Ok(CpuTransform::new(&self.problem, self.threads).destroying_input(self.destroy_input))
         })
     }
 
@@ -316,7 +320,8 @@ pub fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executab
                 problem,
                 backend,
                 threads,
-            } => StepExec::new(problem, *backend, *threads, host_arrays),
+                destroy_input,
+            } => StepExec::new(problem, *backend, *threads, host_arrays, *destroy_input),
             _ => unreachable!("transform steps only"),
         })
         .collect::<Result<Vec<StepExec<T>>, String>>()?;

@@ -110,8 +110,8 @@ pub fn plan<T: Real>(
 ) -> Result<Plan, String> {
     debug_assert_eq!(problem.precision, T::PRECISION);
     // FFTW ignores flag bits it does not know, and FFTW_PRESERVE_INPUT wins over
-    // FFTW_DESTROY_INPUT; fftx never destroys an out-of-place input, so only the rigor and
-    // FFTW_WISDOM_ONLY matter here. NULL arrays plan too (FFTW never reads the arrays under
+    // FFTW_DESTROY_INPUT; fftx overwrites an out-of-place input only in a multi-dimensional
+    // c2r without FFTW_PRESERVE_INPUT (`lower`), so the rigor, FFTW_WISDOM_ONLY and that matter. NULL arrays plan too (FFTW never reads the arrays under
     // ESTIMATE, and fftx times on scratch arrays): the caller executes with new arrays.
     problem.validate().map_err(|e| e.0)?;
     let problem = normalize(&problem);
@@ -232,12 +232,12 @@ pub fn plan<T: Real>(
     } else {
         choice.backend
     };
-    let program = lower(&problem, backend, choice.threads);
+    let program = lower(&problem, backend, choice.threads, flags);
     let exec = match prepare::<T>(&program, !device_arrays) {
         Ok(exec) => exec,
         Err(e) if backend != Backend::Cpu && !device_arrays => {
             crate::log::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
-            let program = lower(&problem, Backend::Cpu, choice.threads);
+            let program = lower(&problem, Backend::Cpu, choice.threads, flags);
             let exec = prepare::<T>(&program, !device_arrays)?;
             return Ok(Plan {
                 problem,
@@ -265,8 +265,12 @@ pub fn plan<T: Real>(
     })
 }
 
-fn lower(problem: &Problem, backend: Backend, threads: usize) -> Program {
-    Program::transform(problem, backend, threads)
+/// An FFTW plan's program: its one transform step. FFTW's c2r plans may overwrite an
+/// out-of-place input unless `FFTW_PRESERVE_INPUT` (`FFTW_DESTROY_INPUT` is their default);
+/// fftx's multi-dimensional c2r then runs its complex passes in the input instead of a buffer.
+fn lower(problem: &Problem, backend: Backend, threads: usize, flags: u32) -> Program {
+    let destroy_input = problem.kind == Kind::C2r && flags & crate::abi::FFTW_PRESERVE_INPUT == 0;
+    Program::transform(problem, backend, threads, destroy_input)
 }
 
 /// The CPU cost model: a thread pays off once it gets enough work to hide its start-up (about

@@ -422,6 +422,55 @@ fn c2r_in_place_on_out_of_place_plan(n0: usize, n1: usize) {
 }
 
 #[test]
+/// A multi-dimensional out-of-place c2r overwrites its input as FFTW's may (FFTW_DESTROY_INPUT
+/// is c2r's default; fftx then runs its complex passes in the input) and keeps it under
+/// FFTW_PRESERVE_INPUT, with the same result. (Against FFTW: tests/differential.rs.)
+fn c2r_destroys_its_input_unless_told_to_preserve_it() {
+    let _s = planning();
+    let (n0, n1, n2) = (6usize, 10usize, 8usize);
+    let h = n2 / 2 + 1;
+    let spec = random_complex(n0 * n1 * h, 11);
+    let mut out = [vec![0.0; n0 * n1 * n2], vec![0.0; n0 * n1 * n2]];
+    let mut printed = Vec::new();
+    for (k, flags) in [FFTW_ESTIMATE, FFTW_ESTIMATE | FFTW_PRESERVE_INPUT]
+        .into_iter()
+        .enumerate()
+    {
+        let mut input = spec.clone();
+        unsafe {
+            let p = fftw_plan_dft_c2r_3d(
+                n0 as c_int,
+                n1 as c_int,
+                n2 as c_int,
+                input.as_mut_ptr(),
+                out[k].as_mut_ptr(),
+                flags,
+            );
+            assert!(!p.is_null());
+            fftw_execute(p);
+            let s = fftw_sprint_plan(p);
+            printed.push(CStr::from_ptr(s).to_string_lossy().into_owned());
+            libc::free(s as *mut c_void);
+            fftw_destroy_plan(p);
+        }
+        if flags & FFTW_PRESERVE_INPUT != 0 {
+            assert_eq!(input, spec, "FFTW_PRESERVE_INPUT: the input changed");
+        } else {
+            assert_ne!(
+                input, spec,
+                "the c2r ran its passes in a buffer, not in the input"
+            );
+        }
+    }
+    assert!(printed[0].contains("destroy-input"), "{}", printed[0]);
+    assert!(!printed[1].contains("destroy-input"), "{}", printed[1]);
+    let scale = out[1].iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    for (a, b) in out[0].iter().zip(&out[1]) {
+        assert!((a - b).abs() <= 1e-13 * scale, "{a} vs {b}");
+    }
+}
+
+#[test]
 fn estimate_and_measure_planning_leave_arrays_alone() {
     let _s = state();
     for flags in [FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT] {

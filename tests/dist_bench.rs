@@ -305,7 +305,7 @@ fn rows<T: Real>(
     // The one-card cuFFT transform, and the reference.
     let base = time(&plain(&problem), &map_of(1), &x, out_len, real, reps);
     let (reference, what): (Option<Vec<T>>, &'static str) = if n <= cpu_max || on_cpu {
-        let cpu = Program::transform(&problem, Backend::Cpu, threads());
+        let cpu = Program::transform(&problem, Backend::Cpu, threads(), false);
         let mut want = vec![T::zero(); out_len];
         let exec = CpuProgram::<T>::new(&cpu, threads()).expect("a CPU plan");
         // SAFETY: the arrays hold the problem's elements; the input is only read.

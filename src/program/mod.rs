@@ -117,11 +117,13 @@ pub struct Axis {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Every transform of `problem` on the caller's arrays, on `backend`, with `threads` host
-    /// threads (an FFTW plan's one step).
+    /// threads (an FFTW plan's one step). `destroy_input`: the step may overwrite an
+    /// out-of-place input (an FFTW c2r plan without `FFTW_PRESERVE_INPUT`, as FFTW's own).
     Transform {
         problem: Problem,
         backend: Backend,
         threads: usize,
+        destroy_input: bool,
     },
     /// The transforms of `problem` (strides in real scalars) with input at `input` and output
     /// at `output`, run where those buffers are.
@@ -240,13 +242,19 @@ impl Program {
         }
     }
 
-    /// One transform of the whole problem on the caller's arrays.
-    pub fn transform(problem: &Problem, backend: Backend, threads: usize) -> Program {
+    /// One transform of the whole problem on the caller's arrays (see `Step::Transform`).
+    pub fn transform(
+        problem: &Problem,
+        backend: Backend,
+        threads: usize,
+        destroy_input: bool,
+    ) -> Program {
         let mut p = Program::new();
         p.steps.push(Step::Transform {
             problem: problem.clone(),
             backend,
             threads,
+            destroy_input,
         });
         p
     }
@@ -454,10 +462,12 @@ fn describe_step(step: &Step) -> String {
             problem,
             backend,
             threads,
+            destroy_input,
         } => format!(
-            "({} threads={} {})",
+            "({} threads={}{} {})",
             backend.name(),
             threads,
+            if *destroy_input { " destroy-input" } else { "" },
             problem.describe()
         ),
         Step::Fft {

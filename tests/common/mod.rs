@@ -614,10 +614,25 @@ pub fn check_case<T: Float>(
             );
         }
     }
-    // Out-of-place input is preserved (FFTW's default for every kind but c2r; fftx always).
+    // Out-of-place input is preserved: FFTW's default for every kind but c2r, whose default is
+    // FFTW_DESTROY_INPUT (these plans are ESTIMATE), and fftx's multi-dimensional c2r then
+    // works in it. Nothing outside the input's elements changes either way.
     if !case.in_place {
         let orig: Vec<T> = input.data.iter().map(|&x| T::of(x)).collect();
-        assert_eq!(mi, &orig, "{label}: input modified; {case:?}");
+        if case.family == Family::C2r {
+            let elements: std::collections::HashSet<usize> =
+                input.addressed.iter().copied().collect();
+            for (i, (&a, &b)) in mi.iter().zip(orig.iter()).enumerate() {
+                if !elements.contains(&i) {
+                    assert_eq!(
+                        a, b,
+                        "{label}: input scalar {i} outside the input changed; {case:?}"
+                    );
+                }
+            }
+        } else {
+            assert_eq!(mi, &orig, "{label}: input modified; {case:?}");
+        }
     }
     true
 }

@@ -6,12 +6,14 @@
 //! of pencils (`pencil.rs`): the first pass reads the caller's input, whatever its strides, and
 //! writes the output; the others run in place on the output. Nothing is gathered or scattered
 //! as a whole: any strides (negative too), split or interleaved arrays are views, and the input
-//! is only ever read, so out-of-place plans preserve it whatever the kind.
+//! is only read, so out-of-place plans preserve it, except a multi-dimensional c2r made with
+//! [`CpuTransform::destroying_input`] (FFTW's default for c2r).
 //!
 //! - The two innermost passes run slab by slab (a plane of a 3-D transform, a whole small 2-D
 //!   transform) while the slab is in cache, when there are slabs enough for the threads.
 //! - r2c and c2r rows go through half-length complex FFTs with the twiddle step fused in
-//!   (`rfft.rs`); c2r works in a complex buffer (the input must stay intact): the output is real.
+//!   (`rfft.rs`); c2r works in a complex buffer, since the output is real: in the input itself
+//!   when the plan may destroy it (and its elements are apart), else in a work buffer.
 //! - Threads (a persistent pool, `parallel.rs`) take blocks of pencils or slabs from a shared
 //!   counter; small stages run on one thread. A 1-D transform with fewer transforms than
 //!   threads runs each one on all of them instead, when large (`fourstep.rs`).
@@ -184,6 +186,10 @@ pub struct CpuTransform<T: Real> {
     in_place_ok: bool,
     /// The output's elements are distinct (footprint 1 scalar / 2 scalars each).
     out_injective: [bool; 2],
+    /// No two input elements share a location (a complex input the passes may run in).
+    in_injective: bool,
+    /// An out-of-place c2r may run its complex passes in the caller's input.
+    destroy_input: bool,
     scratch_size: ScratchSize,
     /// Workers the passes use at most (one scratch each).
     workers: usize,
@@ -418,6 +424,9 @@ impl<T: Real> CpuTransform<T> {
         let out_dims: Vec<(usize, isize)> =
             lens.iter().copied().zip(outs.s.iter().copied()).collect();
         let out_injective = [disjoint(&out_dims, 0, 0), disjoint(&out_dims, 0, 1)];
+        let in_dims: Vec<(usize, isize)> =
+            in_lens.iter().copied().zip(ins.s.iter().copied()).collect();
+        let in_injective = disjoint(&in_dims, 0, 1);
         let single_c2c = match passes.as_slice() {
             [Pass {
                 op: Op::C2c(fft), ..
@@ -445,12 +454,23 @@ impl<T: Real> CpuTransform<T> {
             batches_independent: p.batches_independent_in_place(),
             in_place_ok,
             out_injective,
+            in_injective,
+            destroy_input: false,
             scratch_size,
             workers,
             primary: Mutex::new(None),
             pool: Mutex::new(Vec::new()),
             single_c2c,
         }
+    }
+
+    /// The plan may overwrite an out-of-place input, as FFTW's c2r plans without
+    /// `FFTW_PRESERVE_INPUT` do: a multi-dimensional c2r on an interleaved input whose elements
+    /// are apart then runs its complex passes there instead of in a work buffer (which cost a
+    /// fifth of a 128³ c2r: scattering into a buffer not in cache).
+    pub fn destroying_input(mut self, destroy: bool) -> Self {
+        self.destroy_input = destroy;
+        self
     }
 
     /// Runs every transform of the step on the given arrays. Fails, before writing anything,
@@ -629,10 +649,14 @@ impl<T: Real> CpuTransform<T> {
         };
         // Where intermediate results go.
         let mid = if self.kind == Kind::C2r && self.passes.len() > 1 {
-            if in_place {
-                Some(inv)
-            } else if inv.id == MemId::InputCopy {
-                // ours: in place
+            // in place; our copy of the input; or the caller's input, which the plan may
+            // destroy (made out of place: on an in-place plan, new separate arrays keep it)
+            let spend_input = inv.id == MemId::Input
+                && self.destroy_input
+                && !self.problem.in_place
+                && self.in_injective
+                && matches!(inv.mem, Mem::C(_));
+            if in_place || inv.id == MemId::InputCopy || spend_input {
                 Some(inv)
             } else {
                 None
