@@ -81,8 +81,8 @@ macro_rules! boilerplate_mixedradix {
         ) {
             // Perform the column FFTs
             // fftx patch: the intermediate buffer starts half a page away from the input (see
-            // `apart_from`).
-            let scratch = super::apart_from(scratch, input.as_ptr(), input.len() + self.common_data.inner_fft.get_inplace_scratch_len());
+            // `apart_from`; the helper hands over exactly `immut_scratch_len` elements).
+            let scratch = super::apart_from(scratch, input.as_ptr(), scratch.len() - super::apart_slack::<T>());
             let (scratch, inner_scratch) = scratch.split_at_mut(input.len());
             {
                 // Specialization workaround: See the comments in FftPlannerAvx::new() for why these calls to array_utils::workaround_transmute are necessary
