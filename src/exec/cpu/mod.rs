@@ -110,6 +110,8 @@ struct Ctx<'a, T> {
     views: [View<'a, T>; 3],
     lens: &'a [usize],
     in_place: bool,
+    /// The caller's input is the intermediate buffer of a plan that may destroy it.
+    input_spent: bool,
 }
 
 impl<T> Ctx<'_, T> {
@@ -119,7 +121,7 @@ impl<T> Ctx<'_, T> {
         let caller = |m: MemId| matches!(m, MemId::Input | MemId::Output);
         if x == y || (self.in_place && caller(x) && caller(y)) {
             Source::Aliased
-        } else if caller(x) {
+        } else if caller(x) && !(self.input_spent && x == MemId::Input) {
             Source::Read
         } else {
             Source::Spent
@@ -648,15 +650,19 @@ impl<T: Real> CpuTransform<T> {
             Mem::S(re, im) => self.out_injective[0] && self.split_parts_apart(re, im),
         };
         // Where intermediate results go.
+        // A c2r may work in the caller's input when the plan may destroy it (made out of
+        // place: on an in-place plan, new separate arrays keep it).
+        let input_spent = self.kind == Kind::C2r
+            && self.passes.len() > 1
+            && inv.id == MemId::Input
+            && !in_place
+            && self.destroy_input
+            && !self.problem.in_place
+            && self.in_injective
+            && matches!(inv.mem, Mem::C(_));
         let mid = if self.kind == Kind::C2r && self.passes.len() > 1 {
-            // in place; our copy of the input; or the caller's input, which the plan may
-            // destroy (made out of place: on an in-place plan, new separate arrays keep it)
-            let spend_input = inv.id == MemId::Input
-                && self.destroy_input
-                && !self.problem.in_place
-                && self.in_injective
-                && matches!(inv.mem, Mem::C(_));
-            if in_place || inv.id == MemId::InputCopy || spend_input {
+            // in place; our copy of the input; or the caller's input, spent
+            if in_place || inv.id == MemId::InputCopy || input_spent {
                 Some(inv)
             } else {
                 None
@@ -702,6 +708,7 @@ impl<T: Real> CpuTransform<T> {
             views: [inv, mid, outv],
             lens,
             in_place,
+            input_spent,
         };
         let scratch = SharedMut(work.scratch.as_mut_ptr());
         let mut k = 0;
