@@ -174,19 +174,18 @@ impl<T: Real> StepExec<T> {
             let g = GpuRun::new(problem, threads, host_arrays, spread).map_err(|e| e.message)?;
             let _ = gpu.set(Some(g));
         }
-        let cpu = OnceCell::new();
-        if backend == Backend::Cpu {
-            crate::exec::cpu::memory::check(problem)?;
-            let _ = cpu.set(CpuTransform::new(problem, threads).destroying_input(destroy_input));
-        }
-        Ok(StepExec {
+        let step = StepExec {
             problem: problem.clone(),
-            cpu,
+            cpu: OnceCell::new(),
             threads,
             destroy_input,
             gpu,
             backend,
-        })
+        };
+        if backend == Backend::Cpu {
+            step.cpu()?;
+        }
+        Ok(step)
     }
 
     /// The CPU plan, made at the first call that needs it (a GPU plan's, when the GPU fails);

@@ -417,7 +417,7 @@ fn model_work(p: &Problem) -> f64 {
 /// Estimated ns of one execute on the CPU with `threads` threads and on the GPU.
 fn model_costs(p: &Problem, threads: usize, mem: (Memory, Memory)) -> (f64, f64) {
     let m = model_parts(p, threads, mem);
-    (m.cpu, m.gpu_fixed + m.gpu_transfers + m.gpu_compute)
+    (m.cpu, m.gpu())
 }
 
 /// The cost model's terms, in ns: the CPU's time, and the GPU's fixed cost, host transfers
@@ -429,6 +429,13 @@ struct ModelParts {
     gpu_compute: f64,
     /// Bytes of the complex array the transform's exchange moves when spread.
     complex_bytes: f64,
+}
+
+impl ModelParts {
+    /// The time on one GPU.
+    fn gpu(&self) -> f64 {
+        self.gpu_fixed + self.gpu_transfers + self.gpu_compute
+    }
 }
 
 /// The time of `Backend::Gpus` over `parts` devices by the model: each card moves and
@@ -540,7 +547,7 @@ fn estimate_with_gpu(
 ) -> Choice {
     let c = estimate(p, max_threads);
     let m = model_parts(p, c.threads, mem);
-    let gpu = m.gpu_fixed + m.gpu_transfers + m.gpu_compute;
+    let gpu = m.gpu();
     let gpus = (parts > 1).then(|| model_spread(&m, mem, parts));
     crate::log::log_info!(
         "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns{} ({:?} -> {:?})",
@@ -571,7 +578,7 @@ fn estimate_gpu_only(
     parts: usize,
 ) -> Backend {
     let m = model_parts(p, estimate(p, max_threads).threads, mem);
-    let gpu = m.gpu_fixed + m.gpu_transfers + m.gpu_compute;
+    let gpu = m.gpu();
     if parts > 1 && model_spread(&m, mem, parts) < gpu {
         Backend::Gpus
     } else {

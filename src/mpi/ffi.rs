@@ -214,9 +214,7 @@ impl Exchange {
             unit,
         })
     }
-}
 
-impl Exchange {
     /// Every process sends its `sizes[rank]` bytes to all and receives each one's, packed in
     /// process order; in units of the sizes' greatest common divisor.
     pub fn allgather(sizes: &[usize], rank: usize) -> Result<Exchange, String> {
