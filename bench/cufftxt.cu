@@ -55,8 +55,9 @@ static bool run(int g, int log2n, bool dbl) {
         h[i].x = (float) sin(0.001 * i) + 0.25 * cos(0.37 * i);
         h[i].y = (float) cos(0.002 * i) - 0.5 * sin(0.11 * i);
     }
-    // One card's cuFFT: the reference.
-    {
+    // One card's cuFFT: the reference (before the multi-GPU plan, or after it with
+    // CUFFTXT_REF_AFTER=1, the order of NVIDIA's 1d_mgpu_c2c sample).
+    auto reference = [&]() -> bool {
         C *d;
         cufftHandle p1;
         cudaSetDevice(0);
@@ -68,9 +69,20 @@ static bool run(int g, int log2n, bool dbl) {
         cudaMemcpy(ref.data(), d, n * sizeof(C), cudaMemcpyDeviceToHost);
         cufftDestroy(p1);
         cudaFree(d);
-    }
+        return true;
+    };
+    bool ref_after = getenv("CUFFTXT_REF_AFTER") != nullptr;
+    if (!ref_after && !reference()) return false;
     cufftHandle p;
     CK(cufftCreate(&p));
+    // CUFFTXT_STREAM=1: a stream set on the plan before cufftXtSetGPUs, as NVIDIA's sample does
+    // (since cuFFT 10.4 a multi-GPU plan may have one; without it execution is synchronous).
+    cudaStream_t stream = nullptr;
+    if (getenv("CUFFTXT_STREAM")) {
+        cudaSetDevice(0);
+        if (cudaStreamCreate(&stream) != cudaSuccess) { printf("FAIL cudaStreamCreate\n"); return false; }
+        CK(cufftSetStream(p, stream));
+    }
     std::vector<int> gpus(g);
     for (int i = 0; i < g; ++i) gpus[i] = i;
     CK(cufftXtSetGPUs(p, g, gpus.data()));
@@ -80,6 +92,7 @@ static bool run(int g, int log2n, bool dbl) {
     CK(cufftXtMalloc(p, &df, CUFFT_XT_FORMAT_INPLACE));
     CK(cufftXtMalloc(p, &dn, CUFFT_XT_FORMAT_INPLACE));
     CK(cufftXtMemcpy(p, df, h.data(), CUFFT_COPY_HOST_TO_DEVICE));
+    if (ref_after && !reference()) return false;
     static int typed = 0; // 1 once the generic entry point failed
     auto exec = [&]() -> cufftResult {
         if (!typed) {
@@ -123,10 +136,43 @@ static bool run(int g, int log2n, bool dbl) {
     cufftXtFree(df);
     cufftXtFree(dn);
     cufftDestroy(p);
+    if (stream) cudaStreamDestroy(stream);
     return true;
 }
 
+// `cufftxt 3d G`: whether cuFFTXt's multi-GPU path executes at all on this CUDA, through the
+// case NVIDIA's mgpu_c2c sample runs (3-D 256^3 C2C, CUFFT_XT_FORMAT_INPLACE_SHUFFLED), with a
+// stream set first when CUFFTXT_STREAM is set. Prints every call's status.
+static int probe_3d(int g) {
+    const int n = 256;
+    size_t count = (size_t) n * n * n;
+    std::vector<cufftComplex> h(count);
+    for (size_t i = 0; i < count; ++i) { h[i].x = (float) sin(0.001 * i); h[i].y = (float) cos(0.003 * i); }
+    cufftHandle p;
+    printf("3d cufftCreate = %d\n", (int) cufftCreate(&p));
+    cudaStream_t stream = nullptr;
+    if (getenv("CUFFTXT_STREAM")) {
+        cudaStreamCreate(&stream);
+        printf("3d cufftSetStream = %d\n", (int) cufftSetStream(p, stream));
+    }
+    std::vector<int> gpus(g);
+    for (int i = 0; i < g; ++i) gpus[i] = i;
+    printf("3d cufftXtSetGPUs = %d\n", (int) cufftXtSetGPUs(p, g, gpus.data()));
+    std::vector<size_t> work(g);
+    printf("3d cufftMakePlan3d = %d\n", (int) cufftMakePlan3d(p, n, n, n, CUFFT_C2C, work.data()));
+    cudaLibXtDesc *d = nullptr;
+    printf("3d cufftXtMalloc = %d\n", (int) cufftXtMalloc(p, &d, CUFFT_XT_FORMAT_INPLACE_SHUFFLED));
+    printf("3d cufftXtMemcpy H2D = %d\n", (int) cufftXtMemcpy(p, d, h.data(), CUFFT_COPY_HOST_TO_DEVICE));
+    printf("3d cufftXtExecDescriptor = %d\n", (int) cufftXtExecDescriptor(p, d, d, CUFFT_FORWARD));
+    printf("3d cufftXtExecDescriptorC2C = %d\n", (int) cufftXtExecDescriptorC2C(p, d, d, CUFFT_FORWARD));
+    printf("3d cufftXtMemcpy D2H = %d\n", (int) cufftXtMemcpy(p, h.data(), d, CUFFT_COPY_DEVICE_TO_HOST));
+    cufftXtFree(d);
+    cufftDestroy(p);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 2 && !strcmp(argv[1], "3d")) return probe_3d(atoi(argv[2]));
     int g = argc > 1 ? atoi(argv[1]) : 2;
     const char *sizes = argc > 2 ? argv[2] : "24 26 28";
     int count = 0;

@@ -13,7 +13,7 @@ use fftx::fftw_iodim64 as Dim;
 use fftx::passes::distribute;
 use fftx::passes::out_of_card::{lower, Budget};
 use fftx::problem::{IoDim, Kind, Precision, Problem};
-use fftx::program::Step;
+use fftx::program::{Placement, Step};
 use fftx::real::Real;
 use rand::Rng;
 
@@ -762,6 +762,25 @@ fn distributed_programs_exchange_between_every_pair_of_devices() {
         .filter(|s| matches!(s, Step::Wait { .. }))
         .count();
     assert_eq!(waits, 6, "{s}");
+    // Each device takes its own part first, then the next device's round the ring, so that no
+    // card's link serves every reader at once.
+    let device = |b: usize| match p.buffers[b].placement {
+        Placement::Device(d) => Some(d),
+        _ => None,
+    };
+    for q in 0..3 {
+        let sources: Vec<usize> = p
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Transfer {
+                    from, to, stream, ..
+                } if *stream == q => device(from.buf).zip(device(to.buf)).map(|(f, _)| f),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sources, [q, (q + 1) % 3, (q + 2) % 3], "{s}");
+    }
     assert!(distribute::slabs(&Case::new(&[64], 0).problem(Precision::F64), &[0, 1]).is_err());
 }
 

@@ -13,6 +13,7 @@
 //! device's first phase through events. Device memory per device: its slab and its pencils,
 //! about 2/P of the problem (3/P for r2c and c2r, whose slabs have a real and a complex part).
 
+use super::exchange_order;
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
@@ -277,7 +278,7 @@ fn slabs_with(
         step
     };
     // The all-to-all between slabs and pencils: on stream q, after every device's first
-    // phase, device q's part of every other device's data.
+    // phase, device q's part of every device's data, its own first, then round the ring.
     let exchange = |prog: &mut Program, to_pencils: bool| {
         for q in 0..p_count {
             for p in (0..p_count).filter(|&p| p != q) {
@@ -286,7 +287,7 @@ fn slabs_with(
                     stream: q,
                 });
             }
-            for p in 0..p_count {
+            for p in exchange_order(q, p_count) {
                 let (sp, tp) = if to_pencils { (p, q) } else { (q, p) };
                 let ((slab, s), (pencil, t)) = (&slab_bufs[sp], &pencil_bufs[tp]);
                 let mut part = s.clone();
@@ -564,7 +565,7 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
     let exchange = |prog: &mut Program, a: usize, b: usize, event: usize, all_wait: bool| {
         for q in 0..p_count {
             let to = layout(b, q);
-            let parts: Vec<(usize, Region)> = (0..p_count)
+            let parts: Vec<(usize, Region)> = exchange_order(q, p_count)
                 .filter_map(|p| intersect(&layout(a, p).region, &to.region).map(|r| (p, r)))
                 .collect();
             for p in (0..p_count).filter(|&p| p != q) {

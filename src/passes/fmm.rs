@@ -17,6 +17,7 @@
 //! ρ_p (cot(π(n − m)/M + πp/N) + i) with ρ_p = e^(−iπp/P) sin(πp/P)/M (forward; conjugated
 //! backward).
 
+use super::exchange_order;
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Precision, Problem};
 use crate::program::{
@@ -448,7 +449,7 @@ fn gather_ring(tree: &Tree, bufs: &[DevBufs]) -> Step {
     let len = tree.boxes(base) * tree.geom.exp_box();
     let mut parts = Vec::new();
     for h in 0..tree.devices {
-        for g in (0..tree.devices).filter(|&g| g != h) {
+        for g in exchange_order(h, tree.devices).skip(1) {
             let off = tree.mult_at(base, g);
             parts.push(Part {
                 from: at(bufs[g].mult[0], off),
@@ -476,7 +477,8 @@ fn rows_all_to_all(tree: &Tree, bufs: &[DevBufs]) -> Step {
     let mut parts = Vec::new();
     for (h, dst) in bufs.iter().enumerate() {
         let (row0, rows) = block(p, g_count, h);
-        for (g, src) in bufs.iter().enumerate() {
+        for g in exchange_order(h, g_count) {
+            let src = &bufs[g];
             parts.push(Part {
                 from: at(src.tgt, 2 * row0),
                 to: at(dst.rows, 2 * g * cols),
@@ -501,8 +503,8 @@ fn transpose(a: &[BufId], b: &[BufId], height: usize, width: usize) -> Step {
     let mut parts = Vec::new();
     for (h, &dst) in b.iter().enumerate() {
         let (c0, cn) = block(width, g_count, h);
-        for (g, &src) in a.iter().enumerate() {
-            let (r0, rn) = block(height, g_count, g);
+        for g in exchange_order(h, g_count) {
+            let (src, (r0, rn)) = (a[g], block(height, g_count, g));
             parts.push(Part {
                 from: at(src, 2 * c0),
                 to: at(dst, 2 * r0),
