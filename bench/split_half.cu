@@ -1,4 +1,4 @@
-// Split-half fp32 FFT on tensor cores: an experiment for issue 17 (not wired into fftx plans).
+// Split-half fp32 FFT on tensor cores: an experiment for issue 17 (ported into fftwf_ plans: src/exec/cuda/split_half.rs).
 // First run on an H100 2026-11-26 (bench/results/2026-11-26-h100-split-half.md): errors
 // 1.9e-7 - 3.5e-7 (cuFFT fp32: 1.8e-7 - 3.1e-7), speed 0.17x - 0.26x cuFFT fp32 (one pass over
 // memory per radix-16 stage). Its arithmetic and Stockham indexing are also emulated on the CPU

@@ -3,6 +3,7 @@
 
 use crate::exec::cpu::layout::{overlap, ArrayPtr, Overlap};
 use crate::exec::cpu::program::CpuProgram;
+use crate::exec::cpu::split_half::SplitHalfCpu;
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda;
 use crate::exec::cuda::program::CudaProgram;
@@ -59,6 +60,8 @@ pub struct StepExec<T: Real> {
     /// The CPU plan may overwrite an out-of-place input (`Step::Transform`).
     destroy_input: bool,
     gpu: OnceCell<Option<GpuRun<T>>>,
+    /// The split-half CPU twin, for a step on `Backend::CpuSplitHalf` (host arrays).
+    twin: Option<SplitHalfCpu>,
     backend: Backend,
 }
 
@@ -68,7 +71,8 @@ pub struct StepExec<T: Real> {
 /// chunk buffers would exceed what the device gives a plan ([`cuda::usable_device_bytes`]:
 /// nine tenths of the card, or `FFTX_GPU_MEMORY`), or, for a plan on `Backend::Gpus`, the
 /// transform spread over the devices `FFTX_DEVICES` selects by `passes::distribute`. Device
-/// arrays are used in place and always stream.
+/// arrays are used in place and always stream. On `Backend::GpuSplitHalf` the streamed step's
+/// stages are the split-half tensor-core kernels (`GpuTransform::split_half`).
 pub(crate) enum GpuRun<T: Real> {
     Streamed(GpuTransform<T>),
     Program {
@@ -80,15 +84,16 @@ pub(crate) enum GpuRun<T: Real> {
 }
 
 impl<T: Real> GpuRun<T> {
-    /// `spread`: spread the transform over the selected devices (a plan on `Backend::Gpus`).
+    /// The step on `backend` (`Gpus`: spread over the selected devices; `GpuSplitHalf`: the
+    /// tensor-core kernels, `Err` where they cannot run it; any other: one GPU, cuFFT).
     pub(crate) fn new(
         problem: &Problem,
         threads: usize,
         host_arrays: bool,
-        spread: bool,
+        backend: Backend,
     ) -> cuda::Result<Self> {
         let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
-        if spread && host_arrays {
+        if backend == Backend::Gpus && host_arrays {
             let devices = cuda::devices();
             if devices.len() > 1 {
                 return Self::distributed(problem, devices);
@@ -98,7 +103,16 @@ impl<T: Real> GpuRun<T> {
             );
         }
         let bytes = cuda::usable_device_bytes(&device);
-        if !host_arrays || staged_device_bytes::<T>(problem) <= bytes {
+        let streams = !host_arrays || staged_device_bytes::<T>(problem) <= bytes;
+        if backend == Backend::GpuSplitHalf {
+            if !streams {
+                return Err(cuda::Error::unsupported(
+                    "the transform runs out of card, which the split-half kernels do not",
+                ));
+            }
+            return GpuTransform::split_half(problem, threads).map(GpuRun::Streamed);
+        }
+        if streams {
             return GpuTransform::new(problem, threads).map(GpuRun::Streamed);
         }
         let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
@@ -169,10 +183,23 @@ impl<T: Real> StepExec<T> {
         destroy_input: bool,
     ) -> Result<Self, String> {
         let gpu = OnceCell::new();
-        if backend != Backend::Cpu {
-            let spread = backend == Backend::Gpus;
-            let g = GpuRun::new(problem, threads, host_arrays, spread).map_err(|e| e.message)?;
-            let _ = gpu.set(Some(g));
+        let twin = if backend == Backend::CpuSplitHalf {
+            Some(SplitHalfCpu::new(problem)?)
+        } else {
+            None
+        };
+        if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) {
+            let g = match GpuRun::new(problem, threads, host_arrays, backend) {
+                Err(e) if backend == Backend::GpuSplitHalf => {
+                    crate::log::log_warn!(
+                        "plan: the split-half tensor-core kernels cannot run {} ({e}): cuFFT",
+                        problem.describe()
+                    );
+                    GpuRun::new(problem, threads, host_arrays, Backend::Gpu)
+                }
+                r => r,
+            };
+            let _ = gpu.set(Some(g.map_err(|e| e.message)?));
         }
         let step = StepExec {
             problem: problem.clone(),
@@ -180,6 +207,7 @@ impl<T: Real> StepExec<T> {
             threads,
             destroy_input,
             gpu,
+            twin,
             backend,
         };
         if backend == Backend::Cpu {
@@ -198,6 +226,9 @@ impl<T: Real> StepExec<T> {
     }
 
     pub fn describe(&self) -> Option<String> {
+        if let Some(t) = &self.twin {
+            return Some(t.describe());
+        }
         self.gpu
             .get()
             .and_then(|g| g.as_ref())
@@ -216,6 +247,9 @@ impl<T: Real> StepExec<T> {
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
         let tangled = || overlap(&self.problem, input, output) == Overlap::Tangled;
         let host_arrays = !device_arrays;
+        if let (true, Some(twin)) = (host_arrays, &self.twin) {
+            return twin.execute(input, output);
+        }
         if host_arrays && (self.backend == Backend::Cpu || tangled()) {
             return self.cpu()?.execute(input, output);
         }

@@ -5,6 +5,7 @@ use crate::abi::*;
 use crate::backend::{backend_setting, BackendSetting};
 use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::cpu::split_half::{self, TensorCores};
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, Memory};
 use crate::passes::distribute;
@@ -232,6 +233,8 @@ pub fn plan<T: Real>(
     } else {
         choice.backend
     };
+    let backend = tensor_cores::<T>(&problem, backend, rigor, memory, device_arrays, &key);
+    let choice = Choice { backend, ..choice };
     let program = lower(&problem, backend, choice.threads, flags);
     let exec = match prepare::<T>(&program, !device_arrays) {
         Ok(exec) => exec,
@@ -263,6 +266,108 @@ pub fn plan<T: Real>(
         choice,
         device_arrays,
     })
+}
+
+/// Issue 17's split-half path (`FFTX_TENSOR_CORES`, `exec::cpu::split_half`): the backend of a
+/// plan whose ordinary choice is `backend`. The one place it is chosen:
+/// - `split`: a plan the planner put on one GPU takes the tensor-core kernels, under ESTIMATE
+///   wherever they can run it, under MEASURE and above where they time faster than cuFFT (the
+///   outcome remembered in wisdom under the key plus ` tensor-cores=split`);
+/// - `split-twin` (a test hook): a plan on host arrays runs the CPU twin, GPU or not;
+/// - anything the path cannot take keeps the ordinary backend, said at `FFTX_LOG=info`.
+fn tensor_cores<T: Real>(
+    p: &Problem,
+    backend: Backend,
+    rigor: Rigor,
+    memory: Option<(Memory, Memory)>,
+    device_arrays: bool,
+    key: &str,
+) -> Backend {
+    // Only this function hands out the split-half backends (imported wisdom could name them).
+    let ordinary = match backend {
+        Backend::GpuSplitHalf => Backend::Gpu,
+        Backend::CpuSplitHalf => Backend::Cpu,
+        b => b,
+    };
+    let setting = split_half::setting();
+    if setting == TensorCores::Off {
+        return ordinary;
+    }
+    let ordinary_path = |why: String| {
+        crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES: {why}: the ordinary path");
+        ordinary
+    };
+    if let Err(why) = split_half::stages_of(p) {
+        return ordinary_path(why);
+    }
+    match (setting, ordinary, memory) {
+        (TensorCores::Twin, _, _) if device_arrays => {
+            ordinary_path("device arrays (the split-half twin runs on host arrays)".into())
+        }
+        (TensorCores::Twin, _, _) => {
+            crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES=split-twin: the CPU twin");
+            Backend::CpuSplitHalf
+        }
+        (_, Backend::Gpu, Some(mem)) => split_or_cufft::<T>(p, rigor, mem, key),
+        (_, b, None) => ordinary_path(format!(
+            "the plan runs on the {} (no usable GPU, or none could win at this size)",
+            b.name()
+        )),
+        (_, b, Some(_)) => ordinary_path(format!(
+            "the planner chose {} (the split-half kernels take plans on one GPU)",
+            b.name()
+        )),
+    }
+}
+
+/// `FFTX_TENSOR_CORES=split` on a GPU plan: the split-half kernels or cuFFT (see
+/// [`tensor_cores`]).
+fn split_or_cufft<T: Real>(p: &Problem, rigor: Rigor, mem: (Memory, Memory), key: &str) -> Backend {
+    if rigor == Rigor::Estimate {
+        let ready = cuda::default_device()
+            .ok_or_else(|| "no GPU".to_string())
+            .and_then(|g| cuda::split_half::SplitHalf::new(&g, p).map_err(|e| e.message));
+        return match ready {
+            Ok(_) => {
+                crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES=split: split-half kernels");
+                Backend::GpuSplitHalf
+            }
+            Err(why) => {
+                crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES=split: {why}: cuFFT");
+                Backend::Gpu
+            }
+        };
+    }
+    let key = format!("{key} tensor-cores=split");
+    let wisdom = wisdom::of(T::PRECISION);
+    if let Some(c) = wisdom.lookup(&key, rigor) {
+        crate::log::log_info!("plan {key}: from wisdom: {}", c.backend.name());
+        return c.backend;
+    }
+    let split = measure_gpu::<T>(p, mem, rigor, Backend::GpuSplitHalf);
+    let cufft = measure_gpu::<T>(p, mem, rigor, Backend::Gpu);
+    let show = |t: Option<f64>| t.map_or("failed".to_string(), show_ns);
+    crate::log::log_info!(
+        "measure: split-half tensor cores {}, cuFFT {} for {}",
+        show(split),
+        show(cufft),
+        p.describe()
+    );
+    let (backend, cost_ns) = match (split, cufft) {
+        (Some(s), Some(c)) if s < c => (Backend::GpuSplitHalf, s),
+        (Some(s), None) => (Backend::GpuSplitHalf, s),
+        (_, c) => (Backend::Gpu, c.unwrap_or(0.0)),
+    };
+    wisdom.remember(
+        &key,
+        Choice {
+            rigor,
+            threads: 1,
+            cost_ns,
+            backend,
+        },
+    );
+    backend
 }
 
 /// An FFTW plan's program: its one transform step. FFTW's c2r plans may overwrite an
@@ -726,9 +831,9 @@ fn measure_gpus<T: Real>(
     rigor: Rigor,
     parts: usize,
 ) -> Option<(Backend, f64)> {
-    let one = measure_gpu::<T>(p, mem, rigor, false).map(|ns| (Backend::Gpu, ns));
+    let one = measure_gpu::<T>(p, mem, rigor, Backend::Gpu).map(|ns| (Backend::Gpu, ns));
     let spread = (parts > 1)
-        .then(|| measure_gpu::<T>(p, mem, rigor, true))
+        .then(|| measure_gpu::<T>(p, mem, rigor, Backend::Gpus))
         .flatten()
         .map(|ns| (Backend::Gpus, ns));
     match (one, spread) {
@@ -737,20 +842,20 @@ fn measure_gpus<T: Real>(
     }
 }
 
-/// Times the GPU step (`spread`: over the selected devices) on scratch arrays in memory of the
-/// given kinds (None if it fails).
+/// Times the GPU step on `backend` (`Gpu`, `Gpus`: over the selected devices, `GpuSplitHalf`)
+/// on scratch arrays in memory of the given kinds (None if it fails).
 fn measure_gpu<T: Real>(
     p: &Problem,
     mem: (Memory, Memory),
     rigor: Rigor,
-    spread: bool,
+    backend: Backend,
 ) -> Option<f64> {
     if rigor == Rigor::Estimate {
         return None;
     }
     let s = scratch::<T>(p)?;
     let host_arrays = mem.0 != Memory::Device && mem.1 != Memory::Device;
-    let step = GpuRun::<T>::new(p, 1, host_arrays, spread).ok()?;
+    let step = GpuRun::<T>::new(p, 1, host_arrays, backend).ok()?;
     // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
     let copy = |v: &Vec<T>, m: Memory| {
         let bytes = unsafe {
@@ -795,7 +900,7 @@ fn measure_gpu<T: Real>(
     }
     crate::log::log_progress!(
         "measure: {} ({:?} -> {:?}) {} (best of {reps} runs) for {}",
-        if spread { "gpus" } else { "gpu" },
+        backend.name(),
         mem.0,
         mem.1,
         show_ns(fastest),

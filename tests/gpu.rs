@@ -6,6 +6,8 @@
 //! device script sets it), which makes a missing GPU a failure. The full differential suite
 //! also runs on the GPU there, with FFTX_BACKEND=gpu.
 
+mod common;
+
 use fftx::backend::{force_backend, BackendSetting};
 use fftx::exec::cuda;
 use fftx::problem::{Kind, Precision, Problem};
@@ -2237,4 +2239,275 @@ fn fmm_programs_over_several_cards_match_the_cpu() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// f32 data of the split-half tests.
+fn random_f32(len: usize, seed: u64) -> Vec<f32> {
+    narrow(&random(len, seed))
+}
+
+/// The split-half twin (`exec::cpu::split_half`) of packed interleaved transforms.
+fn split_half_twin(x: &[f32], n: usize, sign: i32) -> Vec<f32> {
+    use num_complex::Complex;
+    let mut v: Vec<Complex<f32>> = x
+        .chunks_exact(2)
+        .map(|c| Complex::new(c[0], c[1]))
+        .collect();
+    fftx::exec::cpu::split_half::transform(&mut v, n, sign, true);
+    v.iter().flat_map(|c| [c.re, c.im]).collect()
+}
+
+/// Relative L2 distance of `a` from `b`, both f32.
+fn rel_f32(a: &[f32], b: &[f32]) -> f64 {
+    let wide: Vec<f64> = b.iter().map(|&y| y as f64).collect();
+    common::rel_l2_f32(a, &wide)
+}
+
+/// The issue's fp32 accuracy for n points, 1e-6 at 2^20 (cuFFT f32 and the standalone kernel:
+/// 2e-7 - 4e-7 for 2^12 - 2^24 on an H100; no less than 3e-7 for short transforms, where the
+/// tensor cores' accumulation weighs more than log2 n says).
+fn split_half_tolerance(n: usize) -> f64 {
+    (5e-8 * (n as f64).log2()).max(3e-7)
+}
+
+/// The batched c2c f32 problem of `howmany` transforms of n points, element stride `is` and
+/// distance `idist` in complex elements (output packed unless in place).
+fn c2c_f32(
+    n: usize,
+    howmany: usize,
+    (is, idist): (usize, usize),
+    sign: i32,
+    in_place: bool,
+) -> Problem {
+    use fftx::problem::IoDim;
+    let (os, odist) = if in_place { (is, idist) } else { (1, n) };
+    Problem {
+        kind: Kind::Dft { sign },
+        dims: vec![IoDim::new(n as isize, 2 * is as isize, 2 * os as isize)],
+        loops: vec![IoDim::new(
+            howmany as isize,
+            2 * idist as isize,
+            2 * odist as isize,
+        )],
+        precision: Precision::F32,
+        in_place,
+    }
+}
+
+/// Issue 17's split-half kernel (`exec::cuda::split_half`) against its CPU twin within 1e-6
+/// relative (the tensor cores' accumulation order and CUDA's `sincospif` are all that differ)
+/// and against FFTW in double precision (fp32 accuracy: 5e-8 log2 N, at least 3e-7): on
+/// device arrays in and out of place (16 points x 13, a batch that leaves columns of a warp
+/// past the end; up to 16^6, where the twin is too slow on the CPU and FFTW alone checks), on
+/// strided pageable host arrays through the staging of `GpuTransform::split_half`, and through
+/// `fftwf_` plans under `FFTX_TENSOR_CORES=split` (printed as `gpu-split-half`; a length the
+/// path cannot take keeps cuFFT).
+#[test]
+fn split_half_kernel_matches_its_twin_and_fftw() {
+    use fftx::exec::cpu::layout::ArrayPtr;
+    use fftx::exec::cuda::transform::GpuTransform;
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let g = cuda::default_device().unwrap();
+    if g.capability.0 < 8 {
+        eprintln!(
+            "compute capability {:?}: no mma.sync.m16n8k16 on binary16",
+            g.capability
+        );
+        return;
+    }
+    let at = |p: usize| ArrayPtr::Complex { re: p, im: p + 4 };
+    let mut failures = Vec::new();
+    for (k, howmany) in [
+        (1usize, 13usize),
+        (2, 1000),
+        (3, 257),
+        (4, 16),
+        (5, 2),
+        (6, 1),
+    ] {
+        let n = 1 << (4 * k);
+        for (sign, in_place) in [(-1, false), (1, true)] {
+            let x = random_f32(2 * n * howmany, 100 + k as u64);
+            let p = c2c_f32(n, howmany, (1, n), sign, in_place);
+            let t = GpuTransform::<f32>::split_half(&p, 1).expect("split-half plan");
+            assert!(t
+                .describe()
+                .contains(&format!("split-half tensor cores, 16^{k}")));
+            let din = device_copy_of_f32(&x);
+            let dout = device_copy_of_f32(&vec![0f32; x.len()]);
+            let out = if in_place { din.ptr } else { dout.ptr };
+            unsafe { t.execute(at(din.ptr), at(out)) }.expect("split-half execute");
+            let mut got = vec![0f32; x.len()];
+            unsafe {
+                cudarc::driver::sys::cuMemcpyDtoH_v2(
+                    got.as_mut_ptr() as *mut _,
+                    out as u64,
+                    x.len() * 4,
+                )
+            };
+            let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, sign));
+            let d = (k <= 5).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
+            eprintln!("split-half 16^{k} x {howmany} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
+            if e > split_half_tolerance(n) || d.is_some_and(|d| d > 1e-6) {
+                failures.push(format!(
+                    "16^{k} x {howmany} sign {sign} in place {in_place}: {e:.3e} {d:?}"
+                ));
+            }
+        }
+    }
+    // Strided host arrays (pageable): transforms interleaved, 3 complex apart.
+    let (n, howmany) = (4096usize, 3usize);
+    let x = random_f32(2 * n * howmany, 7);
+    let mut strided = vec![0f32; x.len()];
+    for t in 0..howmany {
+        for j in 0..n {
+            let (a, b) = (2 * (j * howmany + t), 2 * (t * n + j));
+            strided[a..a + 2].copy_from_slice(&x[b..b + 2]);
+        }
+    }
+    let p = c2c_f32(n, howmany, (howmany, 1), -1, false);
+    let t = GpuTransform::<f32>::split_half(&p, 1).expect("split-half plan");
+    let mut got = vec![0f32; x.len()];
+    unsafe { t.execute(at(strided.as_ptr() as usize), at(got.as_mut_ptr() as usize)) }
+        .expect("host execute");
+    let d = rel_f32(&got, &split_half_twin(&x, n, -1));
+    eprintln!("split-half strided host arrays: vs twin {d:.2e}");
+    if d > 1e-6 {
+        failures.push(format!("strided host arrays: {d:.3e}"));
+    }
+    failures.extend(split_half_plans());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `fftwf_` plans under `FFTX_TENSOR_CORES=split` on the GPU: the failures.
+fn split_half_plans() -> Vec<String> {
+    use common::{run_fftwf_many, Alloc, Many1d};
+    let mut failures = Vec::new();
+    force_backend(Some(BackendSetting::Gpu));
+    unsafe { std::env::set_var("FFTX_TENSOR_CORES", "split") };
+    let cases = [
+        (4096, 64, false, Alloc::FftwMalloc, FFTW_ESTIMATE, true),
+        (65536, 8, true, Alloc::Device, FFTW_ESTIMATE, true),
+        (256, 4096, false, Alloc::Device, FFTW_MEASURE, false),
+        (2048, 16, false, Alloc::FftwMalloc, FFTW_ESTIMATE, false),
+    ];
+    for (n, howmany, in_place, alloc, flags, must_split) in cases {
+        let x = random_f32(2 * n * howmany, n as u64);
+        let l = Many1d::packed(n, howmany, in_place);
+        let (got, text) = unsafe { run_fftwf_many(&l, &x, -1, flags, alloc) };
+        let split =
+            text.contains("(gpu-split-half ") && text.contains("gpu split-half tensor cores");
+        let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, -1));
+        eprintln!("fftwf_ plan {n} x {howmany} {alloc:?}: split-half {split}, vs FFTW {e:.2e}");
+        let eligible = n.trailing_zeros() % 4 == 0;
+        if !text.contains("(gpu") || (must_split && !split) || (!eligible && split) {
+            failures.push(format!("plan {n} x {howmany}: {text}"));
+        }
+        if e > split_half_tolerance(n) {
+            failures.push(format!("plan {n} x {howmany}: rel. L2 {e:.3e}"));
+        }
+    }
+    unsafe { std::env::remove_var("FFTX_TENSOR_CORES") };
+    force_backend(None);
+    failures
+}
+
+/// Times `fftwf_` plans on device arrays (`FFTW_ESTIMATE`, the GPU imposed) with and without
+/// `FFTX_TENSOR_CORES=split`, c2c f32 of N = 16^3 .. 16^6 (`SPLIT_SIZES`, exponents of 16), batches
+/// of 2^24 elements; errors against FFTW f64. Prints a markdown table, also written to
+/// $OUT/split-half.md when OUT is set (`tools/device-split.sh`).
+#[test]
+#[ignore]
+fn split_half_plan_timing() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let g = cuda::default_device().unwrap();
+    let mut table = format!(
+        "{} (compute {}.{})\n\n| N | batch | split-half ms | cuFFT ms | cuFFT/split-half speed | split-half err | cuFFT err | plan says |\n|---|---|---|---|---|---|---|---|\n",
+        g.name, g.capability.0, g.capability.1
+    );
+    force_backend(Some(BackendSetting::Gpu));
+    for k in common::env_list("SPLIT_SIZES", "3 4 5 6") {
+        let k: u32 = k.parse().expect("SPLIT_SIZES: exponents of 16");
+        let n = 1usize << (4 * k);
+        let howmany = ((1usize << 24) / n).max(1);
+        let x = random_f32(2 * n * howmany, k as u64);
+        let reference = common::fftw_c2c_f64(&x, n, howmany, -1);
+        let mut row = Vec::new();
+        for setting in ["split", "off"] {
+            unsafe { std::env::set_var("FFTX_TENSOR_CORES", setting) };
+            let (ms, got, text) = time_device_plan(n, howmany, &x);
+            let e = common::rel_l2_f32(&got, &reference);
+            let says = if text.contains("gpu split-half") {
+                "split-half"
+            } else {
+                "cufft"
+            };
+            row.push((ms, e, says));
+        }
+        let ((ts, es, ss), (tc, ec, _)) = (row[0], row[1]);
+        let line = format!(
+            "| 16^{k} | {howmany} | {ts:.3} | {tc:.3} | {:.2} | {es:.2e} | {ec:.2e} | {ss} |\n",
+            tc / ts
+        );
+        eprint!("{line}");
+        table += &line;
+    }
+    unsafe { std::env::remove_var("FFTX_TENSOR_CORES") };
+    force_backend(None);
+    println!("{table}");
+    if let Ok(out) = std::env::var("OUT") {
+        let _ = std::fs::write(format!("{out}/split-half.md"), &table);
+    }
+}
+
+/// An `fftwf_` plan of `howmany` x n points on device arrays holding `x`: the median ms of 20
+/// executes (after one), the output, the printed plan.
+fn time_device_plan(n: usize, howmany: usize, x: &[f32]) -> (f64, Vec<f32>, String) {
+    let din = device_copy_of_f32(x);
+    let dout = device_copy_of_f32(&vec![0f32; x.len()]);
+    let nn = [n as i32];
+    unsafe {
+        let p = fftwf_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            howmany as i32,
+            din.ptr as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            dout.ptr as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
+        assert!(!p.is_null());
+        fftwf_execute(p);
+        let mut ms: Vec<f64> = (0..20)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                fftwf_execute(p);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        let mut got = vec![0f32; x.len()];
+        cudarc::driver::sys::cuMemcpyDtoH_v2(
+            got.as_mut_ptr() as *mut _,
+            dout.ptr as u64,
+            x.len() * 4,
+        );
+        let s = fftwf_sprint_plan(p);
+        let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+        libc::free(s as *mut _);
+        fftwf_destroy_plan(p);
+        (ms[ms.len() / 2], got, text)
+    }
 }

@@ -35,6 +35,11 @@ pub enum Backend {
     /// The GPUs `FFTX_DEVICES` selects, the transform spread over them by slabs and pencils
     /// (`passes::distribute`) and run as one Program on the CUDA executor.
     Gpus,
+    /// The GPU with the split-half tensor-core kernels in place of cuFFT
+    /// (`exec::cuda::split_half`, `FFTX_TENSOR_CORES=split`).
+    GpuSplitHalf,
+    /// Their CPU twin (`exec::cpu::split_half`, the test hook `FFTX_TENSOR_CORES=split-twin`).
+    CpuSplitHalf,
 }
 
 impl Backend {
@@ -43,12 +48,20 @@ impl Backend {
             Backend::Cpu => "cpu",
             Backend::Gpu => "gpu",
             Backend::Gpus => "gpus",
+            Backend::GpuSplitHalf => "gpu-split-half",
+            Backend::CpuSplitHalf => "cpu-split-half",
         }
     }
     pub fn parse(s: &str) -> Option<Backend> {
-        [Backend::Cpu, Backend::Gpu, Backend::Gpus]
-            .into_iter()
-            .find(|b| b.name() == s)
+        [
+            Backend::Cpu,
+            Backend::Gpu,
+            Backend::Gpus,
+            Backend::GpuSplitHalf,
+            Backend::CpuSplitHalf,
+        ]
+        .into_iter()
+        .find(|b| b.name() == s)
     }
 }
 

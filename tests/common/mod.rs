@@ -683,3 +683,217 @@ pub fn env_usize(name: &str, default: usize) -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// Where [`run_fftwf_many`] puts a plan's arrays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alloc {
+    /// A `Vec` (pageable host memory).
+    Vec,
+    /// `fftwf_malloc` (pinned where a GPU is usable).
+    FftwMalloc,
+    /// `cudaMalloc`-like device memory (needs a GPU).
+    Device,
+}
+
+/// A batched 1-D c2c layout, strides and distances in complex elements (FFTW's advanced
+/// interface); in place: one array, `is == os` and `idist == odist`.
+#[derive(Clone, Copy, Debug)]
+pub struct Many1d {
+    pub n: usize,
+    pub howmany: usize,
+    pub is: usize,
+    pub idist: usize,
+    pub os: usize,
+    pub odist: usize,
+    pub in_place: bool,
+}
+
+impl Many1d {
+    pub fn packed(n: usize, howmany: usize, in_place: bool) -> Many1d {
+        Many1d {
+            n,
+            howmany,
+            is: 1,
+            idist: n,
+            os: 1,
+            odist: n,
+            in_place,
+        }
+    }
+    /// `x` (howmany x n complex, packed) laid out as the input side, in `scalars` reals.
+    fn place(&self, x: &[f32], scalars: usize) -> Vec<f32> {
+        let mut v = vec![0f32; scalars];
+        for t in 0..self.howmany {
+            for j in 0..self.n {
+                let (at, from) = (2 * (t * self.idist + j * self.is), 2 * (t * self.n + j));
+                v[at..at + 2].copy_from_slice(&x[from..from + 2]);
+            }
+        }
+        v
+    }
+    /// The output side's elements of `raw`, packed.
+    fn packed_output(&self, raw: &[f32]) -> Vec<f32> {
+        let mut out = vec![0f32; 2 * self.n * self.howmany];
+        for t in 0..self.howmany {
+            for j in 0..self.n {
+                let (at, to) = (2 * (t * self.odist + j * self.os), 2 * (t * self.n + j));
+                out[to..to + 2].copy_from_slice(&raw[at..at + 2]);
+            }
+        }
+        out
+    }
+    /// Complex elements a side's array spans.
+    fn len(&self, input: bool) -> usize {
+        let (s, d) = if input {
+            (self.is, self.idist)
+        } else {
+            (self.os, self.odist)
+        };
+        (self.n - 1) * s + (self.howmany - 1) * d + 1
+    }
+}
+
+/// Plans `fftwf_plan_many_dft` on arrays of `alloc` in layout `l` (planning first, as FFTW
+/// may overwrite the arrays), fills the input with `x` (howmany x n complex, packed,
+/// interleaved), executes; returns the output packed and the plan's printout.
+///
+/// # Safety
+/// Calls the C API on arrays made here.
+pub unsafe fn run_fftwf_many(
+    l: &Many1d,
+    x: &[f32],
+    sign: i32,
+    flags: c_uint,
+    alloc: Alloc,
+) -> (Vec<f32>, String) {
+    use fftx::exec::cuda::{Memory, Mirror};
+    let (ilen, olen) = (l.len(true), l.len(false));
+    let scalars = |len: usize| 2 * len;
+    let host_in = l.place(x, scalars(if l.in_place { ilen.max(olen) } else { ilen }));
+    let host_out = vec![0f32; scalars(olen)];
+    let bytes = |v: &[f32]| std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 4);
+    // Each array: its address and what keeps it alive.
+    enum Keep {
+        Vec(Vec<f32>),
+        Fftw(*mut f32),
+        Device(Mirror),
+    }
+    let make = |v: &[f32]| -> (usize, Keep) {
+        match alloc {
+            Alloc::Vec => {
+                let v = vec![0f32; v.len()];
+                (v.as_ptr() as usize, Keep::Vec(v))
+            }
+            Alloc::FftwMalloc => {
+                let p = fftx::fftwf_malloc(v.len() * 4) as *mut f32;
+                (p as usize, Keep::Fftw(p))
+            }
+            Alloc::Device => {
+                let m = Mirror::new(bytes(v), Memory::Device).expect("device memory");
+                (m.ptr, Keep::Device(m))
+            }
+        }
+    };
+    let upload = |at: usize, v: &[f32]| match alloc {
+        Alloc::Device => {
+            cudarc::driver::sys::cuMemcpyHtoD_v2(at as u64, v.as_ptr() as *const _, v.len() * 4);
+        }
+        _ => std::ptr::copy_nonoverlapping(v.as_ptr(), at as *mut f32, v.len()),
+    };
+    let download = |at: usize, len: usize| -> Vec<f32> {
+        let mut v = vec![0f32; len];
+        match alloc {
+            Alloc::Device => {
+                cudarc::driver::sys::cuMemcpyDtoH_v2(v.as_mut_ptr() as *mut _, at as u64, len * 4);
+            }
+            _ => std::ptr::copy_nonoverlapping(at as *const f32, v.as_mut_ptr(), len),
+        }
+        v
+    };
+    let (a, keep_a) = make(&host_in);
+    let (b, keep_b) = if l.in_place {
+        (a, None)
+    } else {
+        let (b, k) = make(&host_out);
+        (b, Some(k))
+    };
+    let n = [l.n as c_int];
+    let p = fftx::fftwf_plan_many_dft(
+        1,
+        n.as_ptr(),
+        l.howmany as c_int,
+        a as *mut _,
+        std::ptr::null(),
+        l.is as c_int,
+        l.idist as c_int,
+        b as *mut _,
+        std::ptr::null(),
+        l.os as c_int,
+        l.odist as c_int,
+        sign,
+        flags,
+    );
+    assert!(!p.is_null(), "fftwf_plan_many_dft failed for {l:?}");
+    upload(a, &host_in);
+    fftx::fftwf_execute(p);
+    let raw = download(
+        b,
+        if l.in_place {
+            host_in.len()
+        } else {
+            scalars(olen)
+        },
+    );
+    let s = fftx::fftwf_sprint_plan(p);
+    let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+    libc::free(s as *mut _);
+    fftx::fftwf_destroy_plan(p);
+    let out = l.packed_output(&raw);
+    for k in [Some(keep_a), keep_b].into_iter().flatten() {
+        if let Keep::Fftw(p) = k {
+            fftx::fftwf_free(p as *mut _);
+        }
+    }
+    (out, text)
+}
+
+/// The system FFTW's double-precision transform of `x` (howmany x n complex f32, packed).
+pub fn fftw_c2c_f64(x: &[f32], n: usize, howmany: usize, sign: i32) -> Vec<f64> {
+    let api = reference("fftw_");
+    let mut i: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    let mut o = vec![0f64; i.len()];
+    let dims = [Dim {
+        n: n as isize,
+        is: 1,
+        os: 1,
+    }];
+    let loops = [Dim {
+        n: howmany as isize,
+        is: n as isize,
+        os: n as isize,
+    }];
+    let _lock = REFERENCE_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    unsafe {
+        let p = (api.dft)(
+            1,
+            dims.as_ptr(),
+            1,
+            loops.as_ptr(),
+            i.as_mut_ptr() as P,
+            o.as_mut_ptr() as P,
+            sign,
+            ESTIMATE,
+        );
+        assert!(!p.is_null());
+        (api.execute)(p);
+        (api.destroy)(p);
+    }
+    o
+}
+
+/// Relative L2 distance of `a` (f32) from `b` (f64).
+pub fn rel_l2_f32(a: &[f32], b: &[f64]) -> f64 {
+    let num: f64 = a.iter().zip(b).map(|(&x, y)| (x as f64 - y).powi(2)).sum();
+    let den: f64 = b.iter().map(|y| y * y).sum();
+    (num / den.max(1e-300)).sqrt()
+}

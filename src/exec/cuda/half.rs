@@ -34,7 +34,7 @@ use std::sync::Arc;
 
 /// binary16 <-> f32 in PTX (`cvt`), so the source needs no `cuda_fp16.h` (after
 /// `cudagen::prelude(F32)`: `u64`, `i64`, `fx_cplx` = float2, `fx_real` = float).
-const CONVERT: &str = r#"__device__ __forceinline__ float fxh_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+pub(crate) const CONVERT: &str = r#"__device__ __forceinline__ float fxh_f(unsigned short h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ unsigned short fxh_h(float f) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 "#;
 

@@ -13,7 +13,8 @@
 //!
 //! Pieces: this module (devices, their contexts, errors, what a pointer points at, pinned host
 //! memory), [`cufft`] (plans), [`staging`] (the ring of pinned blocks host arrays travel
-//! through), [`transform`] (a transform step: packing, chunks, streams).
+//! through), [`transform`] (a transform step: packing, chunks, streams; its stages are cuFFT
+//! plans, or the tensor-core kernels of [`split_half`]).
 
 pub(crate) mod copy;
 pub mod cudagen;
@@ -25,6 +26,7 @@ pub mod half;
 pub mod kernel;
 pub mod kernels;
 pub mod program;
+pub mod split_half;
 pub mod staging;
 pub mod transform;
 

@@ -12,10 +12,13 @@
 //! - device (or managed) arrays are used where they are, with no copies, when packed.
 //!
 //! Rank 1 to 3 is one cuFFT plan; higher ranks are the trailing three dimensions and then one
-//! strided pass per leading dimension.
+//! strided pass per leading dimension. A step made by [`GpuTransform::split_half`] runs the
+//! tensor-core kernels of `split_half` on the packed buffers instead of cuFFT (1-D c2c f32 of
+//! 16^K points), with everything else here unchanged.
 
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{self, Source};
+use super::split_half::SplitHalf;
 use super::staging::{self, PinnedBlock, BLOCK_BYTES};
 use super::{check, default_device, memory_of, Device, Error, Memory, Result};
 use crate::exec::cpu::layout::{
@@ -98,6 +101,8 @@ pub struct GpuTransform<T: Real> {
     movers: usize,
     /// The device the step runs on (the default device when it was made).
     dev: Arc<Device>,
+    /// The split-half tensor-core stages instead of cuFFT (`split_half`).
+    split: Option<SplitHalf>,
     state: Mutex<State>,
     _t: PhantomData<T>,
 }
@@ -191,9 +196,28 @@ impl<T: Real> GpuTransform<T> {
     /// Prepares the step; cuFFT plans for the full chunk are made here, so that planning
     /// errors (out of device memory) show at plan time.
     pub fn new(p: &Problem, threads: usize) -> Result<Self> {
+        Self::build(p, threads, false)
+    }
+
+    /// The step with the split-half tensor-core kernels (`split_half`) in place of cuFFT;
+    /// `Err` (unsupported) where they cannot run `p`: not c2c f32 of 16^K points, a device
+    /// before compute capability 8.0, NVRTC missing.
+    pub fn split_half(p: &Problem, threads: usize) -> Result<Self> {
+        if T::PRECISION != crate::problem::Precision::F32 {
+            return Err(Error::unsupported("the split-half path is f32"));
+        }
+        Self::build(p, threads, true)
+    }
+
+    fn build(p: &Problem, threads: usize, split: bool) -> Result<Self> {
         super::fault::at_plan()?;
         let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
         g.check_alive()?;
+        let split = if split {
+            Some(SplitHalf::new(&g, p)?)
+        } else {
+            None
+        };
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
         let strided = |shape: Vec<isize>, stride: fn(&IoDim) -> isize| -> Vec<Strided> {
             shape
@@ -243,6 +267,7 @@ impl<T: Real> GpuTransform<T> {
             chunk,
             movers,
             dev: g.clone(),
+            split,
             state: Mutex::new(State::new(g)),
             _t: PhantomData,
         };
@@ -255,7 +280,15 @@ impl<T: Real> GpuTransform<T> {
 
     pub fn describe(&self) -> String {
         let chunks = self.howmany.div_ceil(self.chunk);
-        format!("cufft {} chunks of {} transform(s)", chunks, self.chunk)
+        match &self.split {
+            Some(s) => format!(
+                "{}; {} chunks of {} transform(s)",
+                s.describe(),
+                chunks,
+                self.chunk
+            ),
+            None => format!("cufft {} chunks of {} transform(s)", chunks, self.chunk),
+        }
     }
 
     /// The cuFFT stages for `batch` packed transforms (made once per batch size).
@@ -267,6 +300,13 @@ impl<T: Real> GpuTransform<T> {
     }
 
     fn make_stages(&self, batch: usize) -> Result<Stages> {
+        if let Some(s) = &self.split {
+            return Ok(Stages {
+                list: Vec::new(),
+                work_bytes: s.work_bytes(batch),
+                batch,
+            });
+        }
         let p = T::PRECISION;
         let rank = self.shape.len();
         let sh: Vec<i64> = self.shape.iter().map(|&n| n as i64).collect();
@@ -400,6 +440,9 @@ impl<T: Real> GpuTransform<T> {
         work: u64,
         stream: cu::CUstream,
     ) -> Result<()> {
+        if let Some(s) = &self.split {
+            return s.run(din, dout, work, stages.batch, stream);
+        }
         let (ib, ob) = (elem_bytes::<T>(true) as u64, elem_bytes::<T>(true) as u64);
         for s in &stages.list {
             if s.bound.get() != stream as usize {

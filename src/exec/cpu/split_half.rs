@@ -1,0 +1,525 @@
+//! Issue 17's split-half FFT (fp32 accuracy from binary16 tensor-core products): the CPU twin
+//! of the GPU kernel of `exec::cuda::split_half`, the eligibility rule both share, and the
+//! `FFTX_TENSOR_CORES` setting.
+//!
+//! The transform: batched 1-D c2c f32 of N = 16^K points (K = 1..6), K radix-16 Stockham
+//! stages. Stage s (p = 16^s) takes item i of a transform (i < N/16, k = i mod p), the column
+//! x[i + r N/16] (r = 0..15) times the twiddles exp(sign 2 pi i r k / (16 p)) (f32, by
+//! [`sincospi`]; the product rounded as a multiply then a subtract / add, as the kernel's
+//! `__fmul_rn`/`__fadd_rn`), and writes its 16-point DFT to y[(i - k) 16 + k + q p]. The DFT is
+//! the seed's Algorithm 1: the column's scale s is the least power of two >= its largest
+//! |re| or |im| ([`scale_of`]); each part of x/s is split as hi + lo/2048 (hi, lo binary16,
+//! rounded to nearest even), the DFT matrix F likewise (`Fhi + Flo/2048`, [`dft_parts`]), and
+//! the result is s (Fhi.hi + (Fhi.lo + Flo.hi)/2048): twelve real 16x16 products (binary16
+//! products are exact in f32), each a 16-term sum added to its accumulator in the kernel's
+//! order, combined in f32. Dropping the lo terms gives binary16 accuracy (about 3e-4); with
+//! them the error is f32's (2e-7 - 4e-7 on an H100, `bench/results/2026-11-26-h100-split-half.md`).
+//!
+//! The twin differs from the kernel only where the hardware does: the tensor cores' f32
+//! accumulation inside a product (the twin adds in order with f32 rounding) and CUDA's
+//! `sincospif` (within 1 ulp of the twin's correctly rounded twiddles); `tests/gpu.rs` holds
+//! them within 1e-6 relative.
+//!
+//! `FFTX_TENSOR_CORES` ([`setting`]): `split` lets an `fftwf_` plan the planner places on the
+//! GPU run the kernel (under ESTIMATE always, under MEASURE where it times faster); plans on
+//! the CPU are unchanged. `split-twin` is a test hook: every eligible plan on host arrays runs
+//! this twin on the CPU (`cpu-split-half` in the printed plan), so CI exercises the planner's
+//! wiring and the printed plan without a GPU. Anything the path cannot take ([`stages_of`])
+//! takes the ordinary path, said at `FFTX_LOG=info`.
+
+use crate::exec::cpu::layout::{gather_complex, instance_offsets, scatter_complex};
+use crate::exec::cpu::layout::{ArrayPtr, Strided};
+use crate::half::{f16_from_f32, f32_from_f16};
+use crate::problem::{Kind, Precision, Problem};
+use num_complex::Complex;
+
+/// The lo parts' factor: x = hi + lo / 2048.
+pub const LO: f32 = 2048.0;
+/// At most 16^6 = 2^24 points (the twiddle angles' numerators stay exact in f32).
+pub const MAX_STAGES: u32 = 6;
+
+/// What `FFTX_TENSOR_CORES` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TensorCores {
+    /// Unset, empty or `off`: the ordinary paths.
+    Off,
+    /// `split`: the split-half kernel for eligible GPU plans.
+    Split,
+    /// `split-twin`: the CPU twin for eligible plans on host arrays (a test hook).
+    Twin,
+}
+
+/// `FFTX_TENSOR_CORES`, read at each plan (an unknown value is logged and means off).
+pub fn setting() -> TensorCores {
+    let Ok(v) = std::env::var("FFTX_TENSOR_CORES") else {
+        return TensorCores::Off;
+    };
+    match v.trim() {
+        "" | "off" => TensorCores::Off,
+        "split" => TensorCores::Split,
+        "split-twin" => TensorCores::Twin,
+        other => {
+            crate::log::log_warn!(
+                "FFTX_TENSOR_CORES={other}: unknown (split, split-twin or off); tensor cores off"
+            );
+            TensorCores::Off
+        }
+    }
+}
+
+/// K, the radix-16 stages of `p` on the split-half path, or why the path cannot take it.
+pub fn stages_of(p: &Problem) -> Result<u32, String> {
+    if p.precision != Precision::F32 {
+        return Err("double precision (the split-half path is f32)".into());
+    }
+    if !matches!(p.kind, Kind::Dft { .. }) {
+        return Err(format!("{} (the split-half path is c2c)", p.kind.name()));
+    }
+    let [d] = &p.dims[..] else {
+        return Err(format!(
+            "rank {} (the split-half path is 1-D)",
+            p.dims.len()
+        ));
+    };
+    let n = d.n as u64;
+    let k = n.trailing_zeros() / 4;
+    if !n.is_power_of_two()
+        || !n.trailing_zeros().is_multiple_of(4)
+        || !(1..=MAX_STAGES).contains(&k)
+    {
+        return Err(format!(
+            "length {n} (the split-half path takes 16^K, K = 1..6)"
+        ));
+    }
+    if p.howmany() == 0 {
+        return Err("an empty batch".into());
+    }
+    if p.in_place && !p.batches_independent_in_place() {
+        return Err("an in-place layout whose transforms share memory".into());
+    }
+    Ok(k)
+}
+
+/// (sin(pi x), cos(pi x)) rounded to f32: reduced exactly to [-1/4, 1/4] around a multiple of
+/// 1/2 (exact values there), then f64 `sin_cos`.
+pub fn sincospi(x: f32) -> (f32, f32) {
+    let x = x as f64;
+    let r = x - 2.0 * (x / 2.0).round(); // [-1, 1], exact
+    let q = (2.0 * r).round();
+    let t = r - q / 2.0; // [-1/4, 1/4], exact
+    let (s, c) = (std::f64::consts::PI * t).sin_cos();
+    let (s, c) = match (q as i64).rem_euclid(4) {
+        0 => (s, c),
+        1 => (c, -s),
+        2 => (-s, -c),
+        _ => (-c, s),
+    };
+    (s as f32, c as f32)
+}
+
+/// `v` as hi + lo/2048, each binary16 (rounded to nearest even).
+pub fn split(v: f32) -> (u16, u16) {
+    let hi = f16_from_f32(v);
+    (hi, f16_from_f32((v - f32_from_f16(hi)) * LO))
+}
+
+/// The least power of two >= `mx` (>= 0): the scale of a column (1 for 0; at most 2^127).
+pub fn scale_of(mx: f32) -> f32 {
+    let u = mx.to_bits();
+    if u == 0 {
+        return 1.0;
+    }
+    let mut e = u & 0x7f80_0000;
+    if u & 0x7f_ffff != 0 {
+        e += 0x80_0000;
+    }
+    f32::from_bits(e.min(0x7f00_0000))
+}
+
+/// The binary16 parts of the 16-point DFT matrix, by j = (q r) mod 16: rows Fr hi, Fi hi,
+/// -Fi hi, Fr lo, Fi lo, -Fi lo (F = exp(sign 2 pi i j / 16) = Fr + i Fi); the kernel's
+/// fragments are built from this table.
+pub fn dft_parts(sign: i32) -> [[u16; 16]; 6] {
+    let mut t = [[0u16; 16]; 6];
+    for (row, part) in t.iter_mut().enumerate() {
+        for (j, h) in part.iter_mut().enumerate() {
+            let (s, c) = sincospi(2.0 * sign as f32 * j as f32 / 16.0);
+            let (hi, lo) = split([c, s, -s][row % 3]);
+            *h = if row < 3 { hi } else { lo };
+        }
+    }
+    t
+}
+
+/// The stage twiddle exp(sign 2 pi i j / span) in f32, as the kernel computes it.
+pub fn twiddle(sign: i32, j: u64, span: u64) -> Complex<f32> {
+    let (s, c) = sincospi(2.0 * sign as f32 * j as f32 / span as f32);
+    Complex::new(c, s)
+}
+
+/// One k = 16 product of the tensor cores' m16n8k16 for one output: the 16 exact products
+/// summed in order in f32.
+fn dot(a: &[f32; 16], b: &[f32; 16]) -> f32 {
+    a.iter().zip(b).fold(0.0f32, |s, (x, y)| s + x * y)
+}
+
+/// The DFT matrix parts as f32, [part][q][r].
+fn matrix(sign: i32) -> Box<[[[f32; 16]; 16]; 6]> {
+    let t = dft_parts(sign);
+    let mut f = Box::new([[[0f32; 16]; 16]; 6]);
+    for (w, row) in t.iter().enumerate() {
+        for q in 0..16 {
+            for r in 0..16 {
+                f[w][q][r] = f32_from_f16(row[(q * r) % 16]);
+            }
+        }
+    }
+    f
+}
+
+/// The 16-point split DFT of one twiddled column into `out[q]` (`lo`: with the lo terms;
+/// without them, binary16 accuracy: for tests that the split matters).
+fn dft16(
+    f: &[[[f32; 16]; 16]; 6],
+    col: &[Complex<f32>; 16],
+    lo: bool,
+    out: &mut [Complex<f32>; 16],
+) {
+    let mx = col
+        .iter()
+        .fold(0f32, |m, v| m.max(v.re.abs()).max(v.im.abs()));
+    let scale = scale_of(mx);
+    let inv = 1.0 / scale;
+    let (mut xrh, mut xih, mut xrl, mut xil) = ([0f32; 16], [0f32; 16], [0f32; 16], [0f32; 16]);
+    for r in 0..16 {
+        let (rh, rl) = split(col[r].re * inv);
+        let (ih, il) = split(col[r].im * inv);
+        (xrh[r], xih[r]) = (f32_from_f16(rh), f32_from_f16(ih));
+        (xrl[r], xil[r]) = (f32_from_f16(rl), f32_from_f16(il));
+    }
+    for q in 0..16 {
+        // The kernel's mma order: r1 = F0.Xrh + F2.Xih; i1 = F0.Xih + F1.Xrh;
+        // r2 = F0.Xrl + F2.Xil + F3.Xrh + F5.Xih; i2 = F0.Xil + F1.Xrl + F4.Xrh + F3.Xih.
+        let r1 = dot(&f[0][q], &xrh) + dot(&f[2][q], &xih);
+        let i1 = dot(&f[0][q], &xih) + dot(&f[1][q], &xrh);
+        let (mut r2, mut i2) = (0f32, 0f32);
+        if lo {
+            r2 = dot(&f[0][q], &xrl) + dot(&f[2][q], &xil);
+            r2 = r2 + dot(&f[3][q], &xrh) + dot(&f[5][q], &xih);
+            i2 = dot(&f[0][q], &xil) + dot(&f[1][q], &xrl);
+            i2 = i2 + dot(&f[4][q], &xrh) + dot(&f[3][q], &xih);
+        }
+        out[q] = Complex::new(
+            scale * (r1 + r2 * (1.0 / LO)),
+            scale * (i1 + i2 * (1.0 / LO)),
+        );
+    }
+}
+
+/// One radix-16 Stockham stage (`p` = 16^s) over the packed transforms of `x` into `y`.
+pub fn stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, p: usize, sign: i32, lo: bool) {
+    let f = matrix(sign);
+    let m = n / 16;
+    let mut col = [Complex::new(0f32, 0f32); 16];
+    let mut out = col;
+    for (xb, yb) in x.chunks_exact(n).zip(y.chunks_exact_mut(n)) {
+        for i in 0..m {
+            let k = i % p;
+            for (r, c) in col.iter_mut().enumerate() {
+                let u = xb[i + r * m];
+                *c = if p > 1 {
+                    let w = twiddle(sign, ((r * k) % (16 * p)) as u64, 16 * p as u64);
+                    Complex::new(u.re * w.re - u.im * w.im, u.re * w.im + u.im * w.re)
+                } else {
+                    u
+                };
+            }
+            dft16(&f, &col, lo, &mut out);
+            for (q, v) in out.iter().enumerate() {
+                yb[(i - k) * 16 + k + q * p] = *v;
+            }
+        }
+    }
+}
+
+/// The whole transform of the packed transforms in `data` (a multiple of n = 16^K points),
+/// in place, through a scratch of the same size (`lo`: as [`stage`]).
+pub fn transform(data: &mut [Complex<f32>], n: usize, sign: i32, lo: bool) {
+    let mut other = vec![Complex::new(0f32, 0f32); data.len()];
+    let (mut src, mut dst) = (&mut *data, &mut other[..]);
+    let mut p = 1;
+    let mut swapped = false;
+    while p < n {
+        stage(src, dst, n, p, sign, lo);
+        std::mem::swap(&mut src, &mut dst);
+        swapped = !swapped;
+        p *= 16;
+    }
+    if swapped {
+        dst.copy_from_slice(src); // dst is `data` again
+    }
+}
+
+/// The twin as a plan's step on the caller's arrays (any strides, in place or not): every
+/// transform gathered, transformed, scattered.
+pub struct SplitHalfCpu {
+    problem: Problem,
+    n: usize,
+    sign: i32,
+    stages: u32,
+}
+
+impl SplitHalfCpu {
+    pub fn new(problem: &Problem) -> Result<SplitHalfCpu, String> {
+        let stages = stages_of(problem)?;
+        let Kind::Dft { sign } = problem.kind else {
+            unreachable!("stages_of takes c2c only")
+        };
+        Ok(SplitHalfCpu {
+            problem: problem.clone(),
+            n: problem.dims[0].n as usize,
+            sign,
+            stages,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "cpu twin of the split-half tensor-core kernel, 16^{}: {} radix-16 stage(s), binary16 hi + lo/2048 products in f32 (FFTX_TENSOR_CORES=split-twin)",
+            self.stages, self.stages
+        )
+    }
+
+    /// # Safety
+    /// The arrays must hold every element the problem addresses (f32 complex).
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+        let (ArrayPtr::Complex { re: ir, im: ii }, ArrayPtr::Complex { re: or, im: oi }) =
+            (input, output)
+        else {
+            return Err("the split-half twin takes complex arrays".into());
+        };
+        let (n, howmany) = (self.n, self.problem.howmany());
+        let d = self.problem.dims[0];
+        let mut data = Vec::new();
+        data.try_reserve_exact(n * howmany)
+            .map_err(|_| format!("out of host memory for {} complex values", n * howmany))?;
+        data.resize(n * howmany, Complex::new(0f32, 0f32));
+        for (t, chunk) in data.chunks_exact_mut(n).enumerate() {
+            let (io, _) = instance_offsets(&self.problem.loops, t);
+            let dims = [Strided { n, s: d.is }];
+            gather_complex(ir as *const f32, ii as *const f32, io, &dims, chunk);
+        }
+        transform(&mut data, n, self.sign, true);
+        for (t, chunk) in data.chunks_exact(n).enumerate() {
+            let (_, oo) = instance_offsets(&self.problem.loops, t);
+            let dims = [Strided { n, s: d.os }];
+            scatter_complex(chunk, or as *mut f32, oi as *mut f32, oo, &dims);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::IoDim;
+    use rand::{Rng, SeedableRng};
+
+    fn random(len: usize, seed: u64) -> Vec<Complex<f32>> {
+        let mut r = rand::rngs::SmallRng::seed_from_u64(seed);
+        (0..len)
+            .map(|_| Complex::new(r.gen_range(-1.0f32..1.0), r.gen_range(-1.0f32..1.0)))
+            .collect()
+    }
+
+    /// Relative L2 distance of `a` from `b`.
+    fn rel(a: &[Complex<f32>], b: &[Complex<f64>]) -> f64 {
+        let e: f64 = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| (Complex::new(x.re as f64, x.im as f64) - y).norm_sqr())
+            .sum();
+        let w: f64 = b.iter().map(|y| y.norm_sqr()).sum();
+        (e / w).sqrt()
+    }
+
+    /// A direct f64 DFT of each transform (small n).
+    fn direct(x: &[Complex<f32>], n: usize, sign: i32) -> Vec<Complex<f64>> {
+        let mut y = vec![Complex::new(0.0, 0.0); x.len()];
+        for (xb, yb) in x.chunks_exact(n).zip(y.chunks_exact_mut(n)) {
+            for (q, out) in yb.iter_mut().enumerate() {
+                for (j, v) in xb.iter().enumerate() {
+                    let a =
+                        sign as f64 * 2.0 * std::f64::consts::PI * ((q * j) % n) as f64 / n as f64;
+                    *out += Complex::new(v.re as f64, v.im as f64) * Complex::from_polar(1.0, a);
+                }
+            }
+        }
+        y
+    }
+
+    /// rustfft in f64 (an independent reference for large n).
+    fn fft64(x: &[Complex<f32>], n: usize, sign: i32) -> Vec<Complex<f64>> {
+        let dir = if sign < 0 {
+            rustfft::FftDirection::Forward
+        } else {
+            rustfft::FftDirection::Inverse
+        };
+        let fft = rustfft::FftPlanner::<f64>::new().plan_fft(n, dir);
+        let mut y: Vec<Complex<f64>> = x
+            .iter()
+            .map(|v| Complex::new(v.re as f64, v.im as f64))
+            .collect();
+        fft.process(&mut y);
+        y
+    }
+
+    #[test]
+    fn sincospi_is_exact_at_quarter_turns_and_accurate_between() {
+        assert_eq!(sincospi(0.0), (0.0, 1.0));
+        assert_eq!(sincospi(0.5), (1.0, 0.0));
+        assert_eq!(sincospi(-1.0).1, -1.0);
+        assert_eq!(sincospi(-1.5), (1.0, 0.0));
+        for j in 0..200 {
+            let x = j as f32 / 64.0 - 1.7;
+            let (s, c) = sincospi(x);
+            let (s64, c64) = (std::f64::consts::PI * x as f64).sin_cos();
+            assert!(
+                (s as f64 - s64).abs() <= 6e-8 && (c as f64 - c64).abs() <= 6e-8,
+                "{x}"
+            );
+        }
+    }
+
+    #[test]
+    fn scales_and_splits() {
+        assert_eq!(scale_of(0.0), 1.0);
+        assert_eq!(scale_of(1.0), 1.0);
+        assert_eq!(scale_of(1.0001), 2.0);
+        assert_eq!(scale_of(0.3), 0.5);
+        assert_eq!(scale_of(f32::MAX), 2f32.powi(127));
+        assert_eq!(scale_of(1e-45), 2f32.powi(-126));
+        // hi + lo/2048 holds 22 bits of the value.
+        for v in [0.1f32, -0.6180339, 0.99999, 1.0 / 3.0] {
+            let (h, l) = split(v);
+            let back = f32_from_f16(h) + f32_from_f16(l) / LO;
+            assert!(((back - v) / v).abs() < 2f32.powi(-21), "{v}: {back}");
+        }
+        let t = dft_parts(-1);
+        assert_eq!(t[0][0], f16_from_f32(1.0));
+        assert_eq!(t[1][4], f16_from_f32(-1.0), "exp(-2 pi i 4/16) = -i");
+        assert_eq!(t[2][4], f16_from_f32(1.0));
+        assert_eq!((t[3][0], t[4][4]), (0, 0), "exact entries have no lo part");
+    }
+
+    /// The twin against an independent f64 reference: the direct DFT for n = 16 and 256, f64
+    /// rustfft up to 2^20; within 1e-6 relative L2 (scaled by log2 n / 12 beyond 2^12), both
+    /// signs, batches. Without the lo terms the same error is above 1e-4: the test sees the
+    /// split.
+    #[test]
+    fn twin_matches_an_f64_reference_at_fp32_accuracy() {
+        for (k, batch) in [(1u32, 7usize), (2, 5), (3, 3), (4, 2), (5, 1)] {
+            let n = 1usize << (4 * k);
+            for sign in [-1, 1] {
+                let x = random(n * batch, 17 + k as u64);
+                let reference = if n <= 256 {
+                    direct(&x, n, sign)
+                } else {
+                    x.chunks_exact(n).flat_map(|c| fft64(c, n, sign)).collect()
+                };
+                let mut y = x.clone();
+                transform(&mut y, n, sign, true);
+                let e = rel(&y, &reference);
+                let bound = 1e-6 * (4.0 * k as f64 / 12.0).max(1.0);
+                assert!(e <= bound, "16^{k} sign {sign}: {e:.3e} > {bound:.1e}");
+                let mut hi_only = x.clone();
+                transform(&mut hi_only, n, sign, false);
+                let e_hi = rel(&hi_only, &reference);
+                assert!(e_hi > 1e-4, "16^{k}: without the split {e_hi:.3e}");
+                eprintln!("16^{k} sign {sign}: split {e:.2e}, hi only {e_hi:.2e}");
+            }
+        }
+    }
+
+    /// Against a plain f32 FFT (rustfft f32) the twin differs at f32 rounding level only.
+    #[test]
+    fn twin_differs_from_a_plain_f32_fft_at_rounding_level() {
+        let n = 4096;
+        let x = random(2 * n, 5);
+        let fft = rustfft::FftPlanner::<f32>::new().plan_fft_forward(n);
+        let mut plain = x.clone();
+        fft.process(&mut plain);
+        let mut y = x.clone();
+        transform(&mut y, n, -1, true);
+        let plain64: Vec<Complex<f64>> = plain
+            .iter()
+            .map(|v| Complex::new(v.re as f64, v.im as f64))
+            .collect();
+        let d = rel(&y, &plain64);
+        assert!(d < 1e-6 && d > 0.0, "{d:.3e}");
+    }
+
+    /// The plan step gathers strided transforms and scatters them, in place too.
+    #[test]
+    fn plan_step_on_strided_and_in_place_arrays() {
+        let (n, howmany) = (256usize, 3usize);
+        // Input: element j of transform t at complex index j howmany + t (interleaved
+        // transforms); output packed.
+        let p = Problem {
+            kind: Kind::Dft { sign: -1 },
+            dims: vec![IoDim::new(n as isize, 2 * howmany as isize, 2)],
+            loops: vec![IoDim::new(howmany as isize, 2, 2 * n as isize)],
+            precision: Precision::F32,
+            in_place: false,
+        };
+        let x = random(n * howmany, 9);
+        let step = SplitHalfCpu::new(&p).unwrap();
+        let mut out = vec![Complex::new(0f32, 0f32); n * howmany];
+        let ip = ArrayPtr::Complex {
+            re: x.as_ptr() as usize,
+            im: x.as_ptr() as usize + 4,
+        };
+        let op = ArrayPtr::Complex {
+            re: out.as_mut_ptr() as usize,
+            im: out.as_mut_ptr() as usize + 4,
+        };
+        unsafe { step.execute(ip, op).unwrap() };
+        for t in 0..howmany {
+            let mut col: Vec<Complex<f32>> = (0..n).map(|j| x[j * howmany + t]).collect();
+            transform(&mut col, n, -1, true);
+            assert_eq!(&out[t * n..(t + 1) * n], &col[..], "transform {t}");
+        }
+        // In place, packed.
+        let q = Problem::packed(&[n as isize], Kind::Dft { sign: 1 }, Precision::F32);
+        let mut q = Problem {
+            loops: vec![IoDim::new(2, 2 * n as isize, 2 * n as isize)],
+            ..q
+        };
+        q.in_place = true;
+        let mut a = random(2 * n, 4);
+        let mut want = a.clone();
+        transform(&mut want, n, 1, true);
+        let ap = ArrayPtr::Complex {
+            re: a.as_mut_ptr() as usize,
+            im: a.as_mut_ptr() as usize + 4,
+        };
+        unsafe { SplitHalfCpu::new(&q).unwrap().execute(ap, ap).unwrap() };
+        assert_eq!(a, want);
+    }
+
+    #[test]
+    fn what_the_path_takes() {
+        let c2c = |n: isize| Problem::packed(&[n], Kind::Dft { sign: -1 }, Precision::F32);
+        assert_eq!(stages_of(&c2c(16)), Ok(1));
+        assert_eq!(stages_of(&c2c(1 << 24)), Ok(6));
+        for n in [8, 32, 1 << 28, 48, 1000] {
+            assert!(stages_of(&c2c(n)).is_err(), "{n}");
+        }
+        let f64p = Problem::packed(&[256], Kind::Dft { sign: -1 }, Precision::F64);
+        assert!(stages_of(&f64p).unwrap_err().contains("double"));
+        let r2c = Problem::packed(&[256], Kind::R2c, Precision::F32);
+        assert!(stages_of(&r2c).is_err());
+        let two_d = Problem::packed(&[16, 16], Kind::Dft { sign: -1 }, Precision::F32);
+        assert!(stages_of(&two_d).unwrap_err().contains("rank 2"));
+    }
+}
