@@ -9,6 +9,7 @@
 pub mod abi;
 pub mod api;
 pub mod backend;
+pub mod binary16;
 pub mod error;
 pub mod exec;
 mod fftx;

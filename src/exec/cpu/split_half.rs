@@ -27,9 +27,9 @@
 //! wiring and the printed plan without a GPU. Anything the path cannot take ([`stages_of`])
 //! takes the ordinary path, said at `FFTX_LOG=info`.
 
+use crate::binary16::{f16_from_f32, f32_from_f16};
 use crate::exec::cpu::layout::{gather_complex, instance_offsets, scatter_complex};
 use crate::exec::cpu::layout::{ArrayPtr, Strided};
-use crate::half::{f16_from_f32, f32_from_f16};
 use crate::problem::{Kind, Precision, Problem};
 use num_complex::Complex;
 
