@@ -1,5 +1,7 @@
-//! `FFTX_BACKEND`: where plans may run (read by the planner and by the executors). A setting at
-//! the bottom of the library, so that nothing below the planner has to ask the planner.
+//! `FFTX_BACKEND`: where plans may run (read by the planner and by the executors), and
+//! `FFTX_TENSOR_CORES`: whether GPU plans may take the split-half tensor-core kernels (read by
+//! the planner). Settings at the bottom of the library, so that nothing below the planner has
+//! to ask the planner.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -37,6 +39,35 @@ pub fn backend_setting() -> BackendSetting {
         Ok("cpu") => BackendSetting::Cpu,
         Ok("gpu") => BackendSetting::Gpu,
         _ => BackendSetting::Auto,
+    }
+}
+
+/// What `FFTX_TENSOR_CORES` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TensorCores {
+    /// Unset, empty or `off`: the ordinary paths.
+    Off,
+    /// `split`: the split-half kernel for eligible GPU plans.
+    Split,
+    /// `split-twin`: the CPU twin for eligible plans on host arrays (a test hook).
+    Twin,
+}
+
+/// `FFTX_TENSOR_CORES`, read at each plan (an unknown value is logged and means off).
+pub fn tensor_cores_setting() -> TensorCores {
+    let Ok(v) = std::env::var("FFTX_TENSOR_CORES") else {
+        return TensorCores::Off;
+    };
+    match v.trim() {
+        "" | "off" => TensorCores::Off,
+        "split" => TensorCores::Split,
+        "split-twin" => TensorCores::Twin,
+        other => {
+            crate::log::log_warn!(
+                "FFTX_TENSOR_CORES={other}: unknown (split, split-twin or off); tensor cores off"
+            );
+            TensorCores::Off
+        }
     }
 }
 

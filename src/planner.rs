@@ -2,10 +2,10 @@
 //! cost model under ESTIMATE, by timing under MEASURE/PATIENT/EXHAUSTIVE) and lowers to a program.
 
 use crate::abi::*;
-use crate::backend::{backend_setting, BackendSetting};
+use crate::backend::{backend_setting, tensor_cores_setting, BackendSetting, TensorCores};
 use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::exec::cpu::split_half::{self, TensorCores};
+use crate::exec::cpu::split_half;
 use crate::exec::cpu::CpuTransform;
 use crate::exec::cuda::{self, Memory};
 use crate::passes::distribute;
@@ -289,7 +289,7 @@ fn tensor_cores<T: Real>(
         Backend::CpuSplitHalf => Backend::Cpu,
         b => b,
     };
-    let setting = split_half::setting();
+    let setting = tensor_cores_setting();
     if setting == TensorCores::Off {
         return ordinary;
     }

@@ -12,14 +12,7 @@ for n in libfftw3 libfftw3f libfftw3_threads libfftw3f_threads libfftw3_omp libf
   ln -sf libfftx.so .device/lib/$n.so.3
   ln -sf libfftx.so .device/lib/$n.so
 done
-cargo test --release --no-run --message-format=json 2>/dev/null \
-  | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] != ["bin"]:
-        name = "unit" if set(m["target"]["kind"]) & {"lib", "rlib", "cdylib"} else m["target"]["name"]
-        print(name, m["executable"])' \
-  | while read -r name exe; do cp "$exe" ".device/tests/$name"; strip --strip-debug ".device/tests/$name"; done
+bash tools/test-binaries.sh .device/tests
 ls -la .device/lib .device/tests
 du -sh .device
 # The FFTX ctest programs (C and C++), linked against the library above, for FFTX_BACKEND=gpu runs.

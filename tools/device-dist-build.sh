@@ -5,13 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=${1:-.device-dist}
-mkdir -p "$DEST"
-cargo test --release --test gpu --test fmm_bench --test dist_bench --no-run --message-format=json 2>/dev/null \
-  | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
-        print(m["target"]["name"], m["executable"])' \
-  | while read -r name exe; do cp "$exe" "$DEST/$name"; strip --strip-debug "$DEST/$name"; done
+bash tools/test-binaries.sh "$DEST" --test gpu --test fmm_bench --test dist_bench
 cp tools/device-dist.sh "$DEST/run.sh"
 du -sh "$DEST"; ls -la "$DEST"

@@ -7,14 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=${1:-.device-split}
-rm -rf "$DEST" && mkdir -p "$DEST"
-cargo test --release --test gpu --no-run --message-format=json 2>/dev/null \
-  | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
-        print(m["target"]["name"], m["executable"])' \
-  | while read -r name exe; do cp "$exe" "$DEST/$name"; strip --strip-debug "$DEST/$name"; done
+rm -rf "$DEST"
+bash tools/test-binaries.sh "$DEST" --test gpu
 test -x "$DEST/gpu" || { echo "no tests/gpu.rs binary: see cargo test --release --test gpu --no-run" >&2; exit 1; }
 "$DEST/gpu" --list 2>/dev/null | grep -q '^split_half_plan_timing' ||
   { echo "$DEST/gpu lacks the split-half tests (stale target/?): set CARGO_TARGET_DIR" >&2; exit 1; }

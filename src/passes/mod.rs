@@ -17,8 +17,9 @@ pub struct Budget {
 /// The order in which device `dest` takes its parts of an exchange among `count` devices: its
 /// own part first, then each next device around the ring, so that at every step each card's
 /// link serves one reader. With every destination starting at device 0 (the plain loop) all
-/// readers queue on card 0's link, then on card 1's: on 4 H100s an all-to-all of 1-2 GiB a
-/// card moved 170-190 GB/s out of each card that way and 300-357 GB/s rotated (NCCL: 330-345);
+/// readers queue on card 0's link, then on card 1's: on 4 H100s an all-to-all of 256 MiB-2 GiB
+/// a card by peer-read kernels moved 170-171 GB/s out of each card that way and 298-313 GB/s
+/// rotated (NCCL: 276-345);
 /// a 1024³ c2c f32 by slabs over 4 cards went from 18.2 to 12.3 ms
 /// (`bench/alltoall.cu`, bench/results/2026-11-26-exchange.md).
 pub fn exchange_order(dest: usize, count: usize) -> impl Iterator<Item = usize> {

@@ -20,7 +20,7 @@
 //! `sincospif` (within 1 ulp of the twin's correctly rounded twiddles); `tests/gpu.rs` holds
 //! them within 1e-6 relative.
 //!
-//! `FFTX_TENSOR_CORES` ([`setting`]): `split` lets an `fftwf_` plan the planner places on the
+//! `FFTX_TENSOR_CORES` (`backend::tensor_cores_setting`): `split` lets an `fftwf_` plan the planner places on the
 //! GPU run the kernel (under ESTIMATE always, under MEASURE where it times faster); plans on
 //! the CPU are unchanged. `split-twin` is a test hook: every eligible plan on host arrays runs
 //! this twin on the CPU (`cpu-split-half` in the printed plan), so CI exercises the planner's
@@ -37,35 +37,6 @@ use num_complex::Complex;
 pub const LO: f32 = 2048.0;
 /// At most 16^6 = 2^24 points (the twiddle angles' numerators stay exact in f32).
 pub const MAX_STAGES: u32 = 6;
-
-/// What `FFTX_TENSOR_CORES` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TensorCores {
-    /// Unset, empty or `off`: the ordinary paths.
-    Off,
-    /// `split`: the split-half kernel for eligible GPU plans.
-    Split,
-    /// `split-twin`: the CPU twin for eligible plans on host arrays (a test hook).
-    Twin,
-}
-
-/// `FFTX_TENSOR_CORES`, read at each plan (an unknown value is logged and means off).
-pub fn setting() -> TensorCores {
-    let Ok(v) = std::env::var("FFTX_TENSOR_CORES") else {
-        return TensorCores::Off;
-    };
-    match v.trim() {
-        "" | "off" => TensorCores::Off,
-        "split" => TensorCores::Split,
-        "split-twin" => TensorCores::Twin,
-        other => {
-            crate::log::log_warn!(
-                "FFTX_TENSOR_CORES={other}: unknown (split, split-twin or off); tensor cores off"
-            );
-            TensorCores::Off
-        }
-    }
-}
 
 /// K, the radix-16 stages of `p` on the split-half path, or why the path cannot take it.
 pub fn stages_of(p: &Problem) -> Result<u32, String> {
