@@ -7,12 +7,16 @@ use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::split_half;
 use crate::exec::cpu::CpuTransform;
+use crate::exec::cuda::run::CudaRun;
+use crate::exec::cuda::transform::staged_device_bytes;
 use crate::exec::cuda::{self, Memory};
+use crate::exec::{Executable, Executor};
 use crate::passes::distribute;
 use crate::passes::normalize::normalize;
-use crate::plan::{on_device, prepare, GpuRun, Plan};
+use crate::passes::out_of_card::{self, Budget};
+use crate::plan::{on_device, Plan};
 use crate::problem::{Kind, Precision, Problem};
-use crate::program::{Backend, Program};
+use crate::program::{Backend, Program, Step};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
 use parking_lot::Mutex;
@@ -235,37 +239,103 @@ pub fn plan<T: Real>(
     };
     let backend = tensor_cores::<T>(&problem, backend, rigor, memory, device_arrays, &key);
     let choice = Choice { backend, ..choice };
-    let program = lower(&problem, backend, choice.threads, flags);
-    let exec = match prepare::<T>(&program, !device_arrays) {
-        Ok(exec) => exec,
-        Err(e) if backend != Backend::Cpu && !device_arrays => {
-            crate::log::log_warn!("plan {key}: the GPU cannot take it ({e}); planning for the CPU");
-            let program = lower(&problem, Backend::Cpu, choice.threads, flags);
-            let exec = prepare::<T>(&program, !device_arrays)?;
-            return Ok(Plan {
-                problem,
-                input,
-                output,
-                program,
-                exec,
-                choice: Choice {
-                    backend: Backend::Cpu,
-                    ..choice
-                },
-                device_arrays,
-            });
+    // What the choice needs that this machine cannot give (the split-half kernels on an old
+    // card, device memory for cuFFT's plans) falls back: the split-half kernels to cuFFT, a
+    // GPU on host arrays to the CPU.
+    let mut candidates = vec![backend];
+    if backend == Backend::GpuSplitHalf {
+        candidates.push(Backend::Gpu);
+    }
+    if backend != Backend::Cpu && !device_arrays {
+        candidates.push(Backend::Cpu);
+    }
+    let mut why = String::new();
+    for (k, &backend) in candidates.iter().enumerate() {
+        let program = lower(&problem, backend, choice.threads, flags);
+        match prepare::<T>(&program, !device_arrays) {
+            Ok(exec) => {
+                return Ok(Plan {
+                    problem,
+                    input,
+                    output,
+                    program,
+                    exec,
+                    choice: Choice { backend, ..choice },
+                    device_arrays,
+                })
+            }
+            Err(e) => {
+                if let Some(next) = candidates.get(k + 1) {
+                    crate::log::log_warn!(
+                        "plan {key}: {} cannot take it ({e}); planning for {}",
+                        backend.name(),
+                        next.name()
+                    );
+                }
+                why = e;
+            }
         }
-        Err(e) => return Err(e),
+    }
+    Err(why)
+}
+
+/// The plan's program made ready for its executors: for a GPU backend with the program the
+/// GPU runs in its place where [`gpu_program`] lowers the transform.
+fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable, String> {
+    let lowered = match &program.steps[..] {
+        [Step::Transform {
+            problem, backend, ..
+        }] if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) => {
+            gpu_program::<T>(problem, *backend, host_arrays).map_err(|e| e.message)?
+        }
+        _ => None,
     };
-    Ok(Plan {
-        problem,
-        input,
-        output,
-        program,
-        exec,
-        choice,
-        device_arrays,
-    })
+    Ok(Box::new(Executor::<T>::new(program, lowered.as_ref())?))
+}
+
+/// What the GPU runs for a transform on `backend` in place of the plan's one transform step
+/// (which it streams through device buffers a chunk of transforms at a time), for host arrays
+/// (or NULL): on `Gpus`, the transform spread over the devices `FFTX_DEVICES` selects
+/// (`passes::distribute`); a transform whose streamed chunks exceed what the device gives a
+/// plan ([`cuda::usable_device_bytes`]: nine tenths of the card, or `FFTX_GPU_MEMORY`), out
+/// of card (`passes::out_of_card`: rounds of tiles through device buffers). None: the step
+/// itself. `Err` where the GPU cannot take it.
+fn gpu_program<T: Real>(
+    problem: &Problem,
+    backend: Backend,
+    host_arrays: bool,
+) -> cuda::Result<Option<Program>> {
+    let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
+    if !host_arrays {
+        return Ok(None);
+    }
+    if backend == Backend::Gpus {
+        let count = cuda::devices().len();
+        if count > 1 {
+            let program = distribute::spread(problem, &(0..count).collect::<Vec<_>>())?;
+            crate::log::log_info!(
+                "plan: the transform spread over {count} devices, {} steps",
+                program.steps.len()
+            );
+            return Ok(Some(program));
+        }
+        crate::log::log_info!("plan: FFTX_DEVICES selects one device: the transform stays on it");
+    }
+    let bytes = cuda::usable_device_bytes(&device);
+    if staged_device_bytes::<T>(problem) <= bytes {
+        return Ok(None);
+    }
+    if backend == Backend::GpuSplitHalf {
+        return Err(cuda::Error::unsupported(
+            "the transform runs out of card, which the split-half kernels do not",
+        ));
+    }
+    let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
+    crate::log::log_info!(
+        "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
+        program.steps.len()
+    );
+    Ok(Some(program))
 }
 
 /// Issue 17's split-half path (`FFTX_TENSOR_CORES`, `exec::cpu::split_half`): the backend of a
@@ -855,7 +925,8 @@ fn measure_gpu<T: Real>(
     }
     let s = scratch::<T>(p)?;
     let host_arrays = mem.0 != Memory::Device && mem.1 != Memory::Device;
-    let step = GpuRun::<T>::new(p, 1, host_arrays, backend).ok()?;
+    let lowered = gpu_program::<T>(p, backend, host_arrays).ok()?;
+    let step = CudaRun::<T>::new(&lowered.unwrap_or_else(|| lower(p, backend, 1, 0))).ok()?;
     // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
     let copy = |v: &Vec<T>, m: Memory| {
         let bytes = unsafe {

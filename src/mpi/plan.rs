@@ -12,7 +12,8 @@ use super::dist::{block_range, default_block, MPI_FLAGS};
 use super::ffi::{self, Comm, Exchange};
 use super::transpose::{Packing, Transpose};
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::plan::{Plan, Steps};
+use crate::exec::Execute;
+use crate::plan::Plan;
 use crate::problem::{IoDim, Kind, Problem, R2rKind};
 use crate::program::{Backend, Program};
 use crate::real::Real;
@@ -410,7 +411,7 @@ impl<T: Real> MpiExec<T> {
     }
 }
 
-impl<T: Real> Steps for MpiExec<T> {
+impl<T: Real> Execute for MpiExec<T> {
     unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
         if device {
             return Err("MPI plans run on host arrays; these are GPU memory".into());

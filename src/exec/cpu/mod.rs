@@ -33,6 +33,7 @@ pub mod pencil;
 pub mod program;
 pub mod r2r;
 pub mod rfft;
+pub mod run;
 pub mod split_half;
 
 use crate::exec::parallel::parallel_for;

@@ -26,6 +26,7 @@ pub mod half;
 pub mod kernel;
 pub mod kernels;
 pub mod program;
+pub mod run;
 pub mod split_half;
 pub mod staging;
 pub mod transform;

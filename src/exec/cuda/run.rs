@@ -1,0 +1,110 @@
+//! The CUDA executor's entry for any [`Program`]: an FFTW plan's whole transform (one
+//! [`Step::Transform`]) streams through device buffers a chunk of transforms at a time
+//! ([`GpuTransform`]; on [`Backend::GpuSplitHalf`] with the split-half tensor-core kernels);
+//! every other program (the out-of-card schedule of `passes::out_of_card`, a transform spread
+//! over devices by `passes::distribute`) runs step by step on [`CudaProgram`]. The planner
+//! chooses and lowers; this only runs what it is given.
+
+use super::program::CudaProgram;
+use super::transform::{Failure, GpuTransform, Written};
+use super::{default_device, devices, fault, Device, Error, Result};
+use crate::exec::cpu::layout::ArrayPtr;
+use crate::program::{Backend, Placement, Program, Step};
+use crate::real::Real;
+use std::sync::Arc;
+
+/// A program made ready for the GPU.
+pub enum CudaRun<T: Real> {
+    Streamed(GpuTransform<T>),
+    Program {
+        exec: CudaProgram<T>,
+        /// What the program is, as the printed plan says it.
+        what: String,
+        ordinals: Vec<i32>,
+    },
+}
+
+impl<T: Real> CudaRun<T> {
+    /// Makes `program` ready. A program's `Device(d)` buffers are on the d-th device of
+    /// `FFTX_DEVICES` when it uses several devices ([`devices`]), on the default device when it
+    /// uses one.
+    pub fn new(program: &Program) -> Result<Self> {
+        if let [Step::Transform {
+            problem,
+            backend,
+            threads,
+            ..
+        }] = &program.steps[..]
+        {
+            return match backend {
+                Backend::GpuSplitHalf => GpuTransform::split_half(problem, *threads),
+                _ => GpuTransform::new(problem, *threads),
+            }
+            .map(CudaRun::Streamed);
+        }
+        let used = device_count_of(program);
+        let on: Vec<Arc<Device>> = if used > 1 {
+            devices()
+        } else {
+            default_device().into_iter().collect()
+        };
+        if on.len() < used.max(1) {
+            return Err(Error::unsupported(format!(
+                "the program uses {used} devices and {} are selected",
+                on.len()
+            )));
+        }
+        let on = &on[..used.max(1)];
+        let ordinals: Vec<i32> = on.iter().map(|d| d.ordinal).collect();
+        let what = if used > 1 {
+            format!(
+                "gpus {ordinals:?}: distributed program of {} steps",
+                program.steps.len()
+            )
+        } else {
+            format!("gpu out-of-card program of {} steps", program.steps.len())
+        };
+        Ok(CudaRun::Program {
+            exec: CudaProgram::new(program, on)?,
+            what,
+            ordinals,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            CudaRun::Streamed(g) => g.describe(),
+            CudaRun::Program { what, .. } => what.clone(),
+        }
+    }
+
+    /// # Safety
+    /// The arrays must hold every element the program addresses in them.
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
+        match self {
+            CudaRun::Streamed(g) => g.execute(input, output),
+            CudaRun::Program { exec, ordinals, .. } => {
+                for &o in ordinals {
+                    fault::at_execute(o)?;
+                }
+                exec.run(input, output).map_err(|error| Failure {
+                    error,
+                    written: Written::Unknown,
+                })
+            }
+        }
+    }
+}
+
+/// How many devices a program's buffers name (one past the highest ordinal; 0 for none).
+fn device_count_of(program: &Program) -> usize {
+    program
+        .buffers
+        .iter()
+        .filter_map(|b| match b.placement {
+            Placement::Device(d) => Some(d + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
