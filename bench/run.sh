@@ -11,7 +11,8 @@
 # BENCH_ALLOCS (default "fftw malloc device"), BENCH_LIBS (default "fftw cufftw fftx"),
 # BENCH_THREADS (16), BENCH_TIMEOUT (seconds per process, 300), BENCH_MIN_TIME (1),
 # BENCH_SMALL=1 (every problem 16x smaller per dimension; smoke runs only), CUDA_HOME,
-# BENCH_ESTIMATE=1 (FFTW_ESTIMATE plans instead of FFTW_MEASURE), BENCH_MIN_REPS (5).
+# BENCH_ESTIMATE=1 (FFTW_ESTIMATE plans instead of FFTW_MEASURE), BENCH_MIN_REPS (5),
+# FFTX_LIB_DIR (where libfftx.so and its FFTW names are; default .device/lib).
 # Output: $OUT/bench-raw.txt (every line), $OUT/bench-table.md, $OUT/fftx-log.txt (FFTX_LOG=info).
 set -u
 
@@ -33,7 +34,8 @@ ALLOCS=${BENCH_ALLOCS:-fftw malloc device}
 LIBS=${BENCH_LIBS:-fftw cufftw fftx}
 SMALL=()
 [ "${BENCH_SMALL:-0}" = 1 ] && SMALL=(--small)
-FFTX_LIB=$ROOT/.device/lib/libfftx.so
+FFTX_LIB_DIR=${FFTX_LIB_DIR:-$ROOT/.device/lib}
+FFTX_LIB=$FFTX_LIB_DIR/libfftx.so
 mkdir -p "$BUILD"
 : >"$RAW"
 : >"$FLOG"
@@ -148,7 +150,7 @@ one() {
       [ -e "$FFTX_LIB" ] || { echo "RUN_END lib=$lib alloc=$alloc problem=$p rc=no-fftx" >>"$RAW"; return; }
       echo "=== fftx $alloc $p" >>"$FLOG"
       local before; before=$(wc -l <"$FLOG")
-      LD_LIBRARY_PATH=$ROOT/.device/lib:$CUDA_HOME/lib64 LD_PRELOAD=$FFTX_LIB FFTX_BACKEND=auto FFTX_LOG=info \
+      LD_LIBRARY_PATH=$FFTX_LIB_DIR:$CUDA_HOME/lib64 LD_PRELOAD=$FFTX_LIB FFTX_BACKEND=auto FFTX_LOG=info \
         timeout -k 10 "$TMO" "$bin" "${args[@]}" >>"$RAW" 2>>"$FLOG"
       rc=$?
       # a failure's last words go into the raw file too
