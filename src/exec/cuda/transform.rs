@@ -29,7 +29,7 @@ use crate::problem::{IoDim, Kind, Problem};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use num_complex::Complex;
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::marker::PhantomData;
@@ -791,22 +791,62 @@ struct Block {
     count: usize,
 }
 
+/// What the threads of one execute wait on: a change of any [`Signal`] or of the run's stop
+/// flag. Waiters sleep on the condition variable instead of spinning; whoever changes a flag
+/// calls [`Progress::changed`] after the change.
+#[derive(Default)]
+struct Progress {
+    lock: Mutex<()>,
+    changed: Condvar,
+}
+
+impl Progress {
+    /// Returns once `done()` holds (checked under the lock, so no change is missed).
+    fn wait_until(&self, done: impl Fn() -> bool) {
+        if done() {
+            return;
+        }
+        let mut guard = self.lock.lock();
+        while !done() {
+            self.changed.wait(&mut guard);
+        }
+    }
+    /// Wakes the waiters (after a flag they may wait on was set).
+    fn changed(&self) {
+        drop(self.lock.lock());
+        self.changed.notify_all();
+    }
+}
+
 /// A CUDA event and whether it has been recorded yet (waiting on an unrecorded event is a
 /// no-op in CUDA, so waiters first wait for the flag).
 struct Signal {
     event: cu::CUevent,
     recorded: AtomicBool,
+    progress: Arc<Progress>,
 }
 
 impl Signal {
+    fn is_recorded(&self) -> bool {
+        self.recorded.load(Ordering::Acquire)
+    }
     fn wait_recorded(&self) {
-        while !self.recorded.load(Ordering::Acquire) {
-            std::thread::yield_now();
-        }
+        self.progress.wait_until(|| self.is_recorded());
+    }
+    /// Waits until the event is recorded or `stop` is set; whether it was recorded.
+    fn wait_recorded_or(&self, stop: &AtomicBool) -> bool {
+        self.progress
+            .wait_until(|| self.is_recorded() || stop.load(Ordering::Acquire));
+        self.is_recorded()
+    }
+    /// Marks the event recorded without recording it (releases waiters after a failure).
+    fn release(&self) {
+        self.recorded.store(true, Ordering::Release);
+        self.progress.changed();
     }
     unsafe fn record(&self, s: cu::CUstream) -> Result<()> {
         check(cu::cuEventRecord(self.event, s), "cuEventRecord")?;
-        self.recorded.store(true, Ordering::Release);
+        self.release();
         Ok(())
     }
 }
@@ -1015,10 +1055,12 @@ impl<'a, T: Real> Run<'a, T> {
             }
             order.extend(&out_blocks[chunks - 1]);
 
+            let progress = Arc::new(Progress::default());
             let signal = |pools: &mut Pools, st: &mut State| -> Result<Signal> {
                 Ok(Signal {
                     event: pools.event(st)?,
                     recorded: AtomicBool::new(false),
+                    progress: progress.clone(),
                 })
             };
             let in_sig: Vec<Signal> = (0..in_id)
@@ -1060,6 +1102,7 @@ impl<'a, T: Real> Run<'a, T> {
             let fail = |e: Error| {
                 stop.store(true, Ordering::Release);
                 failed.lock().get_or_insert(e);
+                progress.changed();
             };
             let stages = &st.stages;
 
@@ -1139,11 +1182,8 @@ impl<'a, T: Real> Run<'a, T> {
                 let r = (|| -> Result<()> {
                     for c in 0..chunks {
                         for b in &in_blocks[c] {
-                            while !in_sig[b.id].recorded.load(Ordering::Acquire) {
-                                if stop.load(Ordering::Acquire) {
-                                    return Ok(());
-                                }
-                                std::thread::yield_now();
+                            if !in_sig[b.id].wait_recorded_or(&stop) {
+                                return Ok(());
                             }
                             check(
                                 cu::cuStreamWaitEvent(compute, in_sig[b.id].event, 0),
@@ -1152,11 +1192,8 @@ impl<'a, T: Real> Run<'a, T> {
                         }
                         if c >= slots {
                             for b in &out_blocks[c - slots] {
-                                while !out_sig[b.id].recorded.load(Ordering::Acquire) {
-                                    if stop.load(Ordering::Acquire) {
-                                        return Ok(());
-                                    }
-                                    std::thread::yield_now();
+                                if !out_sig[b.id].wait_recorded_or(&stop) {
+                                    return Ok(());
                                 }
                                 check(
                                     cu::cuStreamWaitEvent(compute, out_sig[b.id].event, 0),
@@ -1190,7 +1227,7 @@ impl<'a, T: Real> Run<'a, T> {
                     fail(e);
                     // Unblock workers waiting for transforms that will not come.
                     for s in &comp_sig {
-                        s.recorded.store(true, Ordering::Release);
+                        s.release();
                     }
                 }
             });
