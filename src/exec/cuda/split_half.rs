@@ -2,27 +2,31 @@
 //! 1..6) as K radix-16 Stockham stages whose 16-point DFTs are 16x16 complex matrix products
 //! on the tensor cores (`mma.sync.m16n8k16`, binary16 inputs, f32 accumulation), every operand
 //! split as the seed's Algorithm 1 (x/s = hi + lo/2048), three products combined in f32: fp32
-//! accuracy (2e-7 - 4e-7 relative L2 on an H100, bench/results/2026-11-26-h100-split-half.md).
-//! The arithmetic of a stage, the scale rule and the Stockham indexing are those of the CPU
-//! twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels.
+//! accuracy (2e-7 - 4e-7 relative L2 on an H100). The arithmetic of a stage (its twiddles,
+//! the scale rule, the split, the products' order), and the Stockham indexing are those of
+//! the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels;
+//! the twiddles are sincospif's (its own polynomials after an exact integer reduction to the
+//! nearest quarter turn), within an ulp of the twin's.
 //!
-//! Fused passes: the stages are grouped into passes of up to three ([`default_passes`]: 16^4
-//! as 2 + 2, 16^5 as 3 + 2, 16^6 as 3 + 3, 16^K for K <= 3 in one pass), each one launch and
-//! one trip through memory: a block loads a tile into shared memory, runs the pass's stages
-//! there and stores it. Stages s .. s+L-1 mix the elements of a group: with p = 16^s and the
-//! transform's index in base-16 digits, stage s takes its input digit from the top and puts
-//! its output digit at position s (item i, k = i mod p, reads x[i + r N/16] and writes
-//! y[(i - k) 16 + k + q p]), so L stages from s read the L top digits and write digits s ..
-//! s+L-1: group gi (< N/16^L, gi = k + p j, k < p) reads x[gi + (N/16^L) R] and writes
+//! Fused passes: the stages are grouped into passes of up to three ([`default_passes`]: 16^K
+//! for K <= 3 in one pass, 16^4 as 2 + 2, 16^5 as 3 + 2, 16^6 as 2 + 2 + 2), each one launch
+//! and one trip through memory: a block loads a tile into shared memory (`cp.async`), runs the
+//! pass's stages there and stores it. Stages s .. s+L-1 mix the elements of a group: with p =
+//! 16^s and the transform's index in base-16 digits, stage s takes its input digit from the
+//! top and puts its output digit at position s (item i, k = i mod p, reads x[i + r N/16] and
+//! writes y[(i - k) 16 + k + q p]), so L stages from s read the L top digits and write digits
+//! s .. s+L-1: group gi (< N/16^L, gi = k + p j, k < p) reads x[gi + (N/16^L) R] and writes
 //! y[k + p Q + p 16^L j] (R, Q < 16^L), the group running its own 16^L-point Stockham stages
-//! with the twiddles of the transform's (k' = k + p k_local). A tile is 2^LOGT consecutive
-//! groups (consecutive gi differ by 1 in both their inputs and outputs: loads and stores are
-//! runs of adjacent elements), 4096 elements (32 KiB, 128 threads) or, for a 3-stage pass
-//! of a longer transform, 2 groups (64 KiB, 256 threads). In shared memory the stages run in
-//! place (a column reads and writes the same 16 slots: the group's output Q ends at digit-
-//! reversed position), the slots swizzled against bank conflicts (`fxs_swz`). A pass that
-//! ends the transform (gi = k) reads and writes the same elements per tile, so it may run in
-//! place; the others alternate between the output and a work buffer ([`schedule`]).
+//! with the transform's twiddles (k' = k + p k_local). A tile is 2^LOGT consecutive groups
+//! (consecutive gi differ by 1 in both their inputs and outputs: loads and stores are runs of
+//! adjacent elements): 4096 elements (32 KiB, 128 threads, 6 blocks an SM) or, for a 3-stage
+//! pass of a longer transform, 2 groups (64 KiB, 256 threads; runs of 2 elements, slow). In
+//! shared memory the stages run in place (a column reads and writes the same 16 slots: the
+//! group's output Q ends at its digit-reversed position), the slots swizzled against bank
+//! conflicts (`fxs_swz`). A pass that ends the transform (gi = k) reads and writes the same
+//! elements per tile, so it may run in place; the others alternate between the output and a
+//! work buffer ([`schedule`]). On an H100 the passes of 2 stages move 2.1 TB/s; those of 3 are
+//! bound by their arithmetic (bench/results/2026-11-26-h100-split-half-fused.md).
 //!
 //! The source comes from [`source`] (per sign and plan: the DFT matrix's binary16 parts are
 //! constants computed by the twin, so both use the same matrix), compiled by NVRTC through
@@ -414,14 +418,16 @@ impl Pass {
     }
 }
 
-/// The stages of each pass for 16^K: one pass up to 16^3, then two (K = 4: 2 + 2, 5: 3 + 2,
-/// 6: 3 + 3).
+/// The stages of each pass for 16^K: one pass up to 16^3, then 16^4 as 2 + 2, 16^5 as 3 + 2
+/// and 16^6 as 2 + 2 + 2 (on an H100 2 + 2 + 2 took 0.385 ms, 3 + 3 0.688: a 3-stage pass of
+/// a longer transform reads or writes runs of 2 elements and is compute-heavy,
+/// bench/results/2026-11-26-h100-split-half-fused.md).
 pub fn default_passes(k: u32) -> Vec<u32> {
     match k {
         0..=3 => vec![k],
         4 => vec![2, 2],
         5 => vec![3, 2],
-        _ => vec![3, k - 3],
+        _ => vec![2, 2, 2],
     }
 }
 
@@ -633,7 +639,7 @@ impl SplitHalf {
             let tiles = if pass.single {
                 batch.div_ceil(1 << pass.log_groups)
             } else {
-                batch * (self.n >> (4 * pass.stages)) >> pass.log_groups
+                (batch * (self.n >> (4 * pass.stages))) >> pass.log_groups
             };
             let grid = u32::try_from(tiles)
                 .ok()
@@ -703,7 +709,7 @@ mod tests {
         for k in 1..=6 {
             let p = passes(k, &default_passes(k)).unwrap();
             assert_eq!(p.iter().map(|p| p.stages).sum::<u32>(), k);
-            assert!(p.len() <= 2);
+            assert!(p.len() <= 3);
             let mut first = 0;
             for q in &p {
                 assert_eq!(q.first, first);
@@ -712,7 +718,7 @@ mod tests {
                 assert_eq!(q.threads() as usize * 32, q.tile());
             }
         }
-        assert!(passes(5, &[2, 3]).is_ok() && passes(6, &[2, 2, 2]).is_ok());
+        assert!(passes(5, &[2, 3]).is_ok() && passes(6, &[3, 3]).is_ok());
         assert!(passes(4, &[3, 1]).is_err() && passes(3, &[1, 1, 1]).is_err());
         assert!(passes(4, &[2, 1]).is_err() && passes(7, &[4, 3]).is_err());
         assert_eq!(passes(3, &[3]).unwrap()[0].log_groups, 0);
