@@ -2378,8 +2378,58 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
     if d > 1e-6 {
         failures.push(format!("strided host arrays: {d:.3e}"));
     }
+    // The other groupings of the stages into passes (the default plans ran above).
+    for (k, split, howmany) in [(5u32, &[2u32, 3][..], 3usize), (6, &[3, 3][..], 1)] {
+        for (sign, in_place) in [(-1, true), (1, false)] {
+            let n = 1usize << (4 * k);
+            let x = random_f32(2 * n * howmany, 300 + k as u64);
+            let got = split_half_passes_on_device(&x, n, howmany, split, sign, in_place);
+            let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, sign));
+            let d = (k <= 5).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
+            eprintln!("split-half 16^{k} x {howmany} passes {split:?} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
+            if e > split_half_tolerance(n) || d.is_some_and(|d| d > 1e-6) {
+                failures.push(format!(
+                    "16^{k} passes {split:?} sign {sign} in place {in_place}: {e:.3e} {d:?}"
+                ));
+            }
+        }
+    }
     failures.extend(split_half_plans());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `exec::cuda::split_half::SplitHalf` with its stages grouped as `split` on packed device
+/// arrays holding `x` (`howmany` transforms of n points), in place or not: the output.
+fn split_half_passes_on_device(
+    x: &[f32],
+    n: usize,
+    howmany: usize,
+    split: &[u32],
+    sign: i32,
+    in_place: bool,
+) -> Vec<f32> {
+    use fftx::exec::cuda::split_half::SplitHalf;
+    let g = cuda::default_device().unwrap();
+    let p = c2c_f32(n, howmany, (1, n), sign, in_place);
+    let s = SplitHalf::with_passes(&g, &p, split).expect("split-half passes");
+    let din = device_copy_of_f32(x);
+    let dout = device_copy_of_f32(&vec![0f32; x.len()]);
+    let work = device_copy_of_f32(&vec![0f32; s.work_bytes(howmany).max(8) / 4]);
+    let out = if in_place { din.ptr } else { dout.ptr };
+    let mut got = vec![0f32; x.len()];
+    unsafe {
+        s.run(
+            din.ptr as u64,
+            out as u64,
+            work.ptr as u64,
+            howmany,
+            std::ptr::null_mut(),
+        )
+        .expect("split-half run");
+        cudarc::driver::sys::cuCtxSynchronize();
+        cudarc::driver::sys::cuMemcpyDtoH_v2(got.as_mut_ptr() as *mut _, out as u64, x.len() * 4);
+    }
+    got
 }
 
 /// `fftwf_` plans under `FFTX_TENSOR_CORES=split` on the GPU: the failures.
@@ -2460,10 +2510,77 @@ fn split_half_plan_timing() {
     }
     unsafe { std::env::remove_var("FFTX_TENSOR_CORES") };
     force_backend(None);
+    table += &split_half_pass_timing();
     println!("{table}");
     if let Ok(out) = std::env::var("OUT") {
         let _ = std::fs::write(format!("{out}/split-half.md"), &table);
     }
+}
+
+/// The groupings of the stages into passes (`SplitHalf::with_passes`, the first of each size
+/// the default) on packed device arrays, out of place, batches of 2^24 elements: median ms of
+/// 20 runs (host-timed, synchronized each) and the effective bandwidth (one read and one write
+/// of the batch a pass). A markdown table.
+fn split_half_pass_timing() -> String {
+    use fftx::exec::cuda::split_half::SplitHalf;
+    let g = cuda::default_device().unwrap();
+    let mut table =
+        String::from("\n| N | passes | ms | GB/s a pass | vs FFTW |\n|---|---|---|---|---|\n");
+    let plans: [(u32, &[u32]); 8] = [
+        (3, &[3]),
+        (4, &[2, 2]),
+        (5, &[3, 2]),
+        (5, &[2, 3]),
+        (6, &[2, 2, 2]),
+        (6, &[3, 3]),
+        (2, &[2]),
+        (1, &[1]),
+    ];
+    for (k, split) in plans {
+        let n = 1usize << (4 * k);
+        let howmany = (1usize << 24) / n;
+        let x = random_f32(2 * n * howmany, 50 + k as u64);
+        let p = c2c_f32(n, howmany, (1, n), -1, false);
+        let s = SplitHalf::with_passes(&g, &p, split).expect("split-half passes");
+        let din = device_copy_of_f32(&x);
+        let dout = device_copy_of_f32(&vec![0f32; x.len()]);
+        let work = device_copy_of_f32(&vec![0f32; s.work_bytes(howmany).max(8) / 4]);
+        let run = || unsafe {
+            s.run(
+                din.ptr as u64,
+                dout.ptr as u64,
+                work.ptr as u64,
+                howmany,
+                std::ptr::null_mut(),
+            )
+            .expect("split-half run");
+            cudarc::driver::sys::cuCtxSynchronize();
+        };
+        run();
+        let mut ms: Vec<f64> = (0..20)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                run();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        let m = ms[ms.len() / 2];
+        let mut got = vec![0f32; x.len()];
+        unsafe {
+            cudarc::driver::sys::cuMemcpyDtoH_v2(
+                got.as_mut_ptr() as *mut _,
+                dout.ptr as u64,
+                x.len() * 4,
+            )
+        };
+        let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, -1));
+        let gbs = (x.len() * 4 * 2 * split.len()) as f64 / (m * 1e-3) / 1e9;
+        let line = format!("| 16^{k} | {split:?} | {m:.3} | {gbs:.0} | {e:.2e} |\n");
+        eprint!("{line}");
+        table += &line;
+    }
+    table
 }
 
 /// An `fftwf_` plan of `howmany` x n points on device arrays holding `x`: the median ms of 20

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Issue 17's split-half path on the device, one call (under 10 minutes), from .device-split/
 # (built here by tools/device-split-build.sh, carried with carry [".device-split"]):
-#   test    tests/gpu.rs split_half_kernel_matches_its_twin_and_fftw: the tensor-core kernel
-#           against its CPU twin (1e-6) and FFTW f64 (5e-8 log2 N, at least 3e-7) on device and
-#           host arrays, and fftwf_ plans under FFTX_TENSOR_CORES=split (gpu-split-half)
+#   test    tests/gpu.rs split_half_kernel_matches_its_twin_and_fftw: the tensor-core kernels
+#           against their CPU twin (1e-6) and FFTW f64 (5e-8 log2 N, at least 3e-7) on device and
+#           host arrays, other groupings of the stages into passes, and fftwf_ plans under
+#           FFTX_TENSOR_CORES=split (gpu-split-half)
 #   timing  tests/gpu.rs split_half_plan_timing (ignored test): fftwf_ plans on device arrays,
 #           FFTW_ESTIMATE, split-half against the ordinary (cuFFT) GPU plan, N = 16^3 .. 16^6
 #           (SPLIT_SIZES, exponents of 16, default "3 4 5 6"), batches of 2^24 elements:
-#           median ms of 20 executes and rel. L2 error against FFTW f64 -> $OUT/split-half.md
+#           median ms of 20 executes and rel. L2 error against FFTW f64; then every grouping
+#           of the stages into passes timed on SplitHalf itself -> $OUT/split-half.md
 # Usage (device tool, carry [".device-split"]):  bash tools/device-split.sh [test] [timing]
 # (no argument: both). In $OUT: gpu.txt, summary.txt, split-half.md, logs.tar.gz.
 set -u

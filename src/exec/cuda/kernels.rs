@@ -342,6 +342,22 @@ pub unsafe fn launch_grid(
     stream: cu::CUstream,
     params: &mut [*mut c_void],
 ) -> Result<()> {
+    launch_grid_shared(f, grid, block, 0, stream, params)
+}
+
+/// As [`launch_grid`], with `shared` bytes of dynamic shared memory a block.
+///
+/// # Safety
+/// As [`launch`]; `f` allows `shared` bytes (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`
+/// above 48 KiB).
+pub unsafe fn launch_grid_shared(
+    f: cu::CUfunction,
+    grid: u32,
+    block: u32,
+    shared: u32,
+    stream: cu::CUstream,
+    params: &mut [*mut c_void],
+) -> Result<()> {
     super::fault::at_launch()?;
     check(
         cu::cuLaunchKernel(
@@ -352,7 +368,7 @@ pub unsafe fn launch_grid(
             block,
             1,
             1,
-            0,
+            shared,
             stream,
             params.as_mut_ptr(),
             std::ptr::null_mut(),

@@ -1,27 +1,45 @@
 //! Issue 17's split-half FFT on tensor cores: batched 1-D c2c f32 of N = 16^K points (K =
-//! 1..6) as K radix-16 Stockham stages, each one launch of a generated kernel whose 16-point
-//! DFTs are 16x16 complex matrix products on the tensor cores (`mma.sync.m16n8k16`, binary16
-//! inputs, f32 accumulation), every operand split as the seed's Algorithm 1 (x/s = hi +
-//! lo/2048), three products combined in f32: fp32 accuracy (2e-7 - 4e-7 relative L2 on an
-//! H100, bench/results/2026-11-26-h100-split-half.md, the standalone `bench/split_half.cu`
-//! this kernel was ported from). The arithmetic, the scale rule and the indexing are those of
-//! the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with this kernel.
+//! 1..6) as K radix-16 Stockham stages whose 16-point DFTs are 16x16 complex matrix products
+//! on the tensor cores (`mma.sync.m16n8k16`, binary16 inputs, f32 accumulation), every operand
+//! split as the seed's Algorithm 1 (x/s = hi + lo/2048), three products combined in f32: fp32
+//! accuracy (2e-7 - 4e-7 relative L2 on an H100). The arithmetic of a stage (its twiddles,
+//! the scale rule, the split, the products' order), and the Stockham indexing are those of
+//! the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels;
+//! the twiddles are sincospif's (its own polynomials after an exact integer reduction to the
+//! nearest quarter turn), within an ulp of the twin's.
 //!
-//! The source comes from [`source`] (per sign: the DFT matrix's binary16 parts are constants
-//! computed by the twin, so both use the same matrix), compiled by NVRTC through
+//! Fused passes: the stages are grouped into passes of up to three ([`default_passes`]: 16^K
+//! for K <= 3 in one pass, 16^4 as 2 + 2, 16^5 as 3 + 2, 16^6 as 2 + 2 + 2), each one launch
+//! and one trip through memory: a block loads a tile into shared memory (`cp.async`), runs the
+//! pass's stages there and stores it. Stages s .. s+L-1 mix the elements of a group: with p =
+//! 16^s and the transform's index in base-16 digits, stage s takes its input digit from the
+//! top and puts its output digit at position s (item i, k = i mod p, reads x[i + r N/16] and
+//! writes y[(i - k) 16 + k + q p]), so L stages from s read the L top digits and write digits
+//! s .. s+L-1: group gi (< N/16^L, gi = k + p j, k < p) reads x[gi + (N/16^L) R] and writes
+//! y[k + p Q + p 16^L j] (R, Q < 16^L), the group running its own 16^L-point Stockham stages
+//! with the transform's twiddles (k' = k + p k_local). A tile is 2^LOGT consecutive groups
+//! (consecutive gi differ by 1 in both their inputs and outputs: loads and stores are runs of
+//! adjacent elements): 4096 elements (32 KiB, 128 threads, 6 blocks an SM) or, for a 3-stage
+//! pass of a longer transform, 2 groups (64 KiB, 256 threads; runs of 2 elements, slow). In
+//! shared memory the stages run in place (a column reads and writes the same 16 slots: the
+//! group's output Q ends at its digit-reversed position), the slots swizzled against bank
+//! conflicts (`fxs_swz`). A pass that ends the transform (gi = k) reads and writes the same
+//! elements per tile, so it may run in place; the others alternate between the output and a
+//! work buffer ([`schedule`]). On an H100 the passes of 2 stages move 2.1 TB/s; those of 3 are
+//! bound by their arithmetic (bench/results/2026-11-26-h100-split-half-fused.md).
+//!
+//! The source comes from [`source`] (per sign and plan: the DFT matrix's binary16 parts are
+//! constants computed by the twin, so both use the same matrix), compiled by NVRTC through
 //! `kernels::compile_generated` (no `cuda_fp16.h`: conversions are PTX `cvt`, as in
-//! `half.rs`). Needs compute capability 8.0 or later.
+//! `half.rs`). Needs compute capability 8.0 or later (`mma.sync`, `cp.async`).
 //!
-//! [`SplitHalf`] runs the stages on packed device buffers: stage 0 reads the input, the last
-//! writes the output, the others ping-pong through a work buffer of the batch's size
-//! ([`schedule`]; in place with K odd the chain ends in the work buffer and is copied back).
-//! Host arrays, strided layouts and device arrays reach it through `transform::GpuTransform`
-//! (`GpuTransform::split_half`): the same chunked staging, layout kernel and recovery as its
-//! cuFFT stages. Plans choose it through `Backend::GpuSplitHalf` (`FFTX_TENSOR_CORES=split`,
-//! `planner::tensor_cores`).
+//! Host arrays, strided layouts and device arrays reach [`SplitHalf`] through
+//! `transform::GpuTransform` (`GpuTransform::split_half`): the same chunked staging, layout
+//! kernel and recovery as its cuFFT stages. Plans choose it through `Backend::GpuSplitHalf`
+//! (`FFTX_TENSOR_CORES=split`, `planner::tensor_cores`).
 
 use super::half::CONVERT;
-use super::kernels::{compile_generated, generated_function, launch_grid, Generated};
+use super::kernels::{compile_generated, generated_function, launch_grid_shared, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::exec::cpu::split_half::{dft_parts, stages_of};
 use crate::problem::{Kind, Precision, Problem};
@@ -30,7 +48,8 @@ use std::ffi::c_void;
 use std::fmt::Write;
 use std::sync::Arc;
 
-/// The stage kernel (after the prelude, `CONVERT`, the table `fxs_tab` and `FXS_SIGN`).
+/// The pass kernel (after the prelude, `CONVERT`, the table `fxs_tab` and `FXS_SIGN`); the
+/// entry points of a plan's passes follow ([`Pass::entry`]).
 const KERNEL: &str = r#"__device__ __forceinline__ unsigned fxs_pack(unsigned short a, unsigned short b) { return (unsigned)a | ((unsigned)b << 16); }
 __device__ __forceinline__ void fxs_mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
@@ -54,43 +73,118 @@ __device__ __forceinline__ float fxs_scale(float mx) {
   if (u & 0x7fffffu) e += 0x800000u;
   return __uint_as_float(min(e, 0x7f000000u));
 }
-// One radix-16 Stockham stage over packed transforms of n points: item i (k = i mod p) takes
-// x[i + r n/16], twiddles by exp(sign 2 pi i r k / (16 p)), and writes its 16-point DFT to
-// y[(i - k) 16 + k + q p]. A warp does 8 items (the 8 columns of the product).
-extern "C" __global__ void __launch_bounds__(256) fxs_stage(const fx_cplx* __restrict__ x, fx_cplx* __restrict__ y, i64 n, i64 p, i64 items_total) {
-  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-  unsigned F[6][4];
+// u times exp(2 pi i a / 2^32), a the angle in 2^-32 turns (a multiple of 2^8): u turned by
+// the nearest quarter turn q (exactly: parts swapped and negated), then times (cos, sin) of
+// the rest, x half-turns (|x| <= 1/4, exact), by the polynomials of CUDA's sincospif. The
+// same as u times sincospif's (cos, sin) of the whole angle, as the twin multiplies.
+__device__ __forceinline__ fx_cplx fxs_turn(fx_cplx u, unsigned a) {
+  const unsigned a2 = a + 0x20000000u;
+  const float x = __fmaf_rn((float)(a2 & 0x3fffffffu), 4.656612873077392578125e-10f, -0.25f);
+  const float x2 = __fmul_rn(x, x);
+  float ps = __fmaf_rn(x2, __uint_as_float(0xbf17acc9u), __uint_as_float(0x40233590u));
+  ps = __fmaf_rn(x2, ps, __uint_as_float(0xc0a55df6u));
+  const float s = __fmaf_rn(x, __uint_as_float(0x40490fdbu), __fmul_rn(ps, __fmul_rn(x, x2)));
+  float pc = __fmaf_rn(x2, __uint_as_float(0x3e684e12u), __uint_as_float(0xbfaad2e0u));
+  pc = __fmaf_rn(x2, pc, __uint_as_float(0x4081e0cfu));
+  pc = __fmaf_rn(x2, pc, __uint_as_float(0xc09de9e6u));
+  const float c = __fmaf_rn(x2, pc, 1.0f);
+  // u i^q: swapped for odd q; the real part negated for q = 1, 2, the imaginary for q = 2, 3.
+  const bool odd = (a2 & 0x40000000u) != 0;
+  const unsigned nre = (a2 ^ (a2 << 1)) & 0x80000000u, nim = a2 & 0x80000000u;
+  const float ur = __uint_as_float(__float_as_uint(odd ? u.y : u.x) ^ nre);
+  const float ui = __uint_as_float(__float_as_uint(odd ? u.x : u.y) ^ nim);
+  return make_float2(__fsub_rn(__fmul_rn(ur, c), __fmul_rn(ui, s)), __fadd_rn(__fmul_rn(ur, s), __fmul_rn(ui, c)));
+}
+// The shared-memory slot of tile index a: its low 4 bits (which of the 16 8-byte bank pairs)
+// XOR a bit permutation (bits 0 1 2 3 to 0 3 2 1) of the XOR of its higher 4-bit groups, so
+// that the accesses of every stage, load and store are free of bank conflicts. Linear over
+// XOR: the slot of a ^ b is the XOR of their slots.
+__device__ __forceinline__ unsigned fxs_swz(unsigned a) {
+  unsigned h = a >> 4;
+  h = (h ^ (h >> 4) ^ (h >> 8)) & 15u;
+  return a ^ ((h & 5u) | ((h & 2u) << 2) | ((h & 8u) >> 2));
+}
+// The D base-16 digits of k reversed.
+template <int D> __device__ __forceinline__ unsigned fxs_rev(unsigned k) {
+  unsigned r = 0;
 #pragma unroll
-  for (int w = 0; w < 6; w++) fxs_fragment(F[w], w, g, t);
-  const i64 warps = (i64)gridDim.x * (blockDim.x >> 5);
-  const i64 m = n / 16;
-  for (i64 w0 = (i64)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5); w0 * 8 < items_total; w0 += warps) {
-    // This lane's column: item g of the warp's 8 (none past the end: zeros); rows 2t, 2t+1,
-    // 2t+8, 2t+9 of it.
-    const i64 it = w0 * 8 + g;
-    const bool live = it < items_total;
-    const i64 b = it / m, i = it % m, k = i % p;
-    const fx_cplx* xb = x + b * n;
-    const int rows[4] = {2 * t, 2 * t + 1, 2 * t + 8, 2 * t + 9};
+  for (int i = 0; i < D; i++) { r = (r << 4) | (k & 15u); k >>= 4; }
+  return r;
+}
+// Where column c (one 16-point DFT) of local stage l of a pass of L stages sits in the tile:
+// the tile index of its row 0 (row r at base + (r << RS)), the group t of the tile it belongs
+// to and its local k (i mod 16^l of the group's own Stockham stage). The stages run in place:
+// local stage l keeps the group's element of Stockham index [r | j | k] (r the top digit, k
+// the l low digits) at position [rev(k) | r | j], which its output [j | q | k] takes over with
+// q for r, so a column reads and writes the same 16 slots; a group's input R is at position R
+// and its output Q ends at rev(Q). GM: group t at t 16^L + position; otherwise position 2^LOGT + t.
+template <int L, int LOGT, bool GM, int l>
+__device__ __forceinline__ void fxs_col(unsigned c, unsigned& base, unsigned& t, unsigned& kl) {
+  constexpr int JD = L - 1 - l;
+  if (GM) {
+    const unsigned j = c & ((1u << (4 * JD)) - 1u), rest = c >> (4 * JD);
+    kl = rest & ((1u << (4 * l)) - 1u);
+    t = rest >> (4 * l);
+    base = (t << (4 * L)) + (fxs_rev<l>(kl) << (4 * (L - l))) + j;
+  } else {
+    t = c & ((1u << LOGT) - 1u);
+    const unsigned rest = c >> LOGT;
+    const unsigned j = rest & ((1u << (4 * JD)) - 1u);
+    kl = rest >> (4 * JD);
+    base = (((fxs_rev<l>(kl) << (4 * (L - l))) + j) << LOGT) | t;
+  }
+}
+// Local stage l of a pass on the tile in shared memory, in place: stage s + l of the transform
+// (p' = p 16^l). Column (item) i of the stage, k' = i mod p', takes its 16 elements times
+// exp(sign 2 pi i r k' / (16 p')) (TW; none in the transform's stage 0) and the split-half DFT
+// replaces them. A warp does 8 columns at once (the 8 columns of the product), 8 times. The
+// swizzle is linear over XOR and a column's base, its row offset and the lane's column within
+// the 8 have disjoint bits, so a slot is the warp's column base XOR a per-lane constant.
+template <int L, int LOGT, bool GM, int l, bool TW>
+__device__ __forceinline__ void fxs_stage(fx_cplx* sm, const unsigned (&F)[6][4], unsigned plog, unsigned gi0) {
+  constexpr int TILE = (1 << (4 * L)) << LOGT, WARPS = TILE / 1024, JD = L - 1 - l;
+  constexpr int RS = GM ? 4 * JD : 4 * JD + LOGT;
+  // Column x (< 8) of the warp's 8 is at base + (x << XS); it adds x to the local k (KIN 1),
+  // to the group (KIN 2) or to j (KIN 0).
+  constexpr int XS = (GM && JD == 0) ? (l > 0 ? 4 * (L - 1) : 4 * L) : 0;
+  constexpr int KIN = GM ? (JD > 0 ? 0 : (l > 0 ? 1 : 2)) : 2;
+  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+  const unsigned p = 1u << plog;
+  // The twiddle exp(sign 2 pi i r k' / 2^logs) is r K / 2^32 turns, K = sign k' 2^(32 - logs).
+  const unsigned logs = 4 + plog + 4 * l;
+  const int rows[4] = {2 * t, 2 * t + 1, 2 * t + 8, 2 * t + 9};
+  unsigned rd[4], wr[4];
+#pragma unroll
+  for (int e = 0; e < 4; e++) rd[e] = 8 * (fxs_swz((unsigned)rows[e] << RS) ^ fxs_swz((unsigned)g << XS));
+#pragma unroll
+  for (int c = 0; c < 2; c++)
+#pragma unroll
+    for (int h = 0; h < 2; h++) wr[2 * c + h] = 8 * (fxs_swz((unsigned)(g + 8 * h) << RS) ^ fxs_swz((unsigned)(2 * t + c) << XS));
+  const unsigned klane = KIN == 1 ? ((unsigned)g << plog) : (KIN == 2 ? ((unsigned)g & (p - 1u)) : 0u);
+  char* smb = (char*)sm;
+#pragma unroll 1
+  for (int w = threadIdx.x >> 5; w < TILE / 128; w += WARPS) {
+    unsigned base, tg, kl;
+    fxs_col<L, LOGT, GM, l>(w * 8, base, tg, kl);
+    const unsigned B = 8 * fxs_swz(base);
+    const unsigned kp = ((gi0 + tg) & (p - 1u)) + (kl << plog) + klane;
+    const unsigned K = (unsigned)FXS_SIGN * (kp << (32 - logs));
     fx_cplx v[4];
     float mx = 0.f;
 #pragma unroll
     for (int e = 0; e < 4; e++) {
-      const int r = rows[e];
-      fx_cplx u = live ? xb[i + r * m] : make_float2(0.f, 0.f);
-      if (p > 1) {
-        float s, c;
-        sincospif(2.0f * FXS_SIGN * (float)((r * k) % (16 * p)) / (float)(16 * p), &s, &c);
-        u = make_float2(__fsub_rn(__fmul_rn(u.x, c), __fmul_rn(u.y, s)), __fadd_rn(__fmul_rn(u.x, s), __fmul_rn(u.y, c)));
-      }
+      fx_cplx u = *(const fx_cplx*)(smb + (B ^ rd[e]));
+      if (TW) u = fxs_turn(u, (unsigned)rows[e] * K);
       v[e] = u;
       mx = fmaxf(mx, fmaxf(fabsf(u.x), fabsf(u.y)));
     }
-    // The column's scale: the 4 lanes of a column hold its 16 rows.
+    // The column's scale: the 4 lanes of a column hold its 16 rows. 1 / scale from its bits
+    // (scale is a power of two, 2^127 at most).
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffff, mx, 1));
     mx = fmaxf(mx, __shfl_xor_sync(0xffffffff, mx, 2));
     const float scale = fxs_scale(mx);
-    const float inv = 1.f / scale;
+    const unsigned sbits = __float_as_uint(scale);
+    const float inv = __uint_as_float(sbits < 0x7f000000u ? 0x7f000000u - sbits : 0x00400000u);
     unsigned short rh[4], ih[4], rl[4], il[4];
 #pragma unroll
     for (int e = 0; e < 4; e++) {
@@ -118,28 +212,265 @@ extern "C" __global__ void __launch_bounds__(256) fxs_stage(const fx_cplx* __res
     fxs_mma(i2, F[1], Xrl);
     fxs_mma(i2, F[4], Xrh);
     fxs_mma(i2, F[3], Xih);
-    // D: rows (q) g and g+8, columns (items) 2t and 2t+1; their scales from those columns' lanes.
+    // D: rows (q) g and g+8, columns 2t and 2t+1, back into the slots those columns read (every
+    // lane's reads were done: the products took them); their scales from those columns' lanes.
+    // r1 + r2 / 2048 in one rounding, as the twin's add of the exact r2 / 2048.
 #pragma unroll
     for (int c = 0; c < 2; c++) {
       const float sc = __shfl_sync(0xffffffff, scale, 4 * (2 * t + c));
-      const i64 itc = w0 * 8 + 2 * t + c;
-      if (itc >= items_total) continue;
-      const i64 bc = itc / m, ic = itc % m, kc = ic % p;
-      fx_cplx* yb = y + bc * n + (ic - kc) * 16 + kc;
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const int q = g + 8 * h, d = 2 * h + c;
-        yb[q * p] = make_float2(__fmul_rn(sc, __fadd_rn(r1[d], __fmul_rn(r2[d], 1.f / 2048.f))),
-                                __fmul_rn(sc, __fadd_rn(i1[d], __fmul_rn(i2[d], 1.f / 2048.f))));
+        const int d = 2 * h + c;
+        *(fx_cplx*)(smb + (B ^ wr[2 * c + h])) = make_float2(__fmul_rn(sc, __fmaf_rn(r2[d], 1.f / 2048.f, r1[d])),
+                                                             __fmul_rn(sc, __fmaf_rn(i2[d], 1.f / 2048.f, i1[d])));
       }
+    }
+  }
+}
+__device__ __forceinline__ void fxs_cp8(unsigned slot_addr, const fx_cplx* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(slot_addr), "l"(src) : "memory");
+}
+// Tile element e of a load (the group's input R) or a store (its output Q, at rev(Q)): its
+// group tg in the tile and its R or Q, in the order the pass walks the tile; and its slot.
+// SINGLE or the store of the first pass: group after group (both sides contiguous); otherwise
+// 2^LOGT groups at each R or Q (GM: 16 R or Q of a group, then the next group's).
+template <int L, int LOGT, bool GM, bool BY_GROUP>
+__device__ __forceinline__ void fxs_walk(unsigned e, unsigned& tg, unsigned& rq) {
+  constexpr int T = 1 << LOGT;
+  if (BY_GROUP) {
+    tg = e >> (4 * L);
+    rq = e & ((1u << (4 * L)) - 1u);
+  } else if (GM) {
+    tg = (e >> 4) & (T - 1);
+    rq = ((e >> (4 + LOGT)) << 4) | (e & 15u);
+  } else {
+    tg = e & (T - 1);
+    rq = e >> LOGT;
+  }
+}
+template <int L, int LOGT, bool GM>
+__device__ __forceinline__ unsigned fxs_slot(unsigned tg, unsigned pos) {
+  return GM ? fxs_swz((tg << (4 * L)) + pos) : fxs_swz((pos << LOGT) + tg);
+}
+// One pass: stages s .. s+L-1 (p = 16^s = 2^plog; FIRST: s = 0) of packed transforms of n =
+// 2^nlog points, total = batch n elements. A block takes a tile of 2^LOGT groups of 16^L
+// elements (a group: the elements that L consecutive stages mix): group gi of a transform (gi
+// < n / 16^L) reads x[gi + (n / 16^L) R] (R < 16^L) and writes y[k + p Q + p 16^L j] (gi = k +
+// p j, k < p). SINGLE: the pass is the whole transform (2^LOGT transforms a tile, the last tile
+// maybe partial); otherwise the tile's groups are consecutive (2^LOGT divides p, or p is 1), so
+// its loads and stores are runs of 2^LOGT elements (or whole groups). In the last pass (gi = k)
+// a tile's reads and writes are the same elements, so it may run in place there.
+template <int L, int LOGT, bool SINGLE, bool GM, bool FIRST>
+__device__ __forceinline__ void fxs_pass(const fx_cplx* x, fx_cplx* y, unsigned nlog, unsigned plog, i64 total) {
+  constexpr int M = 1 << (4 * L), T = 1 << LOGT, TILE = M * T, THREADS = TILE / 32, EACH = TILE / THREADS;
+  static_assert(SINGLE || (L >= 2 && T <= THREADS), "a strided pass walks whole runs of T groups");
+  extern __shared__ fx_cplx fxs_sm[];
+  const unsigned tid = threadIdx.x;
+  const int lane = tid & 31, g = lane >> 2, t = lane & 3;
+  unsigned F[6][4];
+#pragma unroll
+  for (int w = 0; w < 6; w++) fxs_fragment(F[w], w, g, t);
+  if (FIRST) plog = 0;
+  const unsigned glog = nlog - 4 * L;
+  i64 tbase;
+  unsigned gi0;
+  if (SINGLE) {
+    tbase = (i64)blockIdx.x * TILE;
+    gi0 = 0;
+  } else {
+    const i64 gall = (i64)blockIdx.x * T;
+    tbase = (gall >> glog) << nlog;
+    gi0 = (unsigned)gall & ((1u << glog) - 1u);
+  }
+  // Load: adjacent lanes take adjacent elements. Element tid + i THREADS is tid's plus i
+  // THREADS R (or i THREADS elements); its slot is tid's XOR that of i THREADS.
+  {
+    unsigned tg, r;
+    fxs_walk<L, LOGT, GM, SINGLE>(tid, tg, r);
+    const unsigned slot0 = fxs_slot<L, LOGT, GM>(tg, r);
+    const fx_cplx* src = SINGLE ? x + tbase + tid : x + tbase + gi0 + tg + ((i64)r << glog);
+    const i64 step = SINGLE ? (i64)THREADS : (i64)(THREADS >> LOGT) << glog;
+    const unsigned sb = (unsigned)__cvta_generic_to_shared(fxs_sm);
+    if (!SINGLE || tbase + TILE <= total) {
+#pragma unroll
+      for (int i = 0; i < EACH; i++) {
+        unsigned ti, ri;
+        fxs_walk<L, LOGT, GM, SINGLE>(i * THREADS, ti, ri);
+        fxs_cp8(sb + 8 * (slot0 ^ fxs_slot<L, LOGT, GM>(ti, ri)), src + i * step);
+      }
+    } else {
+#pragma unroll 1
+      for (int i = 0; i < EACH; i++) {
+        unsigned ti, ri;
+        fxs_walk<L, LOGT, GM, SINGLE>(i * THREADS, ti, ri);
+        const unsigned slot = slot0 ^ fxs_slot<L, LOGT, GM>(ti, ri);
+        if (tbase + tid + i * THREADS < total)
+          fxs_cp8(sb + 8 * slot, src + i * step);
+        else
+          fxs_sm[slot] = make_float2(0.f, 0.f);
+      }
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+  }
+  __syncthreads();
+  fxs_stage<L, LOGT, GM, 0, !FIRST>(fxs_sm, F, plog, gi0);
+  __syncthreads();
+  if constexpr (L > 1) {
+    fxs_stage<L, LOGT, GM, 1, true>(fxs_sm, F, plog, gi0);
+    __syncthreads();
+  }
+  if constexpr (L > 2) {
+    fxs_stage<L, LOGT, GM, 2, true>(fxs_sm, F, plog, gi0);
+    __syncthreads();
+  }
+  // Store: output Q of group tg is at rev(Q); adjacent lanes write adjacent elements.
+  {
+    constexpr bool BY_GROUP = SINGLE || FIRST;
+    unsigned tg, q;
+    fxs_walk<L, LOGT, GM, BY_GROUP>(tid, tg, q);
+    const unsigned slot0 = fxs_slot<L, LOGT, GM>(tg, fxs_rev<L>(q));
+    fx_cplx* dst;
+    i64 step;
+    if (BY_GROUP) {
+      dst = y + tbase + ((i64)gi0 << (4 * L)) + tid;
+      step = THREADS;
+    } else {
+      const unsigned k0 = gi0 & ((1u << plog) - 1u), j0 = gi0 >> plog;
+      dst = y + tbase + k0 + tg + ((i64)q << plog) + ((i64)j0 << (plog + 4 * L));
+      step = (i64)(THREADS >> LOGT) << plog;
+    }
+    const bool whole = !SINGLE || tbase + TILE <= total;
+#pragma unroll
+    for (int i = 0; i < EACH; i++) {
+      unsigned ti, qi;
+      fxs_walk<L, LOGT, GM, BY_GROUP>(i * THREADS, ti, qi);
+      const fx_cplx v = fxs_sm[slot0 ^ fxs_slot<L, LOGT, GM>(ti, fxs_rev<L>(qi))];
+      if (whole || tbase + tid + i * THREADS < total) dst[i * step] = v;
     }
   }
 }
 "#;
 
-/// The kernel's source for transforms of `sign`: the f32 prelude, the binary16 conversions,
-/// the DFT matrix's parts from the twin ([`dft_parts`]), the stage kernel `fxs_stage`.
-pub fn source(sign: i32) -> String {
+/// One launch: `stages` (L) consecutive radix-16 stages from stage `first`, on tiles of
+/// 2^`log_groups` groups of 16^L elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass {
+    pub first: u32,
+    pub stages: u32,
+    pub log_groups: u32,
+    /// The pass is the whole transform (a tile: 2^log_groups whole transforms).
+    pub single: bool,
+}
+
+impl Pass {
+    /// Tile elements.
+    pub fn tile(&self) -> usize {
+        1 << (4 * self.stages + self.log_groups)
+    }
+
+    /// Threads of a block: 8 warp-tasks of 8 columns per warp and stage.
+    pub fn threads(&self) -> u32 {
+        (self.tile() / 32) as u32
+    }
+
+    /// Dynamic shared memory of a block (the tile, f32 complex).
+    pub fn shared_bytes(&self) -> usize {
+        self.tile() * 8
+    }
+
+    /// Groups of a tile in shared memory group after group (else interleaved, group index
+    /// innermost).
+    fn group_major(&self) -> bool {
+        self.single || self.log_groups < 3
+    }
+
+    fn name(&self) -> String {
+        format!(
+            "fxs_pass_{}_{}_{}{}",
+            self.stages,
+            self.log_groups,
+            if self.single {
+                "s"
+            } else if self.group_major() {
+                "g"
+            } else {
+                "t"
+            },
+            if self.first == 0 { "f" } else { "" }
+        )
+    }
+
+    /// The pass's extern "C" entry point: 6 blocks of 32 KiB on an SM (3 of 64 KiB), so at
+    /// most 80 registers a thread.
+    fn entry(&self) -> String {
+        let b = |v: bool| if v { "true" } else { "false" };
+        format!(
+            "extern \"C\" __global__ void __launch_bounds__({}, {}) {}(const fx_cplx* x, fx_cplx* y, unsigned nlog, unsigned plog, i64 total) {{ fxs_pass<{}, {}, {}, {}, {}>(x, y, nlog, plog, total); }}\n",
+            self.threads(),
+            (6 * 4096 / self.tile()).max(1),
+            self.name(),
+            self.stages,
+            self.log_groups,
+            b(self.single),
+            b(self.group_major()),
+            b(self.first == 0)
+        )
+    }
+}
+
+/// The stages of each pass for 16^K: one pass up to 16^3, then 16^4 as 2 + 2, 16^5 as 3 + 2
+/// and 16^6 as 2 + 2 + 2 (on an H100 2 + 2 + 2 took 0.385 ms, 3 + 3 0.688: a 3-stage pass of
+/// a longer transform reads or writes runs of 2 elements and is compute-heavy,
+/// bench/results/2026-11-26-h100-split-half-fused.md).
+pub fn default_passes(k: u32) -> Vec<u32> {
+    match k {
+        0..=3 => vec![k],
+        4 => vec![2, 2],
+        5 => vec![3, 2],
+        _ => vec![2, 2, 2],
+    }
+}
+
+/// The passes of 16^K grouped as `split` (stages a pass, in order), or why not: each pass
+/// 1 to 3 stages, their sum K, and a pass of a longer transform 2 or 3 stages (its tile holds
+/// whole runs of groups: 16 groups of 256, 2 of 4096).
+pub fn passes(k: u32, split: &[u32]) -> std::result::Result<Vec<Pass>, String> {
+    if split.iter().sum::<u32>() != k || split.iter().any(|&l| !(1..=3).contains(&l)) {
+        return Err(format!(
+            "{split:?} is no split of 16^{k} into passes of 1 to 3 stages"
+        ));
+    }
+    let single = split.len() == 1;
+    if !single && split.contains(&1) {
+        return Err(format!(
+            "{split:?}: a pass of one stage must be the whole transform"
+        ));
+    }
+    let mut first = 0;
+    Ok(split
+        .iter()
+        .map(|&l| {
+            let log_groups = if single {
+                12 - 4 * l
+            } else {
+                [0, 0, 4, 1][l as usize]
+            };
+            let p = Pass {
+                first,
+                stages: l,
+                log_groups,
+                single,
+            };
+            first += l;
+            p
+        })
+        .collect())
+}
+
+/// The source for transforms of `sign` by `passes`: the f32 prelude, the binary16
+/// conversions, the DFT matrix's parts from the twin ([`dft_parts`]), the pass kernel and the
+/// passes' entry points.
+pub fn source(sign: i32, passes: &[Pass]) -> String {
     let mut s = super::cudagen::prelude(Precision::F32);
     s += CONVERT;
     s += "__constant__ unsigned short fxs_tab[6][16] = {\n";
@@ -148,10 +479,18 @@ pub fn source(sign: i32) -> String {
         let _ = writeln!(s, "  {{{}}},", words.join(", "));
     }
     let _ = writeln!(s, "}};\n#define FXS_SIGN ({sign})");
-    s + KERNEL
+    s += KERNEL;
+    let mut names = Vec::new();
+    for p in passes {
+        if !names.contains(&p.name()) {
+            names.push(p.name());
+            s += &p.entry();
+        }
+    }
+    s
 }
 
-/// A buffer of a stage chain.
+/// A buffer of a pass chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
     In,
@@ -159,43 +498,50 @@ pub enum Slot {
     Work,
 }
 
-/// The (source, destination) of each of `stages` stages, and whether the result must then be
-/// copied from the work buffer to the output (in place with K odd: no chain of alternating
-/// buffers leads from the input back to the same buffer in an odd number of steps). No stage
-/// reads and writes one buffer; the input is written only in place, after stage 0 read it.
-pub fn schedule(stages: u32, in_place: bool) -> (Vec<(Slot, Slot)>, bool) {
-    let k = stages as usize;
-    let last = if in_place && k % 2 == 1 {
-        Slot::Work
-    } else {
-        Slot::Out
-    };
-    let mut bufs = vec![Slot::In; k + 1];
-    bufs[k] = last;
-    for s in (1..k).rev() {
-        bufs[s] = if bufs[s + 1] == Slot::Work {
-            Slot::Out
-        } else {
+/// The (source, destination) of each of `passes` passes. The last writes the output, from
+/// where the one before wrote (the last pass may read and write one buffer: its tiles read and
+/// write the same elements); the others alternate between the output and the work buffer,
+/// starting with the work buffer in place (the input is the output), so none of them reads
+/// and writes one buffer and the input is written only in place, after the first pass read it.
+pub fn schedule(passes: usize, in_place: bool) -> Vec<(Slot, Slot)> {
+    let mut chain = Vec::with_capacity(passes);
+    let mut from = Slot::In;
+    let mut to = if in_place { Slot::Work } else { Slot::Out };
+    for s in 0..passes {
+        if s + 1 == passes {
+            to = Slot::Out;
+        }
+        chain.push((from, to));
+        from = to;
+        to = if to == Slot::Out {
             Slot::Work
+        } else {
+            Slot::Out
         };
     }
-    let chain = bufs.windows(2).map(|w| (w[0], w[1])).collect();
-    (chain, last == Slot::Work)
+    chain
 }
 
-/// The split-half stages of one problem's transforms, compiled for one device.
+/// The split-half passes of one problem's transforms, compiled for one device.
 pub struct SplitHalf {
     device: Arc<Device>,
-    /// `fxs_stage` of the module (valid while the device's generated modules are loaded).
-    function: usize,
+    /// Each pass's kernel (valid while the device's generated modules are loaded).
+    functions: Vec<usize>,
+    passes: Vec<Pass>,
     n: usize,
     stages: u32,
 }
 
 impl SplitHalf {
-    /// Compiles (once per device and sign) the kernel for `p` (c2c f32 of 16^K points, as
-    /// `stages_of` says; the layout is `GpuTransform`'s concern).
+    /// Compiles (once per device, sign and plan) the kernels for `p` (c2c f32 of 16^K points,
+    /// as `stages_of` says; the layout is `GpuTransform`'s concern), in [`default_passes`].
     pub fn new(device: &Arc<Device>, p: &Problem) -> Result<SplitHalf> {
+        let k = stages_of(p).map_err(Error::unsupported)?;
+        SplitHalf::with_passes(device, p, &default_passes(k))
+    }
+
+    /// As [`SplitHalf::new`], the stages grouped into passes as `split` says ([`passes`]).
+    pub fn with_passes(device: &Arc<Device>, p: &Problem, split: &[u32]) -> Result<SplitHalf> {
         let stages = stages_of(p).map_err(Error::unsupported)?;
         let Kind::Dft { sign } = p.kind else {
             return Err(Error::unsupported("the split-half path is c2c"));
@@ -206,27 +552,63 @@ impl SplitHalf {
                 device.capability.0, device.capability.1
             )));
         }
-        let module = match compile_generated(device, &source(sign), false)? {
+        let passes = passes(stages, split).map_err(Error::unsupported)?;
+        let module = match compile_generated(device, &source(sign, &passes), false)? {
             Generated::Module(m) => m,
             Generated::Lto(_) => return Err(Error::new(ErrorKind::Internal, "NVRTC gave LTO-IR")),
         };
+        let mut functions = Vec::new();
+        for pass in &passes {
+            let f = generated_function(module, &pass.name())?;
+            // SAFETY: a kernel of a loaded module; attributes within the device's limits
+            // (64 KiB of dynamic shared memory at most; the carveout a percentage).
+            unsafe {
+                check(
+                    cu::cuFuncSetAttribute(
+                        f,
+                        cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        pass.shared_bytes() as i32,
+                    ),
+                    "cuFuncSetAttribute",
+                )?;
+                // As much shared memory as the SM has: 6 tiles of 32 KiB (3 of 64) an SM.
+                check(
+                    cu::cuFuncSetAttribute(
+                        f,
+                        cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                        100,
+                    ),
+                    "cuFuncSetAttribute",
+                )?;
+            }
+            functions.push(f as usize);
+        }
         Ok(SplitHalf {
             device: device.clone(),
-            function: generated_function(module, "fxs_stage")? as usize,
+            functions,
+            passes,
             n: p.dims[0].n as usize,
             stages,
         })
     }
 
-    /// Bytes of the work buffer [`SplitHalf::run`] needs for `batch` transforms.
+    /// Bytes of the work buffer [`SplitHalf::run`] needs for `batch` transforms (none for one
+    /// pass).
     pub fn work_bytes(&self, batch: usize) -> usize {
-        batch * self.n * 8
+        if self.passes.len() > 1 {
+            batch * self.n * 8
+        } else {
+            0
+        }
     }
 
     pub fn describe(&self) -> String {
+        let split: Vec<String> = self.passes.iter().map(|p| p.stages.to_string()).collect();
         format!(
-            "gpu split-half tensor cores, 16^{}: {} radix-16 stage kernel(s) of mma.sync.m16n8k16, operands split hi + lo/2048 in binary16, 3 products combined in f32",
-            self.stages, self.stages
+            "gpu split-half tensor cores, 16^{}: {} pass(es) of {} radix-16 stages fused in shared memory, mma.sync.m16n8k16, operands split hi + lo/2048 in binary16, 3 products combined in f32",
+            self.stages,
+            self.passes.len(),
+            split.join(" + ")
         )
     }
 
@@ -234,7 +616,7 @@ impl SplitHalf {
     /// place) on `stream`, through `work` ([`SplitHalf::work_bytes`]).
     ///
     /// # Safety
-    /// Device buffers of `batch` transforms each (`work`: distinct from both).
+    /// Device buffers of `batch` transforms each, 8-byte aligned (`work`: distinct from both).
     pub unsafe fn run(
         &self,
         din: u64,
@@ -243,40 +625,43 @@ impl SplitHalf {
         batch: usize,
         stream: cu::CUstream,
     ) -> Result<()> {
-        let items = (batch * self.n / 16) as u64;
-        let max_grid = self.device.multiprocessors.max(1) as u64 * 16;
-        // 8 items a warp, 8 warps a block.
-        let grid = items.div_ceil(64).clamp(1, max_grid) as u32;
-        let (chain, copy_back) = schedule(self.stages, din == dout);
+        let _ = &self.device;
         let addr = |s: Slot| match s {
             Slot::In => din,
             Slot::Out => dout,
             Slot::Work => work,
         };
-        let mut p = 1i64;
-        for (from, to) in chain {
+        let chain = schedule(self.passes.len(), din == dout);
+        for ((from, to), (pass, &f)) in chain
+            .into_iter()
+            .zip(self.passes.iter().zip(&self.functions))
+        {
+            let tiles = if pass.single {
+                batch.div_ceil(1 << pass.log_groups)
+            } else {
+                (batch * (self.n >> (4 * pass.stages))) >> pass.log_groups
+            };
+            let grid = u32::try_from(tiles)
+                .ok()
+                .filter(|&g| g < 1 << 31)
+                .ok_or_else(|| Error::unsupported(format!("{batch} transforms: {tiles} tiles")))?;
             let (mut x, mut y) = (addr(from), addr(to));
-            let (mut n, mut pp, mut total) = (self.n as i64, p, items as i64);
+            let (mut nlog, mut plog) = (self.n.trailing_zeros(), 4 * pass.first);
+            let mut total = (batch * self.n) as i64;
             let mut params: [*mut c_void; 5] = [
                 &mut x as *mut u64 as *mut c_void,
                 &mut y as *mut u64 as *mut c_void,
-                &mut n as *mut i64 as *mut c_void,
-                &mut pp as *mut i64 as *mut c_void,
+                &mut nlog as *mut u32 as *mut c_void,
+                &mut plog as *mut u32 as *mut c_void,
                 &mut total as *mut i64 as *mut c_void,
             ];
-            launch_grid(
-                self.function as cu::CUfunction,
+            launch_grid_shared(
+                f as cu::CUfunction,
                 grid,
-                256,
+                pass.threads(),
+                pass.shared_bytes() as u32,
                 stream,
                 &mut params,
-            )?;
-            p *= 16;
-        }
-        if copy_back {
-            check(
-                cu::cuMemcpyDtoDAsync_v2(dout, work, self.work_bytes(batch), stream),
-                "cuMemcpyDtoDAsync",
             )?;
         }
         Ok(())
@@ -287,40 +672,75 @@ impl SplitHalf {
 mod tests {
     use super::*;
 
-    /// Every chain starts at the input, ends at the output (or in the work buffer, copied
-    /// back), never reads and writes one buffer, and never writes the input out of place.
+    /// Every chain starts at the input and ends at the output; each pass reads what the one
+    /// before wrote; only the last may read and write one buffer; the input is written only in
+    /// place; the work buffer is used only where it must be.
     #[test]
-    fn schedules_ping_pong_without_overwriting_what_they_read() {
-        for k in 1..=6 {
+    fn schedules_alternate_without_overwriting_what_they_read() {
+        for n in 1..=3 {
             for in_place in [false, true] {
-                let (chain, copy) = schedule(k, in_place);
-                assert_eq!(chain.len(), k as usize);
+                let chain = schedule(n, in_place);
+                assert_eq!(chain.len(), n);
                 assert_eq!(chain[0].0, Slot::In);
-                let end = chain.last().unwrap().1;
-                assert_eq!(end, if copy { Slot::Work } else { Slot::Out });
-                assert_eq!(copy, in_place && k % 2 == 1);
+                assert_eq!(chain.last().unwrap().1, Slot::Out);
                 let same =
                     |a: Slot, b: Slot| a == b || (in_place && a != Slot::Work && b != Slot::Work);
                 for (s, &(from, to)) in chain.iter().enumerate() {
-                    assert!(!same(from, to), "k={k} in_place={in_place} stage {s}");
-                    assert!(to != Slot::In, "k={k}: writes the input");
+                    if s + 1 < n {
+                        assert!(!same(from, to), "{n} passes, in place {in_place}: pass {s}");
+                    }
+                    assert!(to != Slot::In, "{n} passes: writes the input");
                     if s > 0 {
                         assert_eq!(from, chain[s - 1].1);
                     }
                 }
+                let work = chain
+                    .iter()
+                    .any(|&(a, b)| a == Slot::Work || b == Slot::Work);
+                assert_eq!(work, n >= 3 || (in_place && n >= 2), "{n} {in_place}");
             }
         }
     }
 
-    /// The source carries the twin's matrix and the sign; the stage kernel is extern "C".
+    /// The default plans and the alternatives the timing tries are valid; a pass of one stage
+    /// only as the whole transform; tiles of 4096 elements, or 2 groups of 4096.
     #[test]
-    fn source_has_the_twins_matrix() {
-        let s = source(-1);
+    fn plans_group_every_stage_once() {
+        for k in 1..=6 {
+            let p = passes(k, &default_passes(k)).unwrap();
+            assert_eq!(p.iter().map(|p| p.stages).sum::<u32>(), k);
+            assert!(p.len() <= 3);
+            let mut first = 0;
+            for q in &p {
+                assert_eq!(q.first, first);
+                first += q.stages;
+                assert!(q.tile() == 4096 || q.tile() == 8192, "{q:?}");
+                assert_eq!(q.threads() as usize * 32, q.tile());
+            }
+        }
+        assert!(passes(5, &[2, 3]).is_ok() && passes(6, &[3, 3]).is_ok());
+        assert!(passes(4, &[3, 1]).is_err() && passes(3, &[1, 1, 1]).is_err());
+        assert!(passes(4, &[2, 1]).is_err() && passes(7, &[4, 3]).is_err());
+        assert_eq!(passes(3, &[3]).unwrap()[0].log_groups, 0);
+        assert_eq!(passes(6, &[3, 3]).unwrap()[1].name(), "fxs_pass_3_1_g");
+        assert_eq!(passes(4, &[2, 2]).unwrap()[0].name(), "fxs_pass_2_4_tf");
+    }
+
+    /// The source carries the twin's matrix, the sign and one extern "C" entry per kind of
+    /// pass.
+    #[test]
+    fn source_has_the_twins_matrix_and_the_passes() {
+        let p = passes(6, &[3, 3]).unwrap();
+        let s = source(-1, &p);
         let t = dft_parts(-1);
         assert!(s.contains(&format!("0x{:04x}", t[1][4])));
         assert!(s.contains("#define FXS_SIGN (-1)"));
-        assert!(s.contains("extern \"C\" __global__ void __launch_bounds__(256) fxs_stage"));
-        assert!(!s.contains("cuda_fp16"));
-        assert!(source(1).contains("#define FXS_SIGN (1)"));
+        assert!(
+            s.contains("extern \"C\" __global__ void __launch_bounds__(256, 3) fxs_pass_3_1_gf(")
+        );
+        assert!(s.contains("fxs_pass_3_1_g(") && !s.contains("cuda_fp16"));
+        let q = passes(4, &[2, 2]).unwrap();
+        assert_eq!(source(1, &q).matches("extern \"C\"").count(), 2);
+        assert!(source(1, &q).contains("#define FXS_SIGN (1)"));
     }
 }
