@@ -954,7 +954,7 @@ fn measure_gpu<T: Real>(
         moved(s.out_at, &s._memory.1, &mout)
     };
     MEASUREMENTS.fetch_add(1, Ordering::Relaxed);
-    let run = || unsafe { step.execute(input, output) };
+    let run = || unsafe { step.execute(input, output, p.in_place) };
     run().ok()?; // warm-up: module loads, plan work areas, staging blocks
     let target = match rigor {
         Rigor::Measure => Duration::from_millis(20),

@@ -1414,6 +1414,45 @@ fn fftxf_chains_on_the_gpu_match_the_cpu_executor() {
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }
 
+/// An out-of-card plan in place whose GPU run fails before it writes the caller's array (out
+/// of device memory at execute, the first launch failing) is recomputed by the CPU: the
+/// array holds the transform, not a loss report. (Before, any failure of an out-of-card
+/// program in place was reported as a loss.)
+#[test]
+fn an_out_of_card_failure_before_the_array_is_written_is_recomputed() {
+    use cuda::fault::{arm, clear, Fault};
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        let n = 1usize << 16;
+        let x = random(2 * n, 31);
+        let make = c2c_plan(&[1 << 16], FFTW_FORWARD);
+        let (want, _) = run_f64(BackendSetting::Cpu, &x, 2 * n, true, &make);
+        for fault in [Fault::OomExecute, Fault::Launch(0)] {
+            force_backend(Some(BackendSetting::Gpu));
+            cuda::set_device_budget(Some(64 << 10));
+            let a = fftw_malloc(2 * n * 8) as *mut f64;
+            let p = make(a, a);
+            let text = plan_text(p);
+            assert!(text.contains("out-of-card"), "{text}");
+            std::ptr::copy_nonoverlapping(x.as_ptr(), a, 2 * n);
+            arm(fault);
+            fftw_execute(p);
+            clear();
+            cuda::set_device_budget(None);
+            force_backend(None);
+            let got = std::slice::from_raw_parts(a, 2 * n).to_vec();
+            fftw_destroy_plan(p);
+            fftw_free(a as *mut _);
+            let e = rel_l2(&got, &want);
+            eprintln!("out of card in place, {fault:?}: rel. L2 against the CPU {e:.2e}");
+            assert!(e < 1e-14 * 16.0, "{fault:?}: {e:.3e}");
+        }
+    }
+}
+
 /// Injected GPU faults (the real failure paths, triggered on purpose): out of device memory at
 /// plan time and at execute time, a kernel/cuFFT launch failing in the middle of a chunked
 /// pipeline (out of place and in place, pinned and pageable arrays), and an FFTX chain whose

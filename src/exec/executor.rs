@@ -131,16 +131,16 @@ impl<T: Real> Executor<T> {
             }
             return self.cpu()?.execute(input, output);
         };
-        match g.execute(input, output) {
+        let in_place = self
+            .problem
+            .as_ref()
+            .is_some_and(|p| overlap(p, input, output) != Overlap::Disjoint);
+        match g.execute(input, output, in_place) {
             Ok(()) => Ok(()),
             Err(Failure { error, .. }) if device_arrays => Err(format!(
                 "execute on the GPU failed: {error}; the output is not computed (the arrays are GPU memory)"
             )),
             Err(Failure { error, written }) => {
-                let in_place = self
-                    .problem
-                    .as_ref()
-                    .is_some_and(|p| overlap(p, input, output) != Overlap::Disjoint);
                 match recovery(written, in_place) {
                     Recovery::All => {
                         crate::log::emit(

@@ -57,7 +57,7 @@ use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
-use crate::program::{for_each_in_box, Placement, Program, Role, Step, INPUT, OUTPUT};
+use crate::program::{for_each_in_box, BufId, Placement, Program, Role, Step, INPUT, OUTPUT};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
@@ -326,11 +326,19 @@ fn step_device(p: &Program, step: &Step) -> Option<usize> {
     }
 }
 
-/// After a failure at step `reached` of `p` (or before it): is every caller array
-/// (`Role::Array`) host memory, and none written so far (by a transfer out) one that the
-/// program reads? Then the CPU may recompute the program from the start.
-fn recomputable(p: &Program, reached: usize) -> bool {
-    let array = |b: usize| matches!(p.buffers[b].role, Role::Array { .. });
+/// After a failure at step `reached` of `p` (or before it): may the CPU recompute the plan
+/// from the start? Every caller array must be host memory and none that the recomputation
+/// reads written so far (by a transfer out): for an FFTX plan (`Role::Array`s) the arrays the
+/// program reads; for an FFTW plan the input, which its CPU transform reads (the output too
+/// when the run is `in_place`: they are one array then).
+fn recomputable(p: &Program, reached: usize, in_place: bool) -> bool {
+    let same = |b: BufId| if in_place && b == OUTPUT { INPUT } else { b };
+    let array = |b: usize| {
+        matches!(
+            p.buffers[b].role,
+            Role::Array { .. } | Role::Input | Role::Output
+        )
+    };
     if (0..p.buffers.len()).any(|b| array(b) && on_device(p, b)) {
         return false;
     }
@@ -338,15 +346,20 @@ fn recomputable(p: &Program, reached: usize) -> bool {
         steps
             .iter()
             .filter_map(|s| match s {
-                Step::Transfer { from, to, .. } => Some((from.buf, to.buf)),
+                Step::Transfer { from, to, .. } => Some((same(from.buf), same(to.buf))),
                 _ => None,
             })
             .collect()
     };
-    let read: Vec<usize> = transfers(&p.steps)
-        .into_iter()
-        .filter_map(|(from, _)| array(from).then_some(from))
-        .collect();
+    let fftw = p.buffers.iter().any(|b| b.role == Role::Input);
+    let read: Vec<usize> = if fftw {
+        vec![INPUT]
+    } else {
+        transfers(&p.steps)
+            .into_iter()
+            .filter_map(|(from, _)| array(from).then_some(from))
+            .collect()
+    };
     let upto = (reached + 1).min(p.steps.len());
     transfers(&p.steps[..upto])
         .into_iter()
@@ -1129,11 +1142,26 @@ impl<T: Real> CudaProgram<T> {
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run_arrays(&self) -> std::result::Result<(), RunFailure> {
         let none = ArrayPtr::Real(0);
+        self.run_recoverable(none, none, false)
+    }
+
+    /// [`CudaProgram::run`], saying on failure whether the CPU may recompute the program from
+    /// the start (an out-of-card program in place: until its first transfer into the array).
+    /// `in_place`: the output overlaps the input (they are then one array to the recovery).
+    ///
+    /// # Safety
+    /// As [`CudaProgram::run`].
+    pub unsafe fn run_recoverable(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        in_place: bool,
+    ) -> std::result::Result<(), RunFailure> {
         let mut reached = 0;
         let r = super::fault::at_execute(self.cards[0].dev.ordinal)
-            .and_then(|()| self.run_with(none, none, false, &mut reached));
+            .and_then(|()| self.run_with(input, output, false, &mut reached));
         r.map_err(|error| RunFailure {
-            recomputable: recomputable(&self.program, reached),
+            recomputable: recomputable(&self.program, reached, in_place),
             error,
         })
     }
@@ -2057,8 +2085,8 @@ mod tests {
             .collect();
         let six = [true, true, false, false, true, true];
         assert_eq!(kinds, six, "{}", placed.describe());
-        assert!((0..4).all(|k| recomputable(&placed, k)));
-        assert!(!recomputable(&placed, 4) && !recomputable(&placed, 5));
+        assert!((0..4).all(|k| recomputable(&placed, k, false)));
+        assert!(!recomputable(&placed, 4, false) && !recomputable(&placed, 5, false));
         // b1 only written, whole (no copy in): recomputable to the end. (Two writes of its
         // halves would copy it in: the pass takes one write of the whole span as covering.)
         let program = Program {
@@ -2066,11 +2094,42 @@ mod tests {
             steps: vec![map(acc(0, 0), acc(1, 0))],
         };
         let placed = place(&program, Precision::F64, 0, &none).unwrap();
-        assert!((0..placed.steps.len()).all(|k| recomputable(&placed, k)));
+        assert!((0..placed.steps.len()).all(|k| recomputable(&placed, k, false)));
         // A device array: never.
         let on_device = [1].into();
         let placed = place(&program, Precision::F64, 0, &on_device).unwrap();
-        assert!(!recomputable(&placed, 0));
+        assert!(!recomputable(&placed, 0, false));
+    }
+
+    /// An FFTW plan's out-of-card program in place may be recomputed by the CPU until its first
+    /// transfer into the caller's array (the output buffer is the input's memory then); out of
+    /// place, always (it never writes what it reads).
+    #[test]
+    fn an_fftw_program_is_recomputable_until_it_writes_its_input() {
+        use crate::passes::out_of_card::{lower, Budget};
+        let budget = Budget {
+            device: 0,
+            bytes: 64 << 10,
+        };
+        for in_place in [true, false] {
+            let p = Problem {
+                kind: crate::problem::Kind::Dft { sign: -1 },
+                dims: vec![IoDim::new(1 << 16, 2, 2)],
+                loops: vec![],
+                precision: Precision::F64,
+                in_place,
+            };
+            let prog = lower(&p, budget).unwrap();
+            let writes = |s: &Step| matches!(s, Step::Transfer { to, .. } if to.buf == INPUT || to.buf == OUTPUT);
+            let first = prog.steps.iter().position(writes).expect("a transfer out");
+            assert!(first > 0, "{}", prog.describe());
+            if in_place {
+                assert!((0..first).all(|k| recomputable(&prog, k, true)));
+                assert!((first..prog.steps.len()).all(|k| !recomputable(&prog, k, true)));
+            } else {
+                assert!((0..prog.steps.len()).all(|k| recomputable(&prog, k, false)));
+            }
+        }
     }
 
     /// Out-of-card programs of the c2c cases run as DMA alone from pinned arrays (their host

@@ -78,19 +78,34 @@ impl<T: Real> CudaRun<T> {
         }
     }
 
+    /// `in_place`: the output overlaps the input (a failed program's recovery then takes them
+    /// for one array).
+    ///
     /// # Safety
     /// The arrays must hold every element the program addresses in them.
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), Failure> {
+    pub unsafe fn execute(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        in_place: bool,
+    ) -> Result<(), Failure> {
         match self {
             CudaRun::Streamed(g) => g.execute(input, output),
             CudaRun::Program { exec, ordinals, .. } => {
-                for &o in ordinals {
+                for &o in &ordinals[1..] {
                     fault::at_execute(o)?;
                 }
-                exec.run(input, output).map_err(|error| Failure {
-                    error,
-                    written: Written::Unknown,
-                })
+                // Nothing the program reads written yet (out of place: always) is, for the
+                // recovery, as good as nothing written: the CPU recomputes all of it.
+                exec.run_recoverable(input, output, in_place)
+                    .map_err(|f| Failure {
+                        error: f.error,
+                        written: if f.recomputable {
+                            Written::Nothing
+                        } else {
+                            Written::Unknown
+                        },
+                    })
             }
         }
     }
