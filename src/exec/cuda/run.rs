@@ -5,11 +5,11 @@
 //! over devices by `passes::distribute`) runs step by step on [`CudaProgram`]. The planner
 //! chooses and lowers; this only runs what it is given.
 
-use super::program::CudaProgram;
+use super::program::{devices_needed, CudaProgram};
 use super::transform::{Failure, GpuTransform, Written};
 use super::{default_device, devices, fault, Device, Error, Result};
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::program::{Backend, Placement, Program, Step};
+use crate::program::{Backend, Program, Step};
 use crate::real::Real;
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ impl<T: Real> CudaRun<T> {
             }
             .map(CudaRun::Streamed);
         }
-        let used = device_count_of(program);
+        let used = devices_needed(program);
         let on: Vec<Arc<Device>> = if used > 1 {
             devices()
         } else {
@@ -109,17 +109,4 @@ impl<T: Real> CudaRun<T> {
             }
         }
     }
-}
-
-/// How many devices a program's buffers name (one past the highest ordinal; 0 for none).
-fn device_count_of(program: &Program) -> usize {
-    program
-        .buffers
-        .iter()
-        .filter_map(|b| match b.placement {
-            Placement::Device(d) => Some(d + 1),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
 }
