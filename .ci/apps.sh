@@ -343,13 +343,15 @@ app_gromacs() {
   ran "gromacs double -reprod" "$dir/double" &&
     compare_text "gromacs double -reprod" "$dir/double" md.log "$filter" 0 0 "md.log energies, pressure, virial"
   # mixed precision as users run it: FFTW_MEASURE, whose plans (and so the last digits) differ
-  # from one run of the system's FFTW to the next: within 1e-5 relative + 0.1 absolute (the
-  # pressure in bar is a difference of large terms; FFTW's own runs differ by up to 0.03 bar
-  # and 2e-6 relative, ours by 0.07 bar under -reprod)
+  # from one run of the system's FFTW to the next: within 1e-5 relative + 0.3 absolute (the
+  # pressure and virial in bar are differences of large terms; FFTW's own runs differ by up to
+  # 0.16 bar: a virial component of step 50 came out -821.777 in one CI run and -821.621 in
+  # three others of the same build on 2026-11-26, where fftx gave -821.666 in all four; ours
+  # differ by 0.07 bar under -reprod)
   mkdir -p "$dir/measure"; cp -r "$dir/in" "$dir/measure/in"
   run_both "$dir/measure" gmx -quiet mdrun -ntmpi 2 -ntomp 1 -npme 0 -s md.tpr -g md.log
   ran "gromacs mixed FFTW_MEASURE" "$dir/measure" &&
-    compare_text "gromacs mixed FFTW_MEASURE" "$dir/measure" md.log "$filter" 1e-5 0.1 "md.log energies, pressure, virial"
+    compare_text "gromacs mixed FFTW_MEASURE" "$dir/measure" md.log "$filter" 1e-5 0.3 "md.log energies, pressure, virial"
 }
 
 # ---------------------------------------------------------------------------------------------
