@@ -131,17 +131,21 @@ impl<T: Real> Executor<T> {
             }
             return self.cpu()?.execute(input, output);
         };
-        let in_place = self
-            .problem
-            .as_ref()
-            .is_some_and(|p| overlap(p, input, output) != Overlap::Disjoint);
-        match g.execute(input, output, in_place) {
+        // Judged when needed: a lowered program takes it to its run (it decides what a
+        // failure leaves recomputable); a streamed transform only after a failure.
+        let in_place = || {
+            self.problem
+                .as_ref()
+                .is_some_and(|p| overlap(p, input, output) != Overlap::Disjoint)
+        };
+        let lowered = matches!(g, CudaRun::Program { .. });
+        match g.execute(input, output, lowered && in_place()) {
             Ok(()) => Ok(()),
             Err(Failure { error, .. }) if device_arrays => Err(format!(
                 "execute on the GPU failed: {error}; the output is not computed (the arrays are GPU memory)"
             )),
             Err(Failure { error, written }) => {
-                match recovery(written, in_place) {
+                match recovery(written, in_place()) {
                     Recovery::All => {
                         crate::log::emit(
                             error.log_level(),
