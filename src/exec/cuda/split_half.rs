@@ -524,7 +524,8 @@ pub fn schedule(passes: usize, in_place: bool) -> Vec<(Slot, Slot)> {
 
 /// The split-half passes of one problem's transforms, compiled for one device.
 pub struct SplitHalf {
-    device: Arc<Device>,
+    /// Held, never read: keeps the device, whose module holds `functions`, alive.
+    _device: Arc<Device>,
     /// Each pass's kernel (valid while the device's generated modules are loaded).
     functions: Vec<usize>,
     passes: Vec<Pass>,
@@ -584,7 +585,7 @@ impl SplitHalf {
             functions.push(f as usize);
         }
         Ok(SplitHalf {
-            device: device.clone(),
+            _device: device.clone(),
             functions,
             passes,
             n: p.dims[0].n as usize,
@@ -625,7 +626,6 @@ impl SplitHalf {
         batch: usize,
         stream: cu::CUstream,
     ) -> Result<()> {
-        let _ = &self.device;
         let addr = |s: Slot| match s {
             Slot::In => din,
             Slot::Out => dout,
