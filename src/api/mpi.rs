@@ -216,13 +216,14 @@ unsafe fn plan_many<T: Real>(
     let (p, _) = ffi::size_rank(comm)?;
     let g = geometry(n, howmany, blocks, kind, flags, p as isize)?;
     let comm = Comm::dup(comm)?;
-    let stages = match mplan::build_serial::<T>(&g, &comm)? {
+    let procs = mplan::Processes::of(&comm);
+    let stages = match mplan::build_serial::<T>(&g, procs)? {
         Some(serial) => serial,
-        None if g.n.len() == 1 => mplan::build_1d::<T>(&g, &comm)?,
-        None => mplan::build_multi::<T>(&g, &comm)?,
+        None if g.n.len() == 1 => mplan::build_1d::<T>(&g, procs)?,
+        None => mplan::build_multi::<T>(&g, procs)?,
     };
     let problem = mplan::describe::<T>(&g.kind, &g.n, g.howmany);
-    let plan = mplan::make::<T>(comm, stages, problem, arrays.0, arrays.1);
+    let plan = mplan::make::<T>(comm, stages, problem, arrays.0, arrays.1)?;
     Ok(register(plan))
 }
 
@@ -268,7 +269,7 @@ unsafe fn plan_transpose<T: Real>(
     let comm = Comm::dup(comm)?;
     let stages = vec![Stage::Transpose(t, mplan::Buf::In, mplan::Buf::Out)];
     let problem = mplan::describe::<T>(&MpiKind::R2r(vec![]), &[], nx * ny * howmany);
-    let plan = mplan::make::<T>(comm, stages, problem, real_array(input), real_array(output));
+    let plan = mplan::make::<T>(comm, stages, problem, real_array(input), real_array(output))?;
     Ok(register(plan))
 }
 

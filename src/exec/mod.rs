@@ -4,6 +4,7 @@
 pub mod cpu;
 pub mod cuda;
 pub mod executor;
+pub mod host_memory;
 pub mod parallel;
 pub mod twins;
 

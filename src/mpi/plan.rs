@@ -1,6 +1,11 @@
 //! Distributed plans: a list of stages over the caller's two arrays and two scratch arrays,
 //! made into an ordinary [`Plan`] whose executable runs them.
 //!
+//! The local transforms are planned last, in [`make`], on the arrays they will run on: the
+//! caller's, and two scratch arrays made with the plan as `fftw_malloc` makes blocks (pinned
+//! when a GPU is usable). So the planner sees the memory they run from, and a rank's local
+//! transforms go to its GPU where that is faster, as an ordinary plan's would.
+//!
 //! A rank >= 2 transform of n0 x n1 x rest (rows of n0 on the processes):
 //! local transforms of dims 1.. on each row, a global transpose to n1 x n0 x rest (rows of n1
 //! distributed), the transforms along n0, and, unless `FFTW_MPI_TRANSPOSED_OUT`, the transpose
@@ -12,6 +17,7 @@ use super::dist::{block_range, default_block, MPI_FLAGS};
 use super::ffi::{self, Comm, Exchange};
 use super::transpose::{Packing, Transpose};
 use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::host_memory::HostBlock;
 use crate::exec::Execute;
 use crate::plan::Plan;
 use crate::problem::{IoDim, Kind, Problem, R2rKind};
@@ -30,14 +36,41 @@ pub enum Buf {
     V,
 }
 
-pub enum Stage {
+/// A stage; `L` is a local transform: its problem while the stages are built ([`Local`]), its
+/// plan once [`make`] has planned it.
+pub enum Stage<L = Box<Plan>> {
     Transpose(Transpose, Buf, Buf),
     /// A local transform (None: this process has no rows), its input and output complex or not.
-    Local(Option<Box<Plan>>, (Buf, bool), (Buf, bool)),
+    Local(Option<L>, (Buf, bool), (Buf, bool)),
     /// Every process's rows (bytes per process, in rank order) to every process.
     Allgather(Vec<usize>, Buf, Buf),
     /// `bytes` bytes from offset `at` of one array to the start of another.
     Copy(Buf, usize, Buf, usize),
+}
+
+/// A local transform not yet planned: the problem and the caller's flags (less the MPI ones).
+pub struct Local {
+    problem: Problem,
+    flags: u32,
+}
+
+/// The stages as built, before their local transforms are planned.
+pub type Stages = Vec<Stage<Local>>;
+
+/// The processes of a plan's communicator: how many, and which one this is.
+#[derive(Clone, Copy, Debug)]
+pub struct Processes {
+    pub size: usize,
+    pub rank: usize,
+}
+
+impl Processes {
+    pub fn of(comm: &Comm) -> Processes {
+        Processes {
+            size: comm.size,
+            rank: comm.rank,
+        }
+    }
 }
 
 /// What a distributed plan computes.
@@ -73,19 +106,13 @@ pub struct Geometry {
 pub struct MpiExec<T: Real> {
     comm: Comm,
     stages: Vec<Stage>,
-    /// Bytes of each scratch array.
-    scratch: usize,
-    /// The scratch arrays and the transposes' packing buffers, made at the first execute and
-    /// kept (an execute that allocated and zeroed them was several times slower than FFTW's).
-    work: Mutex<Option<Work>>,
+    /// The scratch arrays, made with the plan (the local plans were planned on them).
+    w: HostBlock,
+    v: HostBlock,
+    /// The transposes' packing buffers, kept from one execute to the next; held during an
+    /// execute, which also owns the scratch arrays meanwhile.
+    pack: Mutex<Packing>,
     _t: PhantomData<T>,
-}
-
-/// What an execute works in besides the caller's arrays.
-struct Work {
-    w: Vec<u128>,
-    v: Vec<u128>,
-    pack: Packing,
 }
 
 // SAFETY: the stages hold plans (Send + Sync) and plain numbers; the communicator is a handle.
@@ -112,14 +139,13 @@ fn array<T: Real>(p: usize, complex: bool) -> ArrayPtr {
     }
 }
 
-/// An ordinary local plan (None when a loop is empty: this process has no rows).
+/// An ordinary local transform (None when a loop is empty: this process has no rows).
 fn local<T: Real>(
     kind: Kind,
     dims: Vec<IoDim>,
     loops: Vec<IoDim>,
-    io: (bool, bool),
     flags: u32,
-) -> Result<Option<Box<Plan>>, String> {
+) -> Result<Option<Local>, String> {
     if loops.iter().any(|l| l.n == 0) {
         return Ok(None);
     }
@@ -130,8 +156,10 @@ fn local<T: Real>(
         precision: T::PRECISION,
         in_place: false,
     };
-    let (i, o) = (array::<T>(0, io.0), array::<T>(0, io.1));
-    crate::planner::plan::<T>(problem, i, o, flags & !MPI_FLAGS).map(|p| Some(Box::new(p)))
+    Ok(Some(Local {
+        problem,
+        flags: flags & !MPI_FLAGS,
+    }))
 }
 
 /// Transforms of the trailing dimensions `tail` of `l` rows, howmany `h` interleaved last; `c`
@@ -143,7 +171,7 @@ fn rows_plan<T: Real>(
     h: isize,
     c: isize,
     flags: u32,
-) -> Result<Option<Box<Plan>>, String> {
+) -> Result<Option<Local>, String> {
     let dims = (0..tail.len())
         .map(|j| {
             let s = c * h * product(&tail[j + 1..]);
@@ -152,7 +180,7 @@ fn rows_plan<T: Real>(
         .collect();
     let row = c * h * product(tail);
     let loops = vec![IoDim::new(l, row, row), IoDim::new(h, c, c)];
-    local::<T>(kind, dims, loops, (c == 2, c == 2), flags)
+    local::<T>(kind, dims, loops, flags)
 }
 
 /// r2c (or, `backward`, c2r) of the real trailing dimensions `tail` of `l` rows: the real rows
@@ -163,7 +191,7 @@ fn real_rows_plan<T: Real>(
     h: isize,
     backward: bool,
     flags: u32,
-) -> Result<Option<Box<Plan>>, String> {
+) -> Result<Option<Local>, String> {
     let last = tail.len() - 1;
     let nc = tail[last] / 2 + 1;
     let (mut padded, mut half) = (tail.to_vec(), tail.to_vec());
@@ -183,7 +211,7 @@ fn real_rows_plan<T: Real>(
     let (hi, ho) = pick(1, 2);
     let loops = vec![IoDim::new(l, ri, ro), IoDim::new(h, hi, ho)];
     let kind = if backward { Kind::C2r } else { Kind::R2c };
-    local::<T>(kind, dims, loops, (backward, !backward), flags)
+    local::<T>(kind, dims, loops, flags)
 }
 
 /// Transforms along the first dimension of `l` rows of n0 x rest (elements of `c` scalars).
@@ -194,13 +222,13 @@ fn column_plan<T: Real>(
     rest: isize,
     c: isize,
     flags: u32,
-) -> Result<Option<Box<Plan>>, String> {
+) -> Result<Option<Local>, String> {
     let dims = vec![IoDim::new(n0, c * rest, c * rest)];
     let loops = vec![
         IoDim::new(l, c * n0 * rest, c * n0 * rest),
         IoDim::new(rest, c, c),
     ];
-    local::<T>(kind, dims, loops, (c == 2, c == 2), flags)
+    local::<T>(kind, dims, loops, flags)
 }
 
 /// The row blocks of the two layouts a rank >= 2 plan passes through: n0 distributed (a) and
@@ -237,9 +265,9 @@ fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
 /// it: one local plan of the whole problem on the caller's arrays (which the planner may put on
 /// the GPU). None where the layout is not the serial one: several processes, the transposed or
 /// scrambled flags, or a 1-D r2c/c2r (which FFTW does not plan).
-pub fn build_serial<T: Real>(g: &Geometry, comm: &Comm) -> Result<Option<Vec<Stage>>, String> {
+pub fn build_serial<T: Real>(g: &Geometry, procs: Processes) -> Result<Option<Stages>, String> {
     let real = matches!(g.kind, MpiKind::R2c | MpiKind::C2r);
-    if comm.size != 1 || g.flags & MPI_FLAGS != 0 || (real && g.n.len() < 2) {
+    if procs.size != 1 || g.flags & MPI_FLAGS != 0 || (real && g.n.len() < 2) {
         return Ok(None);
     }
     let (plan, io) = match &g.kind {
@@ -275,8 +303,8 @@ pub fn build_serial<T: Real>(g: &Geometry, comm: &Comm) -> Result<Option<Vec<Sta
 
 /// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
 /// kinds' stage lists share their blocks and plans, and read best side by side.)
-pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
-    let (p, me, h) = (comm.size as isize, comm.rank, g.howmany);
+pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> Result<Stages, String> {
+    let (p, me, h) = (procs.size as isize, procs.rank, g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let mut cn = g.n.clone();
     if matches!(g.kind, MpiKind::R2c | MpiKind::C2r) {
@@ -337,7 +365,7 @@ pub fn build_multi<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, Str
 }
 
 /// The stages of a 1-D plan: gather, transform, keep this process's output rows.
-pub fn build_1d<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String> {
+pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> Result<Stages, String> {
     let (n, h) = (g.n[0], g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let elem = (h * c) as usize * std::mem::size_of::<T>();
@@ -346,17 +374,16 @@ pub fn build_1d<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String
         MpiKind::R2r(k) => Kind::R2r(k.clone()),
         _ => return Err("r2c/c2r need rank >= 2 (as in FFTW)".into()),
     };
-    let sizes = (0..comm.size)
+    let sizes = (0..procs.size)
         .map(|q| rows(n, g.bi, q) as usize * elem)
         .collect();
     let plan = local::<T>(
         kind,
         vec![IoDim::new(n, c * h, c * h)],
         vec![IoDim::new(h, c, c)],
-        (c == 2, c == 2),
         g.flags,
     )?;
-    let (os, lo) = block_range(n, g.bo, comm.rank as isize);
+    let (os, lo) = block_range(n, g.bo, procs.rank as isize);
     Ok(vec![
         Stage::Allgather(sizes, Buf::In, Buf::W),
         Stage::Local(plan, (Buf::W, c == 2), (Buf::V, c == 2)),
@@ -365,11 +392,11 @@ pub fn build_1d<T: Real>(g: &Geometry, comm: &Comm) -> Result<Vec<Stage>, String
 }
 
 /// Bytes each scratch array needs for these stages.
-fn scratch_bytes(stages: &[Stage], comm: &Comm) -> usize {
+fn scratch_bytes(stages: &Stages, rank: usize) -> usize {
     stages
         .iter()
         .map(|s| match s {
-            Stage::Transpose(t, _, _) => t.bytes_before(comm.rank).max(t.bytes_after(comm.rank)),
+            Stage::Transpose(t, _, _) => t.bytes_before(rank).max(t.bytes_after(rank)),
             Stage::Allgather(sizes, _, _) => sizes.iter().sum(),
             _ => 0,
         })
@@ -416,25 +443,11 @@ impl<T: Real> Execute for MpiExec<T> {
         if device {
             return Err("MPI plans run on host arrays; these are GPU memory".into());
         }
-        let mut work = self.work.lock();
-        let Work { w, v, pack } = work.get_or_insert_with(|| {
-            let words = self.scratch.div_ceil(16).max(1);
-            Work {
-                w: vec![0u128; words],
-                v: vec![0u128; words],
-                pack: Packing::default(),
-            }
-        });
-        let (wp, vp) = (w.as_mut_ptr() as usize, v.as_mut_ptr() as usize);
-        let at = |b: Buf| match b {
-            Buf::In => input.base(),
-            Buf::Out => output.base(),
-            Buf::W => wp,
-            Buf::V => vp,
-        };
+        let mut pack = self.pack.lock();
+        let at = addresses(input.base(), output.base(), &self.w, &self.v);
         self.stages
             .iter()
-            .try_for_each(|s| self.stage(s, &at, pack))
+            .try_for_each(|s| self.stage(s, &at, &mut pack))
     }
     fn details(&self) -> Vec<String> {
         vec![format!(
@@ -445,24 +458,60 @@ impl<T: Real> Execute for MpiExec<T> {
     }
 }
 
+/// Where each array of the stages is: the caller's two, the two scratch arrays.
+fn addresses(input: usize, output: usize, w: &HostBlock, v: &HostBlock) -> impl Fn(Buf) -> usize {
+    let (w, v) = (w.addr(), v.addr());
+    move |b| match b {
+        Buf::In => input,
+        Buf::Out => output,
+        Buf::W => w,
+        Buf::V => v,
+    }
+}
+
+/// The stages with their local transforms planned on the arrays at `at`.
+fn plan_locals<T: Real>(stages: Stages, at: &dyn Fn(Buf) -> usize) -> Result<Vec<Stage>, String> {
+    let planned = |l: Local, (from, ci): (Buf, bool), (to, co): (Buf, bool)| {
+        let (i, o) = (array::<T>(at(from), ci), array::<T>(at(to), co));
+        crate::planner::plan::<T>(l.problem, i, o, l.flags).map(Box::new)
+    };
+    stages
+        .into_iter()
+        .map(|s| {
+            Ok(match s {
+                Stage::Local(l, i, o) => {
+                    Stage::Local(l.map(|l| planned(l, i, o)).transpose()?, i, o)
+                }
+                Stage::Transpose(t, a, b) => Stage::Transpose(t, a, b),
+                Stage::Allgather(sizes, a, b) => Stage::Allgather(sizes, a, b),
+                Stage::Copy(a, off, b, bytes) => Stage::Copy(a, off, b, bytes),
+            })
+        })
+        .collect()
+}
+
 /// The plan object for a distributed problem, `problem` describing it to fftw_print_plan and
-/// fftw_flops.
+/// fftw_flops: its scratch arrays made and its local transforms planned on the arrays they run
+/// on.
 pub fn make<T: Real>(
     comm: Comm,
-    stages: Vec<Stage>,
+    stages: Stages,
     problem: Problem,
     input: ArrayPtr,
     output: ArrayPtr,
-) -> Plan {
-    let scratch = scratch_bytes(&stages, &comm);
+) -> Result<Plan, String> {
+    let scratch = scratch_bytes(&stages, comm.rank);
+    let (w, v) = (HostBlock::new(scratch)?, HostBlock::new(scratch)?);
+    let stages = plan_locals::<T>(stages, &addresses(input.base(), output.base(), &w, &v))?;
     let exec = MpiExec::<T> {
         comm,
         stages,
-        scratch,
-        work: Mutex::new(None),
+        w,
+        v,
+        pack: Mutex::new(Packing::default()),
         _t: PhantomData,
     };
-    Plan {
+    Ok(Plan {
         problem,
         input,
         output,
@@ -475,7 +524,7 @@ pub fn make<T: Real>(
             backend: Backend::Cpu,
         },
         device_arrays: false,
-    }
+    })
 }
 
 /// The problem a distributed plan shows (its global sizes, howmany as a loop).
@@ -492,5 +541,67 @@ pub fn describe<T: Real>(kind: &MpiKind, n: &[isize], howmany: isize) -> Problem
         loops: vec![IoDim::new(howmany, 1, 1)],
         precision: T::PRECISION,
         in_place: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mpi::dist::default_block;
+
+    fn geometry(n: &[isize], kind: MpiKind, procs: isize) -> Geometry {
+        Geometry {
+            n: n.to_vec(),
+            howmany: 1,
+            kind,
+            transposed_in: false,
+            transposed_out: false,
+            bi: default_block(n[0], procs),
+            bo: default_block(n[0], procs),
+            flags: crate::abi::FFTW_ESTIMATE,
+        }
+    }
+
+    /// The local transforms are planned on the arrays they run on (the caller's and the
+    /// scratch arrays), not on NULL ones: the planner judges their memory from them, so a
+    /// rank's transforms may take its GPU.
+    #[test]
+    fn local_transforms_are_planned_on_the_arrays_they_run_on() {
+        let cases = [
+            (vec![8, 6, 4], MpiKind::Dft(-1), 2, 0),
+            (vec![8, 6, 4], MpiKind::R2c, 2, 1),
+            (vec![6, 8, 4], MpiKind::C2r, 3, 2),
+            (vec![12, 10], MpiKind::Dft(1), 1, 0),
+            (vec![64], MpiKind::Dft(-1), 2, 1),
+        ];
+        for (n, kind, size, rank) in cases {
+            let g = geometry(&n, kind, size as isize);
+            let procs = Processes { size, rank };
+            let stages = match build_serial::<f64>(&g, procs).unwrap() {
+                Some(serial) => serial,
+                None if n.len() == 1 => build_1d::<f64>(&g, procs).unwrap(),
+                None => build_multi::<f64>(&g, procs).unwrap(),
+            };
+            let scratch = scratch_bytes(&stages, rank).max(1024);
+            let caller = (
+                HostBlock::new(scratch).unwrap(),
+                HostBlock::new(scratch).unwrap(),
+            );
+            let (w, v) = (
+                HostBlock::new(scratch).unwrap(),
+                HostBlock::new(scratch).unwrap(),
+            );
+            let at = addresses(caller.0.addr(), caller.1.addr(), &w, &v);
+            let planned = plan_locals::<f64>(stages, &at).unwrap();
+            let mut locals = 0;
+            for s in &planned {
+                if let Stage::Local(Some(plan), (from, _), (to, _)) = s {
+                    locals += 1;
+                    assert_eq!(plan.input.base(), at(*from), "{n:?} {from:?}");
+                    assert_eq!(plan.output.base(), at(*to), "{n:?} {to:?}");
+                }
+            }
+            assert!(locals > 0, "{n:?}: no local transform on rank {rank}");
+        }
     }
 }
