@@ -29,7 +29,7 @@ pub enum ErrorKind {
     Internal,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     pub kind: ErrorKind,
     pub message: String,
@@ -55,6 +55,14 @@ impl Error {
 
     pub fn cuda(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Cuda, message)
+    }
+
+    pub fn out_of_host_memory(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::OutOfHostMemory, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
     }
 
     /// The same error with `context` in front of its message (`context: message`).
@@ -96,6 +104,20 @@ impl std::error::Error for Error {}
 impl From<String> for Error {
     fn from(message: String) -> Self {
         Error::bad_input(message)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(message: &str) -> Self {
+        Error::bad_input(message)
+    }
+}
+
+/// Layers that still speak in messages (the FFTX, MPI and API front ends) take the message of
+/// an error from below; its kind has been acted on where it mattered (the fallbacks below).
+impl From<Error> for String {
+    fn from(e: Error) -> Self {
+        e.message
     }
 }
 

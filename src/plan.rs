@@ -2,6 +2,7 @@
 //! program made ready for its executors (`exec::Executor`). `fftw_plan` / `fftwf_plan` point
 //! at one of these.
 
+use crate::error::Result;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cuda;
 use crate::exec::Executable;
@@ -41,7 +42,7 @@ impl Plan {
     ///
     /// # Safety
     /// The plan's arrays must still be valid for the problem's layout.
-    pub unsafe fn execute(&self) -> Result<(), String> {
+    pub unsafe fn execute(&self) -> Result<()> {
         if self.input.is_null() || self.output.is_null() {
             return Err("the plan was made on NULL arrays: execute it with fftw_execute_dft (or another new-array execute) on real arrays".into());
         }
@@ -52,7 +53,7 @@ impl Plan {
     ///
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub unsafe fn execute_on(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
         let device = if (input, output) == (self.input, self.output) {
             self.device_arrays
         } else {
@@ -61,13 +62,13 @@ impl Plan {
         self.run(input, output, device)
     }
 
-    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<()> {
         self.exec.run(input, output, device)
     }
 
     /// Checks new arrays against the plan, as FFTW's new-array execute requires: same kind of
     /// arrays (real/complex, interleaved/split), non-NULL.
-    pub fn check_new_arrays(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub fn check_new_arrays(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
         let same_kind =
             |a: &ArrayPtr, b: &ArrayPtr| std::mem::discriminant(a) == std::mem::discriminant(b);
         if !same_kind(&input, &self.input) || !same_kind(&output, &self.output) {

@@ -3,6 +3,7 @@
 
 use crate::abi::*;
 use crate::backend::{backend_setting, tensor_cores_setting, BackendSetting, TensorCores};
+use crate::error::{Error, Result};
 use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::split_half;
@@ -112,7 +113,7 @@ pub fn plan<T: Real>(
     input: ArrayPtr,
     output: ArrayPtr,
     flags: u32,
-) -> Result<Plan, String> {
+) -> Result<Plan> {
     debug_assert_eq!(problem.precision, T::PRECISION);
     // FFTW ignores flag bits it does not know, and FFTW_PRESERVE_INPUT wins over
     // FFTW_DESTROY_INPUT; fftx overwrites an out-of-place input only in a multi-dimensional
@@ -139,11 +140,11 @@ pub fn plan<T: Real>(
         None
     };
     if device_arrays && memory.is_none() {
-        return Err(format!(
+        return Err(Error::unsupported(format!(
             "the arrays are in GPU memory but the GPU cannot run {} ({})",
             problem.describe(),
             cuda::why_no_gpu().unwrap_or_else(|| "rank-0 and r2r problems run on the CPU".into())
-        ));
+        )));
     }
     let parts = memory.map_or(1, |mem| spread_parts(&problem, mem));
     // The GPU's choice depends on where the arrays live (and how many devices may share the
@@ -174,10 +175,10 @@ pub fn plan<T: Real>(
             c
         }
         None if flags & FFTW_WISDOM_ONLY != 0 => {
-            return Err(format!(
+            return Err(Error::unsupported(format!(
                 "FFTW_WISDOM_ONLY and no {} wisdom for {key}",
                 rigor.name()
-            ));
+            )));
         }
         None => {
             let c = match (setting, memory) {
@@ -249,7 +250,7 @@ pub fn plan<T: Real>(
     if backend != Backend::Cpu && !device_arrays {
         candidates.push(Backend::Cpu);
     }
-    let mut why = String::new();
+    let mut why = Error::internal("no backend to plan for");
     for (k, &backend) in candidates.iter().enumerate() {
         let program = lower(&problem, backend, choice.threads, flags);
         match prepare::<T>(&program, !device_arrays) {
@@ -265,11 +266,16 @@ pub fn plan<T: Real>(
                 })
             }
             Err(e) => {
+                // Expected fallbacks (a size the kernels do not take, a card too small) at
+                // info level; a failing CUDA call or a bug of ours at warn or error.
                 if let Some(next) = candidates.get(k + 1) {
-                    crate::log::log_warn!(
-                        "plan {key}: {} cannot take it ({e}); planning for {}",
-                        backend.name(),
-                        next.name()
+                    crate::log::emit(
+                        e.log_level(),
+                        format_args!(
+                            "plan {key}: {} cannot take it ({e}); planning for {}",
+                            backend.name(),
+                            next.name()
+                        ),
                     );
                 }
                 why = e;
@@ -281,12 +287,12 @@ pub fn plan<T: Real>(
 
 /// The plan's program made ready for its executors: for a GPU backend with the program the
 /// GPU runs in its place where [`gpu_program`] lowers the transform.
-fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable, String> {
+fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable> {
     let lowered = match &program.steps[..] {
         [Step::Transform {
             problem, backend, ..
         }] if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) => {
-            gpu_program::<T>(problem, *backend, host_arrays).map_err(|e| e.message)?
+            gpu_program::<T>(problem, *backend, host_arrays)?
         }
         _ => None,
     };
@@ -363,7 +369,7 @@ fn tensor_cores<T: Real>(
     if setting == TensorCores::Off {
         return ordinary;
     }
-    let ordinary_path = |why: String| {
+    let ordinary_path = |why: Error| {
         crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES: {why}: the ordinary path");
         ordinary
     };
@@ -371,22 +377,22 @@ fn tensor_cores<T: Real>(
         return ordinary_path(why);
     }
     match (setting, ordinary, memory) {
-        (TensorCores::Twin, _, _) if device_arrays => {
-            ordinary_path("device arrays (the split-half twin runs on host arrays)".into())
-        }
+        (TensorCores::Twin, _, _) if device_arrays => ordinary_path(Error::unsupported(
+            "device arrays (the split-half twin runs on host arrays)",
+        )),
         (TensorCores::Twin, _, _) => {
             crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES=split-twin: the CPU twin");
             Backend::CpuSplitHalf
         }
         (_, Backend::Gpu, Some(mem)) => split_or_cufft::<T>(p, rigor, mem, key),
-        (_, b, None) => ordinary_path(format!(
+        (_, b, None) => ordinary_path(Error::unsupported(format!(
             "the plan runs on the {} (no usable GPU, or none could win at this size)",
             b.name()
-        )),
-        (_, b, Some(_)) => ordinary_path(format!(
+        ))),
+        (_, b, Some(_)) => ordinary_path(Error::unsupported(format!(
             "the planner chose {} (the split-half kernels take plans on one GPU)",
             b.name()
-        )),
+        ))),
     }
 }
 
@@ -395,8 +401,8 @@ fn tensor_cores<T: Real>(
 fn split_or_cufft<T: Real>(p: &Problem, rigor: Rigor, mem: (Memory, Memory), key: &str) -> Backend {
     if rigor == Rigor::Estimate {
         let ready = cuda::default_device()
-            .ok_or_else(|| "no GPU".to_string())
-            .and_then(|g| cuda::split_half::SplitHalf::new(&g, p).map_err(|e| e.message));
+            .ok_or_else(|| Error::unsupported("no GPU"))
+            .and_then(|g| cuda::split_half::SplitHalf::new(&g, p));
         return match ready {
             Ok(_) => {
                 crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES=split: split-half kernels");

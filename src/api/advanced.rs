@@ -118,7 +118,7 @@ pub(crate) unsafe fn many_dft<T: Real>(
     odist: c_int,
     sign: c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let kind = Kind::Dft { sign };
     let (dims, loops) = many_layouts(
         &kind,
@@ -153,7 +153,7 @@ pub(crate) unsafe fn many_dft_r2c<T: Real>(
     ostride: c_int,
     odist: c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let kind = Kind::R2c;
     let (dims, loops) = many_layouts(
         &kind,
@@ -188,7 +188,7 @@ pub(crate) unsafe fn many_dft_c2r<T: Real>(
     ostride: c_int,
     odist: c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let kind = Kind::C2r;
     let (dims, loops) = many_layouts(
         &kind,
@@ -209,7 +209,10 @@ pub(crate) unsafe fn many_dft_c2r<T: Real>(
     )
 }
 
-pub(crate) unsafe fn read_kinds(rank: c_int, kind: *const c_int) -> Result<Vec<R2rKind>, String> {
+pub(crate) unsafe fn read_kinds(
+    rank: c_int,
+    kind: *const c_int,
+) -> crate::error::Result<Vec<R2rKind>> {
     // FFTW 3.3.10 maps a kind it does not know to FFTW_R2HC (its assertion is compiled out).
     Ok(read_ints(rank, kind, "kind")?
         .into_iter()
@@ -237,7 +240,7 @@ pub(crate) unsafe fn many_r2r<T: Real>(
     odist: c_int,
     kind: *const c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let n = read_ints(rank, n, "n")?;
     let kinds = read_kinds(rank, kind)?;
     let (dims, loops) = many_dims(

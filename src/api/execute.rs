@@ -9,7 +9,7 @@ unsafe fn execute_new<T: Real>(
     p: *const Plan,
     input: ArrayPtr,
     output: ArrayPtr,
-) -> Result<(), String> {
+) -> crate::error::Result<()> {
     let plan = live_plan::<T>(p)?;
     plan.check_new_arrays(input, output)?;
     plan.execute_on(input, output)

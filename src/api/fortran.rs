@@ -41,26 +41,26 @@ pub type f77_write_char_func = Option<unsafe extern "C" fn(c: *mut c_char, data:
 pub type f77_read_char_func = Option<unsafe extern "C" fn(c: *mut c_int, data: *mut c_void)>;
 
 /// Reads a by-reference argument.
-unsafe fn arg<T: Copy>(p: *const T, what: &str) -> Result<T, String> {
+unsafe fn arg<T: Copy>(p: *const T, what: &str) -> crate::error::Result<T> {
     if p.is_null() {
-        return Err(format!("{what} is NULL"));
+        return Err(format!("{what} is NULL").into());
     }
     Ok(*p)
 }
 
 /// FFTW's `reverse_n`: `rank` ints from a Fortran array, last first.
-unsafe fn reversed(rank: c_int, p: *const c_int, what: &str) -> Result<Vec<c_int>, String> {
+unsafe fn reversed(rank: c_int, p: *const c_int, what: &str) -> crate::error::Result<Vec<c_int>> {
     if rank < 0 {
-        return Err(format!("negative rank {rank}"));
+        return Err(format!("negative rank {rank}").into());
     }
     if rank > 0 && p.is_null() {
-        return Err(format!("{what} is NULL with rank {rank}"));
+        return Err(format!("{what} is NULL with rank {rank}").into());
     }
     Ok((0..rank as usize).rev().map(|i| *p.add(i)).collect())
 }
 
 /// An embed array, reversed; NULL stays NULL (the default embedding) where FFTW would crash.
-unsafe fn reversed_embed(rank: c_int, p: *const c_int) -> Result<Option<Vec<c_int>>, String> {
+unsafe fn reversed_embed(rank: c_int, p: *const c_int) -> crate::error::Result<Option<Vec<c_int>>> {
     if p.is_null() {
         return Ok(None);
     }
@@ -78,12 +78,12 @@ unsafe fn make_dims(
     is: *const c_int,
     os: *const c_int,
     what: &str,
-) -> Result<Vec<fftw_iodim>, String> {
+) -> crate::error::Result<Vec<fftw_iodim>> {
     if rank < 0 {
-        return Err(format!("negative {what} rank {rank}"));
+        return Err(format!("negative {what} rank {rank}").into());
     }
     if rank > 0 && (n.is_null() || is.is_null() || os.is_null()) {
-        return Err(format!("{what} n/is/os array is NULL with rank {rank}"));
+        return Err(format!("{what} n/is/os array is NULL with rank {rank}").into());
     }
     Ok((0..rank as usize)
         .map(|i| fftw_iodim {
@@ -98,7 +98,7 @@ unsafe fn make_dims(
 unsafe fn set_plan(
     what: &str,
     p: *mut *mut Plan,
-    make: impl FnOnce() -> Result<*mut Plan, String>,
+    make: impl FnOnce() -> crate::error::Result<*mut Plan>,
 ) {
     guard(what, (), || {
         if p.is_null() {
@@ -111,7 +111,7 @@ unsafe fn set_plan(
 }
 
 /// The plan a by-reference plan argument holds.
-unsafe fn plan_of(p: *const *mut Plan) -> Result<*mut Plan, String> {
+unsafe fn plan_of(p: *const *mut Plan) -> crate::error::Result<*mut Plan> {
     arg(p, "the plan argument")
 }
 

@@ -32,12 +32,12 @@ pub(crate) unsafe fn read_dims<D: GuruDim>(
     iscale: isize,
     oscale: isize,
     what: &str,
-) -> Result<Vec<IoDim>, String> {
+) -> crate::error::Result<Vec<IoDim>> {
     if rank < 0 {
-        return Err(format!("negative {what} rank {rank}"));
+        return Err(format!("negative {what} rank {rank}").into());
     }
     if rank > 0 && dims.is_null() {
-        return Err(format!("{what} dims are NULL with rank {rank}"));
+        return Err(format!("{what} dims are NULL with rank {rank}").into());
     }
     (0..rank as usize)
         .map(|i| {
@@ -81,7 +81,7 @@ pub(crate) unsafe fn guru_dft<T: Real, D: GuruDim>(
     output: *mut [T; 2],
     sign: c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (2, 2))?;
     make_plan::<T>(
         Kind::Dft { sign },
@@ -101,7 +101,7 @@ pub(crate) unsafe fn guru_r2c<T: Real, D: GuruDim>(
     input: *mut T,
     output: *mut [T; 2],
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (1, 2))?;
     make_plan::<T>(
         Kind::R2c,
@@ -121,7 +121,7 @@ pub(crate) unsafe fn guru_c2r<T: Real, D: GuruDim>(
     input: *mut [T; 2],
     output: *mut T,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (2, 1))?;
     make_plan::<T>(
         Kind::C2r,
@@ -143,7 +143,7 @@ pub(crate) unsafe fn guru_r2r<T: Real, D: GuruDim>(
     output: *mut T,
     kind: *const c_int,
     flags: c_uint,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let (d, l) = guru_dims(rank, dims, hr, hd, (1, 1))?;
     let kinds = read_kinds(rank, kind)?;
     make_plan::<T>(

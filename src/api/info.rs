@@ -25,7 +25,7 @@ pub(crate) fn cleanup(p: Precision) {
     }
 }
 
-unsafe fn fprint<T: Real>(p: *const Plan, f: *mut libc::FILE) -> Result<(), String> {
+unsafe fn fprint<T: Real>(p: *const Plan, f: *mut libc::FILE) -> crate::error::Result<()> {
     let plan = live_plan::<T>(p)?;
     if f.is_null() {
         return Err("NULL FILE*".into());

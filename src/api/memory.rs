@@ -15,7 +15,7 @@ fn alloc_elements(n: usize, size: usize) -> *mut libc::c_void {
     guard("fftw_alloc", null_mut(), || {
         n.checked_mul(size)
             .map(host_memory::alloc)
-            .ok_or_else(|| format!("{n} elements of {size} bytes overflow"))
+            .ok_or_else(|| format!("{n} elements of {size} bytes overflow").into())
     })
 }
 

@@ -32,7 +32,7 @@ pub type fftwf_plan = *mut Plan;
 
 /// Runs an entry point's body (`crate::error::guard`): an error becomes `fail` and a warning,
 /// a panic `fail` and an error-level message.
-pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
+pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> crate::error::Result<R>) -> R {
     crate::error::guard(
         fail,
         |e| {
@@ -47,7 +47,7 @@ pub(crate) fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String
 
 /// `guard` for the execute calls. FFTW's execute cannot fail: when ours does (its output not,
 /// or not wholly, computed), the message is an error, which `FFTX_LOG`'s default shows.
-pub(crate) fn guard_execute(what: &str, f: impl FnOnce() -> Result<(), String>) {
+pub(crate) fn guard_execute(what: &str, f: impl FnOnce() -> crate::error::Result<()>) {
     crate::error::guard(
         (),
         |e| crate::log::emit(crate::log::Level::Error, format_args!("{what}: {e}")),
@@ -87,14 +87,12 @@ pub(crate) fn register(plan: Plan) -> *mut Plan {
 }
 
 /// The plan behind a caller's pointer, if it is one of ours and alive, in precision `T`.
-pub(crate) fn live_plan<'a, T: Real>(p: *const Plan) -> Result<&'a Plan, String> {
+pub(crate) fn live_plan<'a, T: Real>(p: *const Plan) -> crate::error::Result<&'a Plan> {
     if p.is_null() {
         return Err("NULL plan".into());
     }
     if !LIVE_PLANS.lock().contains(&(p as usize)) {
-        return Err(format!(
-            "{p:p} is not a live plan (destroyed already, or never made)"
-        ));
+        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)").into());
     }
     // SAFETY: registered plans stay allocated until fftw_destroy_plan removes them.
     let plan = unsafe { &*p };
@@ -103,19 +101,18 @@ pub(crate) fn live_plan<'a, T: Real>(p: *const Plan) -> Result<&'a Plan, String>
             "a {} plan passed to the {} API",
             plan.problem.precision.name(),
             T::PRECISION.name()
-        ));
+        )
+        .into());
     }
     Ok(plan)
 }
 
-pub(crate) fn destroy(p: *mut Plan) -> Result<(), String> {
+pub(crate) fn destroy(p: *mut Plan) -> crate::error::Result<()> {
     if p.is_null() {
         return Ok(()); // FFTW ignores NULL
     }
     if !LIVE_PLANS.lock().remove(&(p as usize)) {
-        return Err(format!(
-            "{p:p} is not a live plan (destroyed already, or never made)"
-        ));
+        return Err(format!("{p:p} is not a live plan (destroyed already, or never made)").into());
     }
     // SAFETY: it was made by `register` and is removed from the registry exactly once.
     drop(unsafe { Box::from_raw(p) });
@@ -149,7 +146,7 @@ pub(crate) fn make_plan<T: Real>(
     input: ArrayPtr,
     output: ArrayPtr,
     flags: u32,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let kind = match kind {
         // FFTW computes a forward transform for FFTW_FORWARD (-1) and a backward one for any
         // other sign.
@@ -171,14 +168,18 @@ pub(crate) fn make_plan<T: Real>(
 }
 
 /// Reads `rank` ints from a C array, checking rank and pointer first.
-pub(crate) unsafe fn read_ints(rank: i32, p: *const i32, what: &str) -> Result<Vec<isize>, String> {
+pub(crate) unsafe fn read_ints(
+    rank: i32,
+    p: *const i32,
+    what: &str,
+) -> crate::error::Result<Vec<isize>> {
     if rank < 0 || rank == i32::MAX {
-        return Err(format!(
-            "rank {rank} (negative, or INT_MAX: FFTW's minus-infinity rank)"
-        ));
+        return Err(
+            format!("rank {rank} (negative, or INT_MAX: FFTW's minus-infinity rank)").into(),
+        );
     }
     if rank > 0 && p.is_null() {
-        return Err(format!("{what} is NULL with rank {rank}"));
+        return Err(format!("{what} is NULL with rank {rank}").into());
     }
     Ok((0..rank as usize).map(|i| *p.add(i) as isize).collect())
 }
@@ -195,7 +196,7 @@ pub(crate) unsafe fn read_embed(rank: i32, p: *const i32) -> Option<Vec<isize>> 
 
 /// FFTW's row-major strides for an array of logical `shape` stored in an `embed`-sized array:
 /// dimension i advances by `stride * prod(embed[i+1..])` elements (`embed[0]` is not used).
-pub(crate) fn row_major(embed: &[isize], stride: isize) -> Result<Vec<isize>, String> {
+pub(crate) fn row_major(embed: &[isize], stride: isize) -> crate::error::Result<Vec<isize>> {
     let mut out = vec![0isize; embed.len()];
     let mut s = stride;
     for i in (0..embed.len()).rev() {

@@ -18,14 +18,14 @@ use std::ffi::c_int;
 use std::ptr::null_mut;
 
 /// The C communicator as given.
-fn c_comm(c: RawComm) -> Result<RawComm, String> {
+fn c_comm(c: RawComm) -> crate::error::Result<RawComm> {
     Ok(c)
 }
 
 /// Reads `rnk` sizes.
-unsafe fn read_n(rnk: c_int, n: *const isize) -> Result<Vec<isize>, String> {
+unsafe fn read_n(rnk: c_int, n: *const isize) -> crate::error::Result<Vec<isize>> {
     if rnk < 0 {
-        return Err(format!("rank {rnk}"));
+        return Err(format!("rank {rnk}").into());
     }
     if rnk > 0 && n.is_null() {
         return Err("n is NULL".into());
@@ -47,7 +47,7 @@ unsafe fn ls_transposed(
     blocks: (isize, isize),
     comm: RawComm,
     out: [*mut isize; 4],
-) -> Result<isize, String> {
+) -> crate::error::Result<isize> {
     let n = read_n(rnk, n)?;
     let (p, me) = ffi::size_rank(comm)?;
     let r =
@@ -65,7 +65,7 @@ unsafe fn ls_many(
     block: isize,
     comm: RawComm,
     out: [*mut isize; 2],
-) -> Result<isize, String> {
+) -> crate::error::Result<isize> {
     let nn = read_n(rnk, n)?;
     let (p, me) = ffi::size_rank(comm)?;
     let r = dist::local_size_many(&nn, howmany, block, p as isize, me as isize);
@@ -81,7 +81,7 @@ unsafe fn ls_1d(
     sign: c_int,
     flags: u32,
     out: [*mut isize; 4],
-) -> Result<isize, String> {
+) -> crate::error::Result<isize> {
     let (p, me) = ffi::size_rank(comm)?;
     let r = dist::local_size_many_1d(n, howmany, p as isize, me as isize, sign, flags);
     for (o, v) in out.iter().zip([r.1, r.2, r.3, r.4]) {
@@ -111,7 +111,7 @@ fn geometry(
     kind: MpiKind,
     flags: u32,
     p: isize,
-) -> Result<Geometry, String> {
+) -> crate::error::Result<Geometry> {
     check_sizes(&n, howmany, blocks, &kind)?;
     let (bi, bo) = resolve_blocks(&n, howmany, blocks, &kind, flags, p)?;
     let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
@@ -141,7 +141,7 @@ fn check_sizes(
     howmany: isize,
     blocks: (isize, isize),
     kind: &MpiKind,
-) -> Result<(), String> {
+) -> crate::error::Result<()> {
     let min_rank = if matches!(kind, MpiKind::R2c | MpiKind::C2r) {
         2
     } else {
@@ -150,10 +150,11 @@ fn check_sizes(
     if howmany < 0 || n.len() < min_rank || n.iter().any(|&n| n < 1) {
         return Err(format!(
             "sizes {n:?}, howmany {howmany}: need rank >= {min_rank}, n >= 1, howmany >= 0"
-        ));
+        )
+        .into());
     }
     if blocks.0 < 0 || blocks.1 < 0 {
-        return Err(format!("negative block {blocks:?}"));
+        return Err(format!("negative block {blocks:?}").into());
     }
     Ok(())
 }
@@ -167,7 +168,7 @@ fn resolve_blocks(
     kind: &MpiKind,
     flags: u32,
     p: isize,
-) -> Result<(isize, isize), String> {
+) -> crate::error::Result<(isize, isize)> {
     let rdft2 = matches!(kind, MpiKind::R2c | MpiKind::C2r);
     let dims = ddims(n, blocks, flags);
     let sz = dist::default_sz(&dims, p, rdft2);
@@ -177,9 +178,7 @@ fn resolve_blocks(
         counted[last].n = n[last] / 2 + 1;
     }
     if dist::num_blocks_total(&counted, IB) > p || dist::num_blocks_total(&counted, OB) > p {
-        return Err(format!(
-            "the blocks {blocks:?} need more than {p} processes"
-        ));
+        return Err(format!("the blocks {blocks:?} need more than {p} processes").into());
     }
     if n.len() > 1 {
         let (tin, tout) = (flags & TRANSPOSED_IN != 0, flags & TRANSPOSED_OUT != 0);
@@ -191,7 +190,7 @@ fn resolve_blocks(
     if flags & (dist::SCRAMBLED_IN | dist::SCRAMBLED_OUT) != 0
         && dist::choose_radix(n[0], p, sign).is_none()
     {
-        return Err(format!("no scrambled 1-D plan for n = {} on {p} processes (FFTW has none: it needs n = r m with 1 < r < n)", n[0]));
+        return Err(format!("no scrambled 1-D plan for n = {} on {p} processes (FFTW has none: it needs n = r m with 1 < r < n)", n[0]).into());
     }
     if blocks != (0, 0) {
         return Ok((sz[0].b[IB], sz[0].b[OB]));
@@ -211,7 +210,7 @@ unsafe fn plan_many<T: Real>(
     comm: RawComm,
     kind: MpiKind,
     flags: u32,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     let n = read_n(rnk, n)?;
     let (p, _) = ffi::size_rank(comm)?;
     let g = geometry(n, howmany, blocks, kind, flags, p as isize)?;
@@ -237,11 +236,9 @@ unsafe fn plan_transpose<T: Real>(
     output: *mut T,
     comm: RawComm,
     flags: u32,
-) -> Result<*mut Plan, String> {
+) -> crate::error::Result<*mut Plan> {
     if howmany < 0 || blocks.0 < 0 || blocks.1 < 0 || nx <= 0 || ny <= 0 {
-        return Err(format!(
-            "sizes {nx} x {ny}, howmany {howmany}, blocks {blocks:?}"
-        ));
+        return Err(format!("sizes {nx} x {ny}, howmany {howmany}, blocks {blocks:?}").into());
     }
     let (p, _) = ffi::size_rank(comm)?;
     let pick = |b: isize, n: isize| {
@@ -253,9 +250,7 @@ unsafe fn plan_transpose<T: Real>(
     };
     let (xb, yb) = (pick(blocks.0, nx), pick(blocks.1, ny));
     if dist::num_blocks(nx, xb) > p as isize || dist::num_blocks(ny, yb) > p as isize {
-        return Err(format!(
-            "the blocks ({xb}, {yb}) need more than {p} processes"
-        ));
+        return Err(format!("the blocks ({xb}, {yb}) need more than {p} processes").into());
     }
     let t = Transpose {
         a: nx as usize,
@@ -278,7 +273,7 @@ unsafe fn execute<T: Real>(
     p: *const Plan,
     input: ArrayPtr,
     output: ArrayPtr,
-) -> Result<(), String> {
+) -> crate::error::Result<()> {
     let plan = live_plan::<T>(p)?;
     if input.is_null() || output.is_null() {
         return Err("NULL array".into());
@@ -287,7 +282,7 @@ unsafe fn execute<T: Real>(
 }
 
 /// Process 0's wisdom to every process.
-unsafe fn broadcast_wisdom<T: Real>(comm: RawComm) -> Result<(), String> {
+unsafe fn broadcast_wisdom<T: Real>(comm: RawComm) -> crate::error::Result<()> {
     let (_, me) = ffi::size_rank(comm)?;
     let w = crate::wisdom::of(T::PRECISION);
     let mut bytes = if me == 0 {
@@ -306,7 +301,7 @@ unsafe fn broadcast_wisdom<T: Real>(comm: RawComm) -> Result<(), String> {
 }
 
 /// Every process's wisdom into process 0's.
-unsafe fn gather_wisdom<T: Real>(comm: RawComm) -> Result<(), String> {
+unsafe fn gather_wisdom<T: Real>(comm: RawComm) -> crate::error::Result<()> {
     let (size, me) = ffi::size_rank(comm)?;
     let w = crate::wisdom::of(T::PRECISION);
     let mine = w.export().into_bytes();
@@ -335,7 +330,7 @@ unsafe fn exchange_to_root(
     me: usize,
     mine: &[u8],
     sizes: &[usize],
-) -> Result<Vec<u8>, String> {
+) -> crate::error::Result<Vec<u8>> {
     let size_of = |q: usize| if sizes.len() == 1 { sizes[0] } else { sizes[q] };
     let send: Vec<usize> = (0..size)
         .map(|q| if q == 0 { mine.len() } else { 0 })
@@ -486,7 +481,7 @@ macro_rules! mpi_api {
     ($R:ty, $p:ident) => { paste::paste! {
         #[no_mangle]
         pub extern "C" fn [<$p mpi_init>]() {
-            guard(stringify!([<$p mpi_init>]), (), || ffi::mpi().map(|_| ()))
+            guard(stringify!([<$p mpi_init>]), (), || Ok(ffi::mpi().map(|_| ())?))
         }
         #[no_mangle]
         pub extern "C" fn [<$p mpi_cleanup>]() {

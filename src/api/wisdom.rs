@@ -31,7 +31,7 @@ unsafe fn read_file(f: *mut libc::FILE) -> Option<String> {
     )
 }
 
-unsafe fn write_file(f: *mut libc::FILE, s: &str) -> Result<(), String> {
+unsafe fn write_file(f: *mut libc::FILE, s: &str) -> crate::error::Result<()> {
     let c = CString::new(s).map_err(|e| e.to_string())?;
     if libc::fputs(c.as_ptr(), f) < 0 {
         return Err("write failed".into());

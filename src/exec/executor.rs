@@ -9,6 +9,7 @@ use super::cpu::layout::{overlap, ArrayPtr, Overlap};
 use super::cpu::run::CpuRun;
 use super::cuda::run::CudaRun;
 use super::cuda::transform::{Failure, GpuTransform, Written};
+use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
@@ -22,12 +23,7 @@ pub type Executable = Box<dyn Execute>;
 pub trait Execute: Send + Sync {
     /// # Safety
     /// The arrays must hold every element the plan's problem addresses.
-    unsafe fn run(
-        &self,
-        input: ArrayPtr,
-        output: ArrayPtr,
-        device_arrays: bool,
-    ) -> Result<(), String>;
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()>;
     /// What the printed plan adds to the program: how the executor runs it.
     fn details(&self) -> Vec<String>;
 }
@@ -51,7 +47,7 @@ impl<T: Real> Executor<T> {
     /// Makes `program` ready on its backend's executor (`gpu_program` in its place for the
     /// GPU, when given). `Err` when that executor cannot take it: the planner then chooses
     /// again.
-    pub fn new(program: &Program, gpu_program: Option<&Program>) -> Result<Self, String> {
+    pub fn new(program: &Program, gpu_program: Option<&Program>) -> Result<Self> {
         let (problem, backend) = match &program.steps[..] {
             [Step::Transform {
                 problem, backend, ..
@@ -60,7 +56,7 @@ impl<T: Real> Executor<T> {
         };
         let gpu = OnceCell::new();
         if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) {
-            let run = CudaRun::new(gpu_program.unwrap_or(program)).map_err(|e| e.message)?;
+            let run = CudaRun::new(gpu_program.unwrap_or(program))?;
             let _ = gpu.set(Some(run));
         }
         let exec = Executor {
@@ -78,7 +74,7 @@ impl<T: Real> Executor<T> {
 
     /// The CPU form, made at the first call that needs it (a GPU plan's, when the GPU fails);
     /// `Err` when the host has not the memory it needs.
-    fn cpu(&self) -> Result<&CpuRun<T>, String> {
+    fn cpu(&self) -> Result<&CpuRun<T>> {
         self.cpu.get_or_try_init(|| CpuRun::new(&self.program))
     }
 
@@ -101,12 +97,7 @@ impl<T: Real> Executor<T> {
 
     /// # Safety
     /// The arrays must hold every element the program addresses in them.
-    unsafe fn execute(
-        &self,
-        input: ArrayPtr,
-        output: ArrayPtr,
-        device_arrays: bool,
-    ) -> Result<(), String> {
+    unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()> {
         // The GPU streams chunks in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
         let tangled = || {
@@ -119,15 +110,15 @@ impl<T: Real> Executor<T> {
             return self.cpu()?.execute(input, output);
         }
         if tangled() {
-            return Err("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed".into());
+            return Err(Error::unsupported("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed"));
         }
         let gpu = self.gpu();
         if device_arrays && matches!(gpu, Some(CudaRun::Program { .. })) {
-            return Err("the plan runs host arrays through device buffers (out of card or over several devices) and these arrays are GPU memory; nothing was computed".into());
+            return Err(Error::unsupported("the plan runs host arrays through device buffers (out of card or over several devices) and these arrays are GPU memory; nothing was computed"));
         }
         let Some(g) = gpu else {
             if device_arrays {
-                return Err("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed".into());
+                return Err(Error::unsupported("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed"));
             }
             return self.cpu()?.execute(input, output);
         };
@@ -141,8 +132,8 @@ impl<T: Real> Executor<T> {
         let lowered = matches!(g, CudaRun::Program { .. });
         match g.execute(input, output, lowered && in_place()) {
             Ok(()) => Ok(()),
-            Err(Failure { error, .. }) if device_arrays => Err(format!(
-                "execute on the GPU failed: {error}; the output is not computed (the arrays are GPU memory)"
+            Err(Failure { error, .. }) if device_arrays => Err(error.context(
+                "execute on the GPU failed, and the output is not computed (the arrays are GPU memory)",
             )),
             Err(Failure { error, written }) => {
                 match recovery(written, in_place()) {
@@ -159,8 +150,8 @@ impl<T: Real> Executor<T> {
                         );
                         self.cpu()?.execute_from(input, output, first)
                     }
-                    Recovery::Lost => Err(format!(
-                        "execute on the GPU failed: {error} while writing the in-place array; part of it is transformed and the rest is not"
+                    Recovery::Lost => Err(error.context(
+                        "execute on the GPU failed while writing the in-place array (part of it is transformed and the rest is not)",
                     )),
                 }
             }
@@ -169,17 +160,11 @@ impl<T: Real> Executor<T> {
 }
 
 impl<T: Real> Execute for Executor<T> {
-    unsafe fn run(
-        &self,
-        input: ArrayPtr,
-        output: ArrayPtr,
-        device_arrays: bool,
-    ) -> Result<(), String> {
+    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()> {
         if device_arrays && self.problem.is_none() {
-            return Err(
-                "this program runs on the CPU and the arrays are GPU memory; nothing was computed"
-                    .into(),
-            );
+            return Err(Error::unsupported(
+                "this program runs on the CPU and the arrays are GPU memory; nothing was computed",
+            ));
         }
         self.execute(input, output, device_arrays)
     }

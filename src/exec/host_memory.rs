@@ -44,10 +44,12 @@ unsafe impl Send for HostBlock {}
 unsafe impl Sync for HostBlock {}
 
 impl HostBlock {
-    pub fn new(bytes: usize) -> Result<HostBlock, String> {
+    pub fn new(bytes: usize) -> crate::error::Result<HostBlock> {
         let ptr = alloc(bytes);
         if ptr.is_null() {
-            return Err(format!("no host memory for a block of {bytes} bytes"));
+            return Err(crate::error::Error::out_of_host_memory(format!(
+                "no host memory for a block of {bytes} bytes"
+            )));
         }
         Ok(HostBlock { ptr })
     }

@@ -148,7 +148,7 @@ impl<T: Real> CpuRun for Cpu<T> {
         // FFTX programs address the caller's arrays as `Role::Array` buffers, never as the
         // input and output of an FFTW plan.
         let none = ArrayPtr::Real(0);
-        self.program.run_in(none, none, &mut self.workspace)
+        Ok(self.program.run_in(none, none, &mut self.workspace)?)
     }
 }
 

@@ -145,7 +145,7 @@ fn local<T: Real>(
     dims: Vec<IoDim>,
     loops: Vec<IoDim>,
     flags: u32,
-) -> Result<Option<Local>, String> {
+) -> crate::error::Result<Option<Local>> {
     if loops.iter().any(|l| l.n == 0) {
         return Ok(None);
     }
@@ -171,7 +171,7 @@ fn rows_plan<T: Real>(
     h: isize,
     c: isize,
     flags: u32,
-) -> Result<Option<Local>, String> {
+) -> crate::error::Result<Option<Local>> {
     let dims = (0..tail.len())
         .map(|j| {
             let s = c * h * product(&tail[j + 1..]);
@@ -191,7 +191,7 @@ fn real_rows_plan<T: Real>(
     h: isize,
     backward: bool,
     flags: u32,
-) -> Result<Option<Local>, String> {
+) -> crate::error::Result<Option<Local>> {
     let last = tail.len() - 1;
     let nc = tail[last] / 2 + 1;
     let (mut padded, mut half) = (tail.to_vec(), tail.to_vec());
@@ -222,7 +222,7 @@ fn column_plan<T: Real>(
     rest: isize,
     c: isize,
     flags: u32,
-) -> Result<Option<Local>, String> {
+) -> crate::error::Result<Option<Local>> {
     let dims = vec![IoDim::new(n0, c * rest, c * rest)];
     let loops = vec![
         IoDim::new(l, c * n0 * rest, c * n0 * rest),
@@ -265,7 +265,10 @@ fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
 /// it: one local plan of the whole problem on the caller's arrays (which the planner may put on
 /// the GPU). None where the layout is not the serial one: several processes, the transposed or
 /// scrambled flags, or a 1-D r2c/c2r (which FFTW does not plan).
-pub fn build_serial<T: Real>(g: &Geometry, procs: Processes) -> Result<Option<Stages>, String> {
+pub fn build_serial<T: Real>(
+    g: &Geometry,
+    procs: Processes,
+) -> crate::error::Result<Option<Stages>> {
     let real = matches!(g.kind, MpiKind::R2c | MpiKind::C2r);
     if procs.size != 1 || g.flags & MPI_FLAGS != 0 || (real && g.n.len() < 2) {
         return Ok(None);
@@ -303,7 +306,7 @@ pub fn build_serial<T: Real>(g: &Geometry, procs: Processes) -> Result<Option<St
 
 /// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
 /// kinds' stage lists share their blocks and plans, and read best side by side.)
-pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> Result<Stages, String> {
+pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Stages> {
     let (p, me, h) = (procs.size as isize, procs.rank, g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let mut cn = g.n.clone();
@@ -365,7 +368,7 @@ pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> Result<Stages, St
 }
 
 /// The stages of a 1-D plan: gather, transform, keep this process's output rows.
-pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> Result<Stages, String> {
+pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Stages> {
     let (n, h) = (g.n[0], g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let elem = (h * c) as usize * std::mem::size_of::<T>();
@@ -411,10 +414,10 @@ impl<T: Real> MpiExec<T> {
         s: &Stage,
         at: &dyn Fn(Buf) -> usize,
         pack: &mut Packing,
-    ) -> Result<(), String> {
+    ) -> crate::error::Result<()> {
         match s {
             Stage::Transpose(t, from, to) => {
-                t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8, pack)
+                Ok(t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8, pack)?)
             }
             Stage::Local(None, _, _) => Ok(()),
             Stage::Local(Some(plan), (from, ci), (to, co)) => {
@@ -422,12 +425,12 @@ impl<T: Real> MpiExec<T> {
             }
             Stage::Allgather(sizes, from, to) => {
                 let x = Exchange::allgather(sizes, self.comm.rank)?;
-                ffi::alltoallv(
+                Ok(ffi::alltoallv(
                     self.comm.raw(),
                     at(*from) as *const u8,
                     at(*to) as *mut u8,
                     &x,
-                )
+                )?)
             }
             Stage::Copy(from, off, to, bytes) => {
                 let src = (at(*from) + off) as *const u8;
@@ -439,7 +442,12 @@ impl<T: Real> MpiExec<T> {
 }
 
 impl<T: Real> Execute for MpiExec<T> {
-    unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device: bool) -> Result<(), String> {
+    unsafe fn run(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        device: bool,
+    ) -> crate::error::Result<()> {
         if device {
             return Err("MPI plans run on host arrays; these are GPU memory".into());
         }
@@ -470,7 +478,10 @@ fn addresses(input: usize, output: usize, w: &HostBlock, v: &HostBlock) -> impl 
 }
 
 /// The stages with their local transforms planned on the arrays at `at`.
-fn plan_locals<T: Real>(stages: Stages, at: &dyn Fn(Buf) -> usize) -> Result<Vec<Stage>, String> {
+fn plan_locals<T: Real>(
+    stages: Stages,
+    at: &dyn Fn(Buf) -> usize,
+) -> crate::error::Result<Vec<Stage>> {
     let planned = |l: Local, (from, ci): (Buf, bool), (to, co): (Buf, bool)| {
         let (i, o) = (array::<T>(at(from), ci), array::<T>(at(to), co));
         crate::planner::plan::<T>(l.problem, i, o, l.flags).map(Box::new)
@@ -499,7 +510,7 @@ pub fn make<T: Real>(
     problem: Problem,
     input: ArrayPtr,
     output: ArrayPtr,
-) -> Result<Plan, String> {
+) -> crate::error::Result<Plan> {
     let scratch = scratch_bytes(&stages, comm.rank);
     let (w, v) = (HostBlock::new(scratch)?, HostBlock::new(scratch)?);
     let stages = plan_locals::<T>(stages, &addresses(input.base(), output.base(), &w, &v))?;

@@ -5,6 +5,7 @@
 //! what it cannot execute (its tables are small), so only what a plan fills while it is made
 //! counts at plan time.
 
+use crate::error::{Error, Result};
 use crate::problem::{Kind, Problem};
 
 /// Below this a plan is not checked (reading `/proc/meminfo` costs more than the question).
@@ -24,19 +25,19 @@ pub fn plan_bytes(p: &Problem) -> usize {
 }
 
 /// `Err` with a message when a CPU plan of `p` needs more host memory than is available now.
-pub fn check(p: &Problem) -> Result<(), String> {
+pub fn check(p: &Problem) -> Result<()> {
     check_bytes(plan_bytes(p), "a CPU plan of this problem")
 }
 
 /// `Err` with a message when `need` bytes (for `what`) exceed the host memory available now.
-pub fn check_bytes(need: usize, what: &str) -> Result<(), String> {
+pub fn check_bytes(need: usize, what: &str) -> Result<()> {
     if need < UNCHECKED_BYTES {
         return Ok(());
     }
     match available() {
-        Some(free) if need > free => Err(format!(
+        Some(free) if need > free => Err(Error::out_of_host_memory(format!(
             "{what} needs {need} bytes of host memory beyond the arrays, and {free} are available"
-        )),
+        ))),
         _ => Ok(()),
     }
 }
@@ -75,7 +76,8 @@ mod tests {
     fn long_transforms_count_their_twiddle_tables() {
         let c2c = problem(Kind::Dft { sign: -1 }, &[1 << 32], Precision::F64);
         assert_eq!(plan_bytes(&c2c), 1 << 36);
-        assert!(check(&c2c).is_err() || available().unwrap() > 1 << 36);
+        let out_of_memory = |e: Error| e.kind == crate::error::ErrorKind::OutOfHostMemory;
+        assert!(check(&c2c).is_err_and(out_of_memory) || available().unwrap() > 1 << 36);
         let small = problem(Kind::Dft { sign: -1 }, &[1 << 20], Precision::F64);
         assert_eq!(check(&small), Ok(()));
         let r2c = problem(Kind::R2c, &[1 << 20], Precision::F32);

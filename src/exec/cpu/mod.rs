@@ -36,6 +36,7 @@ pub mod rfft;
 pub mod run;
 pub mod split_half;
 
+use crate::error::{Error, Result};
 use crate::exec::parallel::parallel_for;
 use crate::problem::{Kind, Problem};
 use crate::real::Real;
@@ -482,7 +483,7 @@ impl<T: Real> CpuTransform<T> {
     ///
     /// # Safety
     /// The arrays must hold every element the problem's dims and loops address.
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
         self.execute_from(input, output, 0)
     }
 
@@ -496,7 +497,7 @@ impl<T: Real> CpuTransform<T> {
         input: ArrayPtr,
         output: ArrayPtr,
         first: usize,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         if first >= self.howmany {
             return Ok(());
         }
@@ -538,7 +539,7 @@ impl<T: Real> CpuTransform<T> {
         fft: &dyn rustfft::Fft<T>,
         input: ArrayPtr,
         output: ArrayPtr,
-    ) -> Result<bool, String> {
+    ) -> Result<bool> {
         let u = std::mem::size_of::<T>();
         let (ArrayPtr::Complex { re: ir, im: ii }, ArrayPtr::Complex { re: or, im: oi }) =
             (input, output)
@@ -589,7 +590,7 @@ impl<T: Real> CpuTransform<T> {
         overlap: Overlap,
         first: usize,
         work: &mut Work<T>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         if first == 0 {
             self.run(input, output, overlap, &self.lens, (0, 0), work)
         } else {
@@ -603,8 +604,8 @@ impl<T: Real> CpuTransform<T> {
         }
     }
 
-    fn new_work(&self) -> Result<Work<T>, String> {
-        let oom = || "out of host memory for the work buffers".to_string();
+    fn new_work(&self) -> Result<Work<T>> {
+        let oom = || Error::out_of_host_memory("out of host memory for the work buffers");
         let bytes = self.workers * self.scratch_size.bytes::<T>();
         memory::check_bytes(bytes, "this execute's work buffers")?;
         let scratch = (0..self.workers)
@@ -628,7 +629,7 @@ impl<T: Real> CpuTransform<T> {
         lens: &[usize],
         base: (isize, isize),
         work: &mut Work<T>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let (inv, in_place) = match overlap {
             Overlap::Disjoint => (self.view(input, &self.ins, base.0, MemId::Input), false),
             // (A c2r's input has scalars that are not output ones: an out-of-place plan keeps
@@ -687,9 +688,9 @@ impl<T: Real> CpuTransform<T> {
                 let len: usize = lens.iter().product();
                 if work.buf.len() < len {
                     work.buf.clear();
-                    work.buf
-                        .try_reserve_exact(len)
-                        .map_err(|_| "out of host memory for the work buffer".to_string())?;
+                    work.buf.try_reserve_exact(len).map_err(|_| {
+                        Error::out_of_host_memory("out of host memory for the work buffer")
+                    })?;
                     work.buf.resize(len, Complex::new(T::zero(), T::zero()));
                 }
                 let p = work.buf.as_mut_ptr();
@@ -738,7 +739,7 @@ impl<T: Real> CpuTransform<T> {
         base: (isize, isize),
         chunk: usize,
         work: &mut Work<T>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let mut sub = lens.to_vec();
         let mut i0 = 0;
         while i0 < lens[0] {
@@ -840,7 +841,7 @@ impl<T: Real> CpuTransform<T> {
         lens: &[usize],
         base: isize,
         work: &mut Work<T>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let mut in_lens = self.in_lens.clone();
         in_lens[..self.nloops].copy_from_slice(&lens[..self.nloops]);
         let count: usize = in_lens.iter().product();
@@ -848,9 +849,9 @@ impl<T: Real> CpuTransform<T> {
         let len = if complex { count } else { count.div_ceil(2) };
         if work.copy.len() < len {
             work.copy.clear();
-            work.copy
-                .try_reserve_exact(len)
-                .map_err(|_| "out of host memory for a copy of the input".to_string())?;
+            work.copy.try_reserve_exact(len).map_err(|_| {
+                Error::out_of_host_memory("out of host memory for a copy of the input")
+            })?;
             work.copy.resize(len, Complex::new(T::zero(), T::zero()));
         }
         let dims: Vec<Strided> = in_lens
@@ -878,14 +879,9 @@ impl<T: Real> CpuTransform<T> {
 
     /// A rank-0 transform (a copy, real to complex or complex to real for r2c/c2r) of the
     /// transforms `first..`: all read, then all written.
-    unsafe fn copy_rank0(
-        &self,
-        input: ArrayPtr,
-        output: ArrayPtr,
-        first: usize,
-    ) -> Result<(), String> {
+    unsafe fn copy_rank0(&self, input: ArrayPtr, output: ArrayPtr, first: usize) -> Result<()> {
         let count = self.howmany - first;
-        let oom = || "out of host memory for the work buffers".to_string();
+        let oom = || Error::out_of_host_memory("out of host memory for the work buffers");
         let mut buf: Vec<Complex<T>> = Vec::new();
         buf.try_reserve_exact(count).map_err(|_| oom())?;
         for i in first..self.howmany {

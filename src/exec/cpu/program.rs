@@ -53,7 +53,7 @@ impl Base {
 }
 
 impl<T: Real> CpuProgram<T> {
-    pub fn new(program: &Program, threads: usize) -> Result<Self, String> {
+    pub fn new(program: &Program, threads: usize) -> crate::error::Result<Self> {
         program.validate()?;
         let transforms = program
             .steps
@@ -90,13 +90,16 @@ impl<T: Real> CpuProgram<T> {
     }
 
     /// The program's temporaries (zero) and kernel work buffers.
-    pub fn workspace(&self) -> Result<Workspace<T>, String> {
+    pub fn workspace(&self) -> crate::error::Result<Workspace<T>> {
         let mut temps: Vec<Vec<T>> = Vec::new();
         for b in &self.program.buffers {
             if let Role::Temp { scalars } | Role::ZeroTemp { scalars } = b.role {
                 let mut v = Vec::new();
-                v.try_reserve_exact(scalars)
-                    .map_err(|_| format!("no memory for a temporary of {scalars} scalars"))?;
+                v.try_reserve_exact(scalars).map_err(|_| {
+                    crate::error::Error::out_of_host_memory(format!(
+                        "no memory for a temporary of {scalars} scalars"
+                    ))
+                })?;
                 v.resize(scalars, T::zero());
                 temps.push(v);
             }
@@ -113,7 +116,7 @@ impl<T: Real> CpuProgram<T> {
     ///
     /// # Safety
     /// The arrays must hold every element the program's steps address in them.
-    pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> crate::error::Result<()> {
         self.run_in(input, output, &mut self.workspace()?)
     }
 
@@ -126,7 +129,7 @@ impl<T: Real> CpuProgram<T> {
         input: ArrayPtr,
         output: ArrayPtr,
         w: &mut Workspace<T>,
-    ) -> Result<(), String> {
+    ) -> crate::error::Result<()> {
         let unit = std::mem::size_of::<T>();
         let temps = &mut w.temps;
         let zero_temps = self

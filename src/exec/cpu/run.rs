@@ -22,7 +22,7 @@ pub enum CpuRun<T: Real> {
 impl<T: Real> CpuRun<T> {
     /// Makes `program` ready; `Err` when the host has not the memory planning fills (a long
     /// 1-D transform's twiddle tables, `memory::check`) or the program is not valid.
-    pub fn new(program: &Program) -> Result<Self, String> {
+    pub fn new(program: &Program) -> crate::error::Result<Self> {
         match &program.steps[..] {
             [Step::Transform {
                 problem,
@@ -53,7 +53,7 @@ impl<T: Real> CpuRun<T> {
 
     /// # Safety
     /// The arrays must hold every element the program addresses in them.
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> crate::error::Result<()> {
         match self {
             CpuRun::Transform(t) => t.execute(input, output),
             CpuRun::SplitHalf(t) => t.execute(input, output),
@@ -71,11 +71,13 @@ impl<T: Real> CpuRun<T> {
         input: ArrayPtr,
         output: ArrayPtr,
         first: usize,
-    ) -> Result<(), String> {
+    ) -> crate::error::Result<()> {
         match self {
             CpuRun::Transform(t) => t.execute_from(input, output, first),
             _ if first == 0 => self.execute(input, output),
-            _ => Err(format!("this program cannot resume from transform {first}")),
+            _ => Err(crate::error::Error::internal(format!(
+                "this program cannot resume from transform {first}"
+            ))),
         }
     }
 }

@@ -28,6 +28,7 @@
 //! takes the ordinary path, said at `FFTX_LOG=info`.
 
 use crate::binary16::{f16_from_f32, f32_from_f16};
+use crate::error::{Error, Result};
 use crate::exec::cpu::layout::{gather_complex, instance_offsets, scatter_complex};
 use crate::exec::cpu::layout::{ArrayPtr, Strided};
 use crate::problem::{Kind, Precision, Problem};
@@ -39,18 +40,23 @@ pub const LO: f32 = 2048.0;
 pub const MAX_STAGES: u32 = 6;
 
 /// K, the radix-16 stages of `p` on the split-half path, or why the path cannot take it.
-pub fn stages_of(p: &Problem) -> Result<u32, String> {
+pub fn stages_of(p: &Problem) -> Result<u32> {
     if p.precision != Precision::F32 {
-        return Err("double precision (the split-half path is f32)".into());
+        return Err(Error::unsupported(
+            "double precision (the split-half path is f32)",
+        ));
     }
     if !matches!(p.kind, Kind::Dft { .. }) {
-        return Err(format!("{} (the split-half path is c2c)", p.kind.name()));
+        return Err(Error::unsupported(format!(
+            "{} (the split-half path is c2c)",
+            p.kind.name()
+        )));
     }
     let [d] = &p.dims[..] else {
-        return Err(format!(
+        return Err(Error::unsupported(format!(
             "rank {} (the split-half path is 1-D)",
             p.dims.len()
-        ));
+        )));
     };
     let n = d.n as u64;
     let k = n.trailing_zeros() / 4;
@@ -58,15 +64,17 @@ pub fn stages_of(p: &Problem) -> Result<u32, String> {
         || !n.trailing_zeros().is_multiple_of(4)
         || !(1..=MAX_STAGES).contains(&k)
     {
-        return Err(format!(
+        return Err(Error::unsupported(format!(
             "length {n} (the split-half path takes 16^K, K = 1..6)"
-        ));
+        )));
     }
     if p.howmany() == 0 {
-        return Err("an empty batch".into());
+        return Err(Error::unsupported("an empty batch"));
     }
     if p.in_place && !p.batches_independent_in_place() {
-        return Err("an in-place layout whose transforms share memory".into());
+        return Err(Error::unsupported(
+            "an in-place layout whose transforms share memory",
+        ));
     }
     Ok(k)
 }
@@ -241,7 +249,7 @@ pub struct SplitHalfCpu {
 }
 
 impl SplitHalfCpu {
-    pub fn new(problem: &Problem) -> Result<SplitHalfCpu, String> {
+    pub fn new(problem: &Problem) -> Result<SplitHalfCpu> {
         let stages = stages_of(problem)?;
         let Kind::Dft { sign } = problem.kind else {
             unreachable!("stages_of takes c2c only")
@@ -263,17 +271,21 @@ impl SplitHalfCpu {
 
     /// # Safety
     /// The arrays must hold every element the problem addresses (f32 complex).
-    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<(), String> {
+    pub unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
         let (ArrayPtr::Complex { re: ir, im: ii }, ArrayPtr::Complex { re: or, im: oi }) =
             (input, output)
         else {
-            return Err("the split-half twin takes complex arrays".into());
+            return Err(Error::bad_input("the split-half twin takes complex arrays"));
         };
         let (n, howmany) = (self.n, self.problem.howmany());
         let d = self.problem.dims[0];
         let mut data = Vec::new();
-        data.try_reserve_exact(n * howmany)
-            .map_err(|_| format!("out of host memory for {} complex values", n * howmany))?;
+        data.try_reserve_exact(n * howmany).map_err(|_| {
+            Error::out_of_host_memory(format!(
+                "out of host memory for {} complex values",
+                n * howmany
+            ))
+        })?;
         data.resize(n * howmany, Complex::new(0f32, 0f32));
         for (t, chunk) in data.chunks_exact_mut(n).enumerate() {
             let (io, _) = instance_offsets(&self.problem.loops, t);
@@ -487,10 +499,12 @@ mod tests {
             assert!(stages_of(&c2c(n)).is_err(), "{n}");
         }
         let f64p = Problem::packed(&[256], Kind::Dft { sign: -1 }, Precision::F64);
-        assert!(stages_of(&f64p).unwrap_err().contains("double"));
+        let e = stages_of(&f64p).unwrap_err();
+        assert!(e.message.contains("double"));
+        assert_eq!(e.kind, crate::error::ErrorKind::Unsupported);
         let r2c = Problem::packed(&[256], Kind::R2c, Precision::F32);
         assert!(stages_of(&r2c).is_err());
         let two_d = Problem::packed(&[16, 16], Kind::Dft { sign: -1 }, Precision::F32);
-        assert!(stages_of(&two_d).unwrap_err().contains("rank 2"));
+        assert!(stages_of(&two_d).unwrap_err().message.contains("rank 2"));
     }
 }
