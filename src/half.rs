@@ -44,9 +44,9 @@ pub struct HalfPlan {
     input: usize,
     output: usize,
     flags: u32,
-    cpu: OnceCell<Result<Mutex<CpuTwin>, String>>,
-    gpu: OnceCell<Result<HalfGpu, String>>,
-    staged: OnceCell<Result<Mutex<Staged>, String>>,
+    cpu: OnceCell<crate::error::Result<Mutex<CpuTwin>>>,
+    gpu: OnceCell<crate::error::Result<HalfGpu>>,
+    staged: OnceCell<crate::error::Result<Mutex<Staged>>>,
     /// The plan's arrays are device memory.
     device_arrays: bool,
 }
@@ -72,12 +72,13 @@ impl HalfPlan {
         input: usize,
         output: usize,
         flags: u32,
-    ) -> Result<HalfPlan, String> {
+    ) -> crate::error::Result<HalfPlan> {
         let kind = match kind {
             Kind::Dft { sign } if sign != -1 && sign != 1 => {
                 return Err(format!(
                     "sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"
-                ))
+                )
+                .into())
             }
             k => k,
         };
@@ -93,7 +94,7 @@ impl HalfPlan {
         let (olo, ohi) = problem.extent(false);
         let scalars = (ihi.max(ohi) - ilo.min(olo) + 1) as u128;
         if scalars * 4 > isize::MAX as u128 / 2 {
-            return Err(format!("{scalars} scalars overflow the address space"));
+            return Err(format!("{scalars} scalars overflow the address space").into());
         }
         let device_arrays = input != 0 && on_device(ArrayPtr::Real(input), ArrayPtr::Real(output));
         let plan = HalfPlan {
@@ -118,16 +119,15 @@ impl HalfPlan {
         Ok(plan)
     }
 
-    fn gpu_plan(&self) -> Result<&HalfGpu, String> {
+    fn gpu_plan(&self) -> crate::error::Result<&HalfGpu> {
         self.gpu
             .get_or_init(|| {
-                HalfGpu::new(&self.problem).map_err(|e| {
+                HalfGpu::new(&self.problem).inspect_err(|e| {
                     crate::log::log_warn!(
                         "fftxh: {} runs on the CPU twin: the GPU cannot take it ({})",
                         self.problem.describe(),
                         e.message
-                    );
-                    e.message
+                    )
                 })
             })
             .as_ref()
@@ -147,14 +147,14 @@ impl HalfPlan {
         }
     }
 
-    fn twin(&self) -> Result<&Mutex<CpuTwin>, String> {
+    fn twin(&self) -> crate::error::Result<&Mutex<CpuTwin>> {
         self.cpu
             .get_or_init(|| self.make_twin().map(Mutex::new))
             .as_ref()
             .map_err(|e| e.clone())
     }
 
-    fn make_twin(&self) -> Result<CpuTwin, String> {
+    fn make_twin(&self) -> crate::error::Result<CpuTwin> {
         let p = &self.problem;
         let ((ilo, ihi), (olo, ohi)) = (p.extent(true), p.extent(false));
         let array = |v: &mut Vec<f32>, lo: isize, complex: bool| {
@@ -204,7 +204,7 @@ impl HalfPlan {
     ///
     /// # Safety
     /// The plan's arrays must still be valid for its layout.
-    pub unsafe fn execute(&self) -> Result<(), String> {
+    pub unsafe fn execute(&self) -> crate::error::Result<()> {
         if self.input == 0 || self.output == 0 {
             return Err("the plan was made on NULL arrays: execute it with a new-array execute (fftxh_execute_dft, ...)".into());
         }
@@ -216,7 +216,7 @@ impl HalfPlan {
     ///
     /// # Safety
     /// The arrays must hold every element the problem addresses.
-    pub unsafe fn execute_on(&self, input: usize, output: usize) -> Result<(), String> {
+    pub unsafe fn execute_on(&self, input: usize, output: usize) -> crate::error::Result<()> {
         if input == 0 || output == 0 {
             return Err("NULL array".into());
         }
@@ -228,7 +228,8 @@ impl HalfPlan {
                 } else {
                     "out of"
                 }
-            ));
+            )
+            .into());
         }
         let device = if (input, output) == (self.input, self.output) {
             self.device_arrays
@@ -238,12 +239,9 @@ impl HalfPlan {
         self.run(input, output, device)
     }
 
-    unsafe fn run(&self, input: usize, output: usize, device: bool) -> Result<(), String> {
+    unsafe fn run(&self, input: usize, output: usize, device: bool) -> crate::error::Result<()> {
         match self.route(device) {
-            Route::Gpu => self
-                .gpu_plan()?
-                .run(input as u64, output as u64)
-                .map_err(|e| e.message),
+            Route::Gpu => self.gpu_plan()?.run(input as u64, output as u64),
             Route::Staged => self.staged(input, output),
             Route::Cpu => self.cpu(input as *const u16, output as *mut u16),
             Route::DeviceViaHost => self.device_via_host(input, output),
@@ -251,7 +249,7 @@ impl HalfPlan {
     }
 
     /// The CPU twin on host arrays.
-    unsafe fn cpu(&self, input: *const u16, output: *mut u16) -> Result<(), String> {
+    unsafe fn cpu(&self, input: *const u16, output: *mut u16) -> crate::error::Result<()> {
         let p = &self.problem;
         let ((ilo, _), (olo, ohi)) = (p.extent(true), p.extent(false));
         let dense = self.output_dense();
@@ -278,11 +276,10 @@ impl HalfPlan {
     }
 
     /// Host arrays through the GPU: the extents go up as binary16 and the output's comes back.
-    unsafe fn staged(&self, input: usize, output: usize) -> Result<(), String> {
+    unsafe fn staged(&self, input: usize, output: usize) -> crate::error::Result<()> {
         let g = self.gpu_plan()?;
         let p = &self.problem;
         let ((ilo, ihi), (olo, ohi)) = (p.extent(true), p.extent(false));
-        let e = |e: crate::exec::cuda::Error| e.message;
         let staged = self
             .staged
             .get_or_init(|| {
@@ -291,11 +288,11 @@ impl HalfPlan {
                 } else {
                     (ilo, ihi)
                 };
-                let input = g.block((hi - lo + 1) as usize * 2).map_err(e)?;
+                let input = g.block((hi - lo + 1) as usize * 2)?;
                 let output = if p.in_place {
                     None
                 } else {
-                    Some(g.block((ohi - olo + 1) as usize * 2).map_err(e)?)
+                    Some(g.block((ohi - olo + 1) as usize * 2)?)
                 };
                 Ok(Mutex::new(Staged { input, output }))
             })
@@ -312,8 +309,7 @@ impl HalfPlan {
             staged.input.ptr(),
             (input as *const u16).offset(lo) as *const u8,
             (hi - lo + 1) as usize * 2,
-        )
-        .map_err(e)?;
+        )?;
         let obase = match &staged.output {
             None => ibase,
             Some(o) => {
@@ -322,32 +318,30 @@ impl HalfPlan {
                         o.ptr(),
                         (output as *const u16).offset(olo) as *const u8,
                         (ohi - olo + 1) as usize * 2,
-                    )
-                    .map_err(e)?;
+                    )?;
                 }
                 o.ptr().wrapping_sub((olo * 2) as u64)
             }
         };
-        g.run(ibase, obase).map_err(e)?;
+        g.run(ibase, obase)?;
         g.download(
             (output as *mut u16).offset(olo) as *mut u8,
             obase.wrapping_add((olo * 2) as u64),
             (ohi - olo + 1) as usize * 2,
         )
-        .map_err(e)
     }
 
     /// Device arrays the GPU path cannot take: copied to the host, the CPU twin, copied back.
-    unsafe fn device_via_host(&self, input: usize, output: usize) -> Result<(), String> {
+    unsafe fn device_via_host(&self, input: usize, output: usize) -> crate::error::Result<()> {
         use cudarc::driver::sys as cu;
         let p = &self.problem;
         let ((ilo, ihi), (olo, ohi)) = (p.extent(true), p.extent(false));
         let lo = ilo.min(olo);
         let hi = ihi.max(ohi);
-        let g = crate::exec::cuda::default_device().ok_or("no GPU")?;
-        g.bind().map_err(|e| e.message)?;
-        let copy =
-            |r: cu::CUresult, what: &str| crate::exec::cuda::check(r, what).map_err(|e| e.message);
+        let g = crate::exec::cuda::default_device()
+            .ok_or_else(|| crate::error::Error::unsupported("no GPU"))?;
+        g.bind()?;
+        let copy = |r: cu::CUresult, what: &str| crate::exec::cuda::check(r, what);
         // Host copies of the arrays' extents (in place: of their union).
         let (ilo, ihi) = if p.in_place { (lo, hi) } else { (ilo, ihi) };
         let mut hin = vec![0u16; (ihi - ilo + 1) as usize];
@@ -399,7 +393,7 @@ impl HalfPlan {
             r => {
                 let inner = match self.twin() {
                     Ok(t) => t.lock().plan.describe(),
-                    Err(e) => e,
+                    Err(e) => e.message,
                 };
                 format!(
                     "cpu twin{}: widen binary16 to f32, then {inner}, then round to nearest even",

@@ -155,13 +155,13 @@ fn set_error_at(level: crate::log::Level, msg: String) {
 
 /// Runs an entry point (`crate::error::guard`): `Err` and panics become `fail` and the
 /// thread's last error.
-fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> Result<R, String>) -> R {
+fn guard<R>(what: &str, fail: R, f: impl FnOnce() -> crate::error::Result<R>) -> R {
     crate::error::guard(fail, |e| set_error(format!("{what}: {e}")), f)
 }
 
 /// `guard` for the execute calls: an output left uncomputed is an error, which `FFTX_LOG`'s
 /// default shows, besides the thread's last error.
-fn guard_execute(what: &str, f: impl FnOnce() -> Result<(), String>) {
+fn guard_execute(what: &str, f: impl FnOnce() -> crate::error::Result<()>) {
     let report = |e| set_error_at(crate::log::Level::Error, format!("{what}: {e}"));
     crate::error::guard((), report, f)
 }
@@ -180,12 +180,12 @@ fn register(plan: FftxPlan) -> fftx_plan {
 
 /// A live plan of the interface of `T` (`fftx_*` plans are f64, `fftxf_*` plans f32): a plan of
 /// the other precision is refused.
-fn live<'a, T: Real>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
+fn live<'a, T: Real>(p: fftx_plan) -> crate::error::Result<&'a FftxPlan> {
     if p.is_null() {
         return Err("NULL plan".into());
     }
     if !LIVE.lock().contains(&(p as usize)) {
-        return Err(format!("{p:p} is not a live FFTX plan"));
+        return Err(format!("{p:p} is not a live FFTX plan").into());
     }
     // SAFETY: registered plans stay allocated until fftx_destroy_plan.
     let plan = unsafe { &(*p).plan };
@@ -195,14 +195,15 @@ fn live<'a, T: Real>(p: fftx_plan) -> Result<&'a FftxPlan, String> {
             "{p:p} is a {} plan, given to the {} interface (the precisions cannot be mixed)",
             recorder::precision_name(precision),
             recorder::precision_name(T::PRECISION)
-        ));
+        )
+        .into());
     }
     Ok(plan)
 }
 
-fn check_flags(flags: c_uint) -> Result<(), String> {
+fn check_flags(flags: c_uint) -> crate::error::Result<()> {
     if flags & !KNOWN_FLAGS != 0 {
-        return Err(format!("unknown flag bits {:#x}", flags & !KNOWN_FLAGS));
+        return Err(format!("unknown flag bits {:#x}", flags & !KNOWN_FLAGS).into());
     }
     Ok(())
 }
@@ -248,17 +249,21 @@ impl ReadDim for fftx_iodimx64 {
     }
 }
 
-unsafe fn dims<D: ReadDim>(rank: c_int, p: *const D, what: &str) -> Result<Vec<DimX>, String> {
+unsafe fn dims<D: ReadDim>(
+    rank: c_int,
+    p: *const D,
+    what: &str,
+) -> crate::error::Result<Vec<DimX>> {
     if rank < 0 {
-        return Err(format!("negative {what} rank {rank}"));
+        return Err(format!("negative {what} rank {rank}").into());
     }
     if rank > 0 && p.is_null() {
-        return Err(format!("{what} dims are NULL with rank {rank}"));
+        return Err(format!("{what} dims are NULL with rank {rank}").into());
     }
     Ok((0..rank as usize).map(|i| (*p.add(i)).get()).collect())
 }
 
-fn single(node: super::graph::Node, flags: c_uint) -> Result<fftx_plan, String> {
+fn single(node: super::graph::Node, flags: c_uint) -> crate::error::Result<fftx_plan> {
     let plan = FftxPlan::new(Graph { nodes: vec![node] }, flags)?;
     Ok(register(plan))
 }
@@ -268,7 +273,7 @@ unsafe fn temp<T: Real, D: ReadDim>(
     d: *const D,
     complex: bool,
     zero: bool,
-) -> Result<usize, String> {
+) -> crate::error::Result<usize> {
     plan::create_temp(&dims(rank, d, "temporary")?, complex, zero, T::PRECISION)
 }
 
@@ -280,7 +285,7 @@ unsafe fn guru_transform<T: Real, D: ReadDim>(
     (input, ic): (usize, bool),
     (output, oc): (usize, bool),
     flags: c_uint,
-) -> Result<fftx_plan, String> {
+) -> crate::error::Result<fftx_plan> {
     check_flags(flags)?;
     let (d, l) = (dims(rank, d, "transform")?, dims(hr, hd, "howmany")?);
     let p = T::PRECISION;
@@ -302,7 +307,7 @@ unsafe fn guru_copy<T: Real, D: ReadDim>(
     output: usize,
     complex: bool,
     flags: c_uint,
-) -> Result<fftx_plan, String> {
+) -> crate::error::Result<fftx_plan> {
     check_flags(flags)?;
     let p = T::PRECISION;
     let node = plan::copy(
@@ -322,7 +327,7 @@ unsafe fn guru_pointwise<T: Real, D: ReadDim>(
     func: fftx_callback,
     complex: bool,
     flags: c_uint,
-) -> Result<fftx_plan, String> {
+) -> crate::error::Result<fftx_plan> {
     check_flags(flags)?;
     let f = func.ok_or("the pointwise function is NULL")?;
     let (d, l) = (dims(rank, d, "pointwise")?, dims(hr, hd, "howmany")?);
@@ -355,7 +360,7 @@ fn ty<T: Real>(complex: bool) -> recorder::Ty {
 unsafe fn r2r_kinds(
     rank: c_int,
     kind: *const fftx_r2r_kind,
-) -> Result<Vec<crate::problem::R2rKind>, String> {
+) -> crate::error::Result<Vec<crate::problem::R2rKind>> {
     if rank > 0 && kind.is_null() {
         return Err("kind is NULL".into());
     }
@@ -371,10 +376,10 @@ unsafe fn compose<T: Real>(
     n: c_int,
     plans: *const fftx_plan,
     flags: c_uint,
-) -> Result<fftx_plan, String> {
+) -> crate::error::Result<fftx_plan> {
     check_flags(flags)?;
     if n < 1 || plans.is_null() {
-        return Err(format!("needs at least one plan (n = {n})"));
+        return Err(format!("needs at least one plan (n = {n})").into());
     }
     let mut nodes = Vec::new();
     for k in 0..n as usize {
@@ -392,7 +397,7 @@ unsafe fn compose<T: Real>(
     Ok(register(plan))
 }
 
-unsafe fn destroy<T: Real>(p: fftx_plan) -> Result<(), String> {
+unsafe fn destroy<T: Real>(p: fftx_plan) -> crate::error::Result<()> {
     if p.is_null() {
         return Ok(());
     }
@@ -402,16 +407,16 @@ unsafe fn destroy<T: Real>(p: fftx_plan) -> Result<(), String> {
     Ok(())
 }
 
-unsafe fn print<T: Real>(p: fftx_plan) -> Result<(), String> {
+unsafe fn print<T: Real>(p: fftx_plan) -> crate::error::Result<()> {
     use std::io::Write;
     let s = live::<T>(p)?.describe();
     let mut out = std::io::stdout().lock();
     writeln!(out, "{s}")
         .and_then(|_| out.flush())
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string().into())
 }
 
-unsafe fn sprint<T: Real>(p: fftx_plan) -> Result<*mut c_char, String> {
+unsafe fn sprint<T: Real>(p: fftx_plan) -> crate::error::Result<*mut c_char> {
     let s = CString::new(live::<T>(p)?.describe()).map_err(|e| e.to_string())?;
     let bytes = s.as_bytes_with_nul();
     let m = libc::malloc(bytes.len()) as *mut u8;
@@ -961,12 +966,12 @@ pub type fftxh_plan = *mut fftxh_plan_s;
 static HALF_LIVE: once_cell::sync::Lazy<parking_lot::Mutex<std::collections::HashSet<usize>>> =
     once_cell::sync::Lazy::new(Default::default);
 
-fn half_live<'a>(p: fftxh_plan) -> Result<&'a crate::half::HalfPlan, String> {
+fn half_live<'a>(p: fftxh_plan) -> crate::error::Result<&'a crate::half::HalfPlan> {
     if p.is_null() {
         return Err("NULL plan".into());
     }
     if !HALF_LIVE.lock().contains(&(p as usize)) {
-        return Err(format!("{p:p} is not a live fftxh plan"));
+        return Err(format!("{p:p} is not a live fftxh plan").into());
     }
     // SAFETY: registered plans stay allocated until fftxh_destroy_plan.
     Ok(unsafe { &(*p).plan })
@@ -981,7 +986,7 @@ unsafe fn half_many(
     (input, inembed, istride, idist): (usize, *const c_int, c_int, c_int),
     (output, onembed, ostride, odist): (usize, *const c_int, c_int, c_int),
     flags: c_uint,
-) -> Result<fftxh_plan, String> {
+) -> crate::error::Result<fftxh_plan> {
     check_flags(flags)?;
     let (dims, loops) = crate::api::advanced::many_layouts(
         &kind,
@@ -1138,7 +1143,7 @@ unsafe fn half_new_arrays(
     input: usize,
     output: usize,
     kind: Kind,
-) -> Result<(), String> {
+) -> crate::error::Result<()> {
     let plan = half_live(p)?;
     let same = match (&plan.problem.kind, &kind) {
         (Kind::Dft { .. }, Kind::Dft { .. }) => true,
@@ -1149,7 +1154,8 @@ unsafe fn half_new_arrays(
             "a {} plan given to the {} execute",
             plan.problem.kind.name(),
             kind.name()
-        ));
+        )
+        .into());
     }
     plan.execute_on(input, output)
 }
@@ -1162,7 +1168,7 @@ pub unsafe extern "C" fn fftxh_destroy_plan(p: fftxh_plan) {
             return Ok(());
         }
         if !HALF_LIVE.lock().remove(&(p as usize)) {
-            return Err(format!("{p:p} is not a live fftxh plan"));
+            return Err(format!("{p:p} is not a live fftxh plan").into());
         }
         drop(Box::from_raw(p));
         Ok(())
@@ -1178,7 +1184,7 @@ pub unsafe extern "C" fn fftxh_print_plan(p: fftxh_plan) {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{s}")
             .and_then(|_| out.flush())
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string().into())
     })
 }
 
@@ -1197,7 +1203,7 @@ pub unsafe extern "C" fn fftxh_sprint_plan(p: fftxh_plan) -> *mut c_char {
     })
 }
 
-fn record_op(ty: recorder::Ty, op: c_int, d: usize, s: usize) -> Result<(), String> {
+fn record_op(ty: recorder::Ty, op: c_int, d: usize, s: usize) -> crate::error::Result<()> {
     let code = match op {
         0 => OpCode::Mov,
         1 => OpCode::Add,
@@ -1206,15 +1212,15 @@ fn record_op(ty: recorder::Ty, op: c_int, d: usize, s: usize) -> Result<(), Stri
         4 => OpCode::Div,
         5 => OpCode::Conj,
         6 => OpCode::Neg,
-        _ => return Err(format!("unknown pointwise operation {op}")),
+        _ => return Err(format!("unknown pointwise operation {op}").into()),
     };
     recorder::op(ty, code, d, s);
     stray()
 }
 
 /// A helper called outside any recording is an error of that call.
-fn stray() -> Result<(), String> {
-    recorder::take_stray().map_or(Ok(()), Err)
+fn stray() -> crate::error::Result<()> {
+    recorder::take_stray().map_or(Ok(()), |e| Err(e.into()))
 }
 
 #[cfg(test)]

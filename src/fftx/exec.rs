@@ -85,7 +85,7 @@ impl Buffers {
 
 /// The Program of the passes' steps, the 1-D transforms one run computes, and the temporaries
 /// the Program holds.
-pub fn lower_program(steps: &[Step]) -> Result<(Program, u64, Vec<Arc<Temp>>), String> {
+pub fn lower_program(steps: &[Step]) -> crate::error::Result<(Program, u64, Vec<Arc<Temp>>)> {
     let mut b = Buffers::default();
     let mut out = Vec::new();
     let mut count = 0;
@@ -135,7 +135,7 @@ pub fn lower_program(steps: &[Step]) -> Result<(Program, u64, Vec<Arc<Temp>>), S
 trait CpuRun {
     /// # Safety
     /// The caller's arrays the program addresses must be valid.
-    unsafe fn run(&mut self) -> Result<(), String>;
+    unsafe fn run(&mut self) -> crate::error::Result<()>;
 }
 
 struct Cpu<T: Real> {
@@ -144,22 +144,22 @@ struct Cpu<T: Real> {
 }
 
 impl<T: Real> CpuRun for Cpu<T> {
-    unsafe fn run(&mut self) -> Result<(), String> {
+    unsafe fn run(&mut self) -> crate::error::Result<()> {
         // FFTX programs address the caller's arrays as `Role::Array` buffers, never as the
         // input and output of an FFTW plan.
         let none = ArrayPtr::Real(0);
-        Ok(self.program.run_in(none, none, &mut self.workspace)?)
+        self.program.run_in(none, none, &mut self.workspace)
     }
 }
 
-fn cpu_in<T: Real>(program: &Program) -> Result<Box<dyn CpuRun>, String> {
+fn cpu_in<T: Real>(program: &Program) -> crate::error::Result<Box<dyn CpuRun>> {
     let threads = crate::planner::settings(T::PRECISION).nthreads();
     let program = CpuProgram::<T>::new(program, threads)?;
     let workspace = program.workspace()?;
     Ok(Box::new(Cpu { program, workspace }))
 }
 
-fn cpu(program: &Program, precision: Precision) -> Result<Box<dyn CpuRun>, String> {
+fn cpu(program: &Program, precision: Precision) -> crate::error::Result<Box<dyn CpuRun>> {
     match precision {
         Precision::F64 => cpu_in::<f64>(program),
         Precision::F32 => cpu_in::<f32>(program),
@@ -274,7 +274,7 @@ impl Compiled {
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must be valid for what the plan addresses.
-    pub unsafe fn execute(&mut self) -> Result<(), String> {
+    pub unsafe fn execute(&mut self) -> crate::error::Result<()> {
         if let Some(g) = &self.gpu {
             match g.run() {
                 Ok(()) => {
@@ -293,7 +293,7 @@ impl Compiled {
                     return Err(format!(
                         "the GPU failed ({}) after writing to the caller's arrays, which the CPU cannot recompute from; the output is not computed",
                         f.error
-                    ))
+                    ).into())
                 }
             }
         }
@@ -344,7 +344,7 @@ fn wanted(program: &Program, on_device: &BTreeSet<BufId>) -> Option<bool> {
 
 /// Lowers the steps to a Program and makes it runnable: on the GPU where [`wanted`] says
 /// so and it can, else on the CPU. `precision`: every buffer's (the graph's).
-pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compiled, String> {
+pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> crate::error::Result<Compiled> {
     let (program, planned, temps) = lower_program(steps)?;
     let mut compiled = Compiled {
         program,
@@ -371,15 +371,14 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
                 return Ok(compiled);
             }
             Err(e) if must => {
-                return Err(format!(
-                    "the plan's arrays are on the GPU, but the GPU cannot run it: {e}"
-                ))
+                return Err(e.context("the plan's arrays are on the GPU, but the GPU cannot run it"))
             }
-            Err(e) => {
-                crate::log::log_warn!(
-                    "fftx: the GPU cannot run this plan ({e}); it runs on the CPU"
-                )
-            }
+            // Expected (a step the GPU does not take, a card too small) at info level; a
+            // failing CUDA call at warn.
+            Err(e) => crate::log::emit(
+                e.log_level(),
+                format_args!("fftx: the GPU cannot run this plan ({e}); it runs on the CPU"),
+            ),
         }
     }
     compiled.cpu = Some(cpu(&compiled.program, precision)?);

@@ -74,7 +74,7 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
                     a: &Access,
                     shape: &[usize],
                     what: &str|
-         -> Result<Vec<u8>, String> {
+         -> crate::error::Result<Vec<u8>> {
             let count: usize = shape.iter().product();
             let Buf::Temp(t) = &a.buf else {
                 return Ok(vec![VALUE; count]);
@@ -95,7 +95,8 @@ pub fn zeros(g: &Graph) -> Result<Vec<Option<Vec<Range<usize>>>>, String> {
                     node.label,
                     what,
                     a.buf.name()
-                )),
+                )
+                .into()),
                 None => Ok(v),
             }
         };
@@ -202,7 +203,7 @@ pub struct PruneReport {
 
 /// Zero propagation + liveness: sets `in_live` / `out_live` of c2c, r2c and c2r nodes without
 /// howmany loops, and removes dead nodes.
-pub fn prune(g: &Graph) -> Result<(Graph, PruneReport), String> {
+pub fn prune(g: &Graph) -> crate::error::Result<(Graph, PruneReport)> {
     let ins = zeros(g)?;
     let (live, outs) = needed(g);
     let mut report = PruneReport::default();

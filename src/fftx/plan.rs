@@ -54,14 +54,11 @@ pub fn create_temp(
     complex: bool,
     zero: bool,
     precision: Precision,
-) -> Result<usize, String> {
+) -> crate::error::Result<usize> {
     let mut len: isize = 1;
     for (i, d) in dims.iter().enumerate() {
         if d.n < 1 {
-            return Err(format!(
-                "temporary dimension {i} has n = {} (must be >= 1)",
-                d.n
-            ));
+            return Err(format!("temporary dimension {i} has n = {} (must be >= 1)", d.n).into());
         }
         let s = d.is.abs().max(d.os.abs());
         len = (d.n - 1)
@@ -85,25 +82,31 @@ pub fn create_temp(
     Ok(handle)
 }
 
-pub fn destroy_temp(handle: usize, complex: bool, precision: Precision) -> Result<(), String> {
+pub fn destroy_temp(
+    handle: usize,
+    complex: bool,
+    precision: Precision,
+) -> crate::error::Result<()> {
     if handle == 0 {
         return Ok(());
     }
     let mut temps = TEMPS.lock();
     match temps.get(&handle) {
-        None => Err(format!("{handle:#x} is not a live FFTX temporary")),
+        None => Err(format!("{handle:#x} is not a live FFTX temporary").into()),
         Some(t) if t.complex != complex => Err(format!(
             "temporary #{} is {}, released as {}",
             t.id,
             kind(t.complex),
             kind(complex)
-        )),
+        )
+        .into()),
         Some(t) if t.precision != precision => Err(format!(
             "temporary #{} is {}, released by the {} interface",
             t.id,
             precision_name(t.precision),
             precision_name(precision)
-        )),
+        )
+        .into()),
         Some(_) => {
             temps.remove(&handle);
             // SAFETY: made by `create_temp` with this layout, removed from the registry once.
@@ -123,9 +126,14 @@ fn kind(complex: bool) -> &'static str {
 
 /// The buffer behind a pointer a caller passed: one of our temporaries, or the caller's array.
 /// `precision`: the entry point's (a temporary of the other precision is refused).
-pub fn buffer(ptr: usize, complex: bool, what: &str, precision: Precision) -> Result<Buf, String> {
+pub fn buffer(
+    ptr: usize,
+    complex: bool,
+    what: &str,
+    precision: Precision,
+) -> crate::error::Result<Buf> {
     if ptr == 0 {
-        return Err(format!("{what} is NULL"));
+        return Err(format!("{what} is NULL").into());
     }
     match TEMPS.lock().get(&ptr) {
         Some(t) if t.complex != complex => Err(format!(
@@ -133,13 +141,15 @@ pub fn buffer(ptr: usize, complex: bool, what: &str, precision: Precision) -> Re
             t.id,
             kind(t.complex),
             kind(complex)
-        )),
+        )
+        .into()),
         Some(t) if t.precision != precision => Err(format!(
             "{what} is temporary #{} of {}, but this plan is {}: one plan takes one precision",
             t.id,
             precision_name(t.precision),
             precision_name(precision)
-        )),
+        )
+        .into()),
         Some(t) => Ok(Buf::Temp(t.clone())),
         None => Ok(Buf::User {
             addr: ptr,
@@ -155,7 +165,7 @@ fn access(
     buf: Buf,
     dims: &[DimX],
     pick: impl Fn(&DimX) -> (isize, isize),
-) -> Result<Access, String> {
+) -> crate::error::Result<Access> {
     let mut base: isize = 0;
     let mut strides = Vec::with_capacity(dims.len());
     for d in dims {
@@ -171,7 +181,7 @@ fn access(
 
 /// The checks every node passes when it is made: sizes, bounds, aliasing, and the transform as
 /// an FFTW problem.
-fn check(node: &Node, offsets: bool) -> Result<(), String> {
+fn check(node: &Node, offsets: bool) -> crate::error::Result<()> {
     let label = &node.label;
     let sides: Vec<(&str, &Access, &[usize])> = {
         let mut v = vec![
@@ -186,7 +196,7 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
     for (what, a, shape) in &sides {
         for (k, &d) in shape.iter().enumerate() {
             if d == 0 && k >= node.loops {
-                return Err(format!("{label}: {what} dimension {k} has n = 0"));
+                return Err(format!("{label}: {what} dimension {k} has n = 0").into());
             }
         }
         if shape.contains(&0) {
@@ -199,41 +209,43 @@ fn check(node: &Node, offsets: bool) -> Result<(), String> {
                     "{label}: the {what} strides leave {}: they reach elements {lo}..={hi} of {} (shapes do not chain)",
                     a.buf.name(),
                     t.len
-                ));
+                ).into());
             }
             Buf::User { .. } if offsets && lo < 0 => {
-                return Err(format!("{label}: the {what} offsets and strides reach element {lo}, before the start of the array"));
+                return Err(format!("{label}: the {what} offsets and strides reach element {lo}, before the start of the array").into());
             }
             _ => {}
         }
     }
     if let Some(d) = &node.data {
         if may_overlap(d, &node.in_shape, &node.output, &node.out_shape) {
-            return Err(format!("{label}: the data operand overlaps the output"));
+            return Err(format!("{label}: the data operand overlaps the output").into());
         }
     }
     let overlap = may_overlap(&node.input, &node.in_shape, &node.output, &node.out_shape);
     match &node.op {
         Op::Copy | Op::Pointwise(_) => {
             if overlap && !node.input.same_map(&node.output, &node.in_shape) {
-                return Err(format!("{label}: input and output overlap without being the same elements (the result would depend on the order)"));
+                return Err(format!("{label}: input and output overlap without being the same elements (the result would depend on the order)").into());
             }
         }
         _ => {
             let p = problem_of(node);
             if overlap && !p.in_place {
-                return Err(format!("{label}: input and output overlap but are not the same array (in-place needs the same start)"));
+                return Err(format!("{label}: input and output overlap but are not the same array (in-place needs the same start)").into());
             }
             if p.in_place && !p.batches_independent_in_place() {
                 return Err(format!(
                     "{label}: an in-place transform needs the same strides for input and output"
-                ));
+                )
+                .into());
             }
             if let Op::Transform(Kind::Dft { sign }) = node.op {
                 if sign != -1 && sign != 1 {
                     return Err(format!(
                         "{label}: sign {sign} is neither FFTX_FORWARD (-1) nor FFTX_BACKWARD (+1)"
-                    ));
+                    )
+                    .into());
                 }
             }
             p.validate().map_err(|e| format!("{label}: {e}"))?;
@@ -269,15 +281,12 @@ fn node(
     }
 }
 
-fn sizes(dims: &[DimX], what: &str, min: isize) -> Result<Vec<usize>, String> {
+fn sizes(dims: &[DimX], what: &str, min: isize) -> crate::error::Result<Vec<usize>> {
     dims.iter()
         .enumerate()
         .map(|(i, d)| {
             if d.n < min {
-                Err(format!(
-                    "{what} dimension {i} has n = {} (must be >= {min})",
-                    d.n
-                ))
+                Err(format!("{what} dimension {i} has n = {} (must be >= {min})", d.n).into())
             } else {
                 Ok(d.n as usize)
             }
@@ -293,9 +302,9 @@ pub fn transform(
     loops: &[DimX],
     input: Buf,
     output: Buf,
-) -> Result<Node, String> {
+) -> crate::error::Result<Node> {
     if dims.is_empty() {
-        return Err(format!("{label}: rank must be >= 1"));
+        return Err(format!("{label}: rank must be >= 1").into());
     }
     let n = sizes(dims, "transform", 1)?;
     let l = sizes(loops, "howmany", 0)?;
@@ -319,7 +328,7 @@ pub fn transform(
     Ok(node)
 }
 
-pub fn copy(label: &str, dims: &[DimX], input: Buf, output: Buf) -> Result<Node, String> {
+pub fn copy(label: &str, dims: &[DimX], input: Buf, output: Buf) -> crate::error::Result<Node> {
     let shape = sizes(dims, "copy", 1)?;
     let i = access(input, dims, |d| (d.iofs, d.is))?;
     let o = access(output, dims, |d| (d.oofs, d.os))?;
@@ -336,7 +345,7 @@ pub fn pointwise(
     input: Buf,
     output: Buf,
     data: Option<Buf>,
-) -> Result<Node, String> {
+) -> crate::error::Result<Node> {
     let all: Vec<DimX> = loops.iter().chain(dims).copied().collect();
     let shape: Vec<usize> = sizes(loops, "howmany", 0)?
         .into_iter()
@@ -381,7 +390,7 @@ pub struct FftxPlan {
 }
 
 /// Runs the passes and lowers the graph.
-pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
+pub fn compile(g: &Graph, flags: u32) -> crate::error::Result<Ready> {
     zeros(g)?; // the checks across subplans: nothing read before it is written
     let optimized = flags & NO_OPTIMIZE == 0;
     let (steps, report) = if optimized {
@@ -405,7 +414,7 @@ pub fn compile(g: &Graph, flags: u32) -> Result<Ready, String> {
 }
 
 impl FftxPlan {
-    pub fn new(graph: Graph, flags: u32) -> Result<FftxPlan, String> {
+    pub fn new(graph: Graph, flags: u32) -> crate::error::Result<FftxPlan> {
         let p = graph.precision();
         if let Some(n) = graph.nodes.iter().find(|n| n.input.buf.precision() != p) {
             return Err(format!(
@@ -414,7 +423,8 @@ impl FftxPlan {
                 precision_name(n.input.buf.precision()),
                 graph.nodes[0].label,
                 precision_name(p)
-            ));
+            )
+            .into());
         }
         let ready = if flags & SUBPLAN == 0 {
             Some(compile(&graph, flags)?)
@@ -432,7 +442,7 @@ impl FftxPlan {
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must still be valid.
-    pub unsafe fn execute(&self) -> Result<(), String> {
+    pub unsafe fn execute(&self) -> crate::error::Result<()> {
         let mut r = self.ready.lock();
         if r.is_none() {
             *r = Some(compile(&self.graph, self.flags)?);
@@ -642,8 +652,8 @@ fn node_text(n: &Node) -> String {
 }
 
 /// r2r kinds from FFTW's enum values.
-pub fn r2r_kinds(k: &[i32]) -> Result<Vec<R2rKind>, String> {
+pub fn r2r_kinds(k: &[i32]) -> crate::error::Result<Vec<R2rKind>> {
     k.iter()
-        .map(|&x| R2rKind::from_c(x).ok_or_else(|| format!("unknown r2r kind {x}")))
+        .map(|&x| R2rKind::from_c(x).ok_or_else(|| format!("unknown r2r kind {x}").into()))
         .collect()
 }

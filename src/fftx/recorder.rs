@@ -61,13 +61,13 @@ impl Recording {
     fn slot_addr(&self, i: usize) -> usize {
         self.arena.as_ptr() as usize + self.off + i * SLOT
     }
-    fn reg_of(&self, p: usize, what: &str) -> Result<Reg, String> {
+    fn reg_of(&self, p: usize, what: &str) -> crate::error::Result<Reg> {
         let base = self.arena.as_ptr() as usize + self.off;
         let used = 3 + self.temps as usize;
         if p < base || p >= base + used * SLOT || !(p - base).is_multiple_of(SLOT) {
             return Err(format!(
                 "{what} operand {p:#x} is not a tracing handle (in, out, data or an FFTX_*_TEMP): pointer arithmetic and the caller's own variables cannot be recorded"
-            ));
+            ).into());
         }
         Ok(match (p - base) / SLOT {
             0 => Reg::In,
@@ -90,7 +90,7 @@ pub struct Ty {
     pub precision: Precision,
 }
 
-fn with_recording(ty: Ty, what: &str, f: impl FnOnce(&mut Recording) -> Result<(), String>) {
+fn with_recording(ty: Ty, what: &str, f: impl FnOnce(&mut Recording) -> crate::error::Result<()>) {
     let complex = ty.complex;
     RECORDING.with(|r| {
         let mut r = r.borrow_mut();
@@ -102,7 +102,7 @@ fn with_recording(ty: Ty, what: &str, f: impl FnOnce(&mut Recording) -> Result<(
             )),
             Some(rec) if rec.complex == complex => {
                 if let Err(e) = f(rec) {
-                    rec.fail(e);
+                    rec.fail(e.message);
                 }
             }
             Some(rec) => rec.fail(format!("{what}: a {} helper in a {} pointwise function", if complex { "complex" } else { "real" }, if rec.complex { "complex" } else { "real" })),
@@ -116,7 +116,7 @@ pub fn new_temp(ty: Ty) -> *mut u8 {
     let mut out = std::ptr::null_mut();
     with_recording(ty, "FFTX_TEMP", |rec| {
         if 3 + rec.temps as usize >= SLOTS {
-            return Err(format!("more than {} pointwise temporaries", SLOTS - 3));
+            return Err(format!("more than {} pointwise temporaries", SLOTS - 3).into());
         }
         rec.temps += 1;
         out = rec.slot_addr(2 + rec.temps as usize) as *mut u8;
@@ -198,7 +198,7 @@ fn fill_arena(arena: &mut [u8], precision: Precision, fill: f64) {
     }
 }
 
-fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Code, String> {
+fn record_once(f: Callback, ty: Ty, fill: f64) -> crate::error::Result<Code> {
     let complex = ty.complex;
     let mut arena = vec![0u8; SLOTS * SLOT + SLOT];
     // Slots are 64-byte aligned: slot 0 starts at the arena's first aligned byte.
@@ -234,7 +234,7 @@ fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Code, String> {
         .with(|r| r.borrow_mut().take())
         .expect("recording still present");
     if let Some(e) = rec.error {
-        return Err(e);
+        return Err(e.into());
     }
     if rec.arena != snapshot {
         return Err("the pointwise function wrote to a handle's memory directly; only FFTX_* helpers can be recorded".into());
@@ -248,7 +248,7 @@ fn record_once(f: Callback, ty: Ty, fill: f64) -> Result<Code, String> {
 }
 
 /// Records `f` and checks the program. `has_data`: whether a data operand was given.
-pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Code, String> {
+pub fn record(f: Callback, ty: Ty, has_data: bool) -> crate::error::Result<Code> {
     STRAY.with(|s| s.borrow_mut().take());
     let a = record_once(f, ty, 1.0e10)?;
     let b = record_once(f, ty, -3.5e-7)?;
@@ -261,7 +261,7 @@ pub fn record(f: Callback, ty: Ty, has_data: bool) -> Result<Code, String> {
 }
 
 /// Dataflow checks of a recorded program.
-pub fn check(p: &mut Code, has_data: bool) -> Result<(), String> {
+pub fn check(p: &mut Code, has_data: bool) -> crate::error::Result<()> {
     let mut written_temps = vec![false; p.temps as usize];
     let mut out_written = false;
     for (k, inst) in p.insts.iter().enumerate() {
@@ -283,27 +283,29 @@ pub fn check(p: &mut Code, has_data: bool) -> Result<(), String> {
                 Reg::Data if !has_data => {
                     return Err(format!(
                         "instruction {k} ({inst}) reads data, but no data operand was given"
-                    ))
+                    )
+                    .into())
                 }
                 Reg::Data => p.uses_data = true,
                 Reg::Out if !out_written => {
-                    return Err(format!(
-                        "instruction {k} ({inst}) reads out before writing it"
-                    ))
+                    return Err(
+                        format!("instruction {k} ({inst}) reads out before writing it").into(),
+                    )
                 }
                 Reg::Temp(t) if !written_temps[t as usize] => {
                     return Err(format!(
                         "instruction {k} ({inst}) reads temporary t{t} before writing it"
-                    ))
+                    )
+                    .into())
                 }
                 _ => {}
             }
         }
         match d {
             Reg::In | Reg::Data => {
-                return Err(format!(
-                    "instruction {k} ({inst}) writes {d}, which is read-only"
-                ))
+                return Err(
+                    format!("instruction {k} ({inst}) writes {d}, which is read-only").into(),
+                )
             }
             Reg::Out => out_written = true,
             Reg::Temp(t) => written_temps[t as usize] = true,
@@ -367,7 +369,7 @@ mod tests {
     fn single_precision_recordings_see_float_values_and_float_helpers() {
         // The handles hold floats: a branch on a float value is seen.
         let e = record(branches_f32, CF, false).unwrap_err();
-        assert!(e.contains("records differently"), "{e}");
+        assert!(e.message.contains("records differently"), "{e}");
         let p = record(scaling_f32, CF, true).unwrap();
         let mut regs = vec![];
         let y = p.run(
@@ -379,12 +381,14 @@ mod tests {
         // A double helper in a float function (or the other way round) is refused.
         let e = record(scaling, CF, true).unwrap_err();
         assert!(
-            e.contains("double precision (fftx_*) helper in a single"),
+            e.message
+                .contains("double precision (fftx_*) helper in a single"),
             "{e}"
         );
         let e = record(scaling_f32, C, true).unwrap_err();
         assert!(
-            e.contains("single precision (fftxf_*) helper in a double"),
+            e.message
+                .contains("single precision (fftxf_*) helper in a double"),
             "{e}"
         );
     }
@@ -469,10 +473,10 @@ mod tests {
         ];
         for (f, want) in cases {
             let e = record(f, C, true).unwrap_err();
-            assert!(e.contains(want), "{e}");
+            assert!(e.message.contains(want), "{e}");
         }
         let e = record(scaling, C, false).unwrap_err();
-        assert!(e.contains("no data operand"), "{e}");
+        assert!(e.message.contains("no data operand"), "{e}");
     }
 
     #[test]

@@ -41,14 +41,14 @@ pub struct Mpi {
     byte: usize,
 }
 
-static MPI: OnceCell<Result<Mpi, String>> = OnceCell::new();
+static MPI: OnceCell<crate::error::Result<Mpi>> = OnceCell::new();
 
 /// The MPI library, loaded on first use.
-pub fn mpi() -> Result<&'static Mpi, String> {
+pub fn mpi() -> crate::error::Result<&'static Mpi> {
     MPI.get_or_init(load).as_ref().map_err(|e| e.clone())
 }
 
-fn load() -> Result<Mpi, String> {
+fn load() -> crate::error::Result<Mpi> {
     let names: Vec<String> = match std::env::var("FFTX_MPI_LIBRARY") {
         Ok(n) if !n.is_empty() => vec![n],
         _ => vec!["libmpi.so.40".into(), "libmpi.so".into()],
@@ -72,12 +72,12 @@ fn load() -> Result<Mpi, String> {
                 names.join(", ")
             )
         })?;
-    let sym = |name: &str| -> Result<usize, String> {
+    let sym = |name: &str| -> crate::error::Result<usize> {
         let c = CString::new(name).unwrap_or_default();
         // SAFETY: a symbol lookup in a handle dlopen returned.
         let p = unsafe { libc::dlsym(handle, c.as_ptr()) };
         if p.is_null() {
-            Err(format!("the MPI library has no {name}"))
+            Err(format!("the MPI library has no {name}").into())
         } else {
             Ok(p as usize)
         }
@@ -112,11 +112,11 @@ fn load() -> Result<Mpi, String> {
     }
 }
 
-fn check(what: &str, rc: c_int) -> Result<(), String> {
+fn check(what: &str, rc: c_int) -> crate::error::Result<()> {
     if rc == 0 {
         Ok(())
     } else {
-        Err(format!("{what} failed (MPI error {rc})"))
+        Err(format!("{what} failed (MPI error {rc})").into())
     }
 }
 
@@ -133,7 +133,7 @@ impl Comm {
     ///
     /// # Safety
     /// `comm` must be a valid Open MPI communicator.
-    pub unsafe fn dup(comm: RawComm) -> Result<Comm, String> {
+    pub unsafe fn dup(comm: RawComm) -> crate::error::Result<Comm> {
         let m = mpi()?;
         if comm.is_null() {
             return Err("MPI_Comm is NULL".into());
@@ -171,7 +171,7 @@ impl Drop for Comm {
 ///
 /// # Safety
 /// `comm` must be a valid Open MPI communicator.
-pub unsafe fn size_rank(comm: RawComm) -> Result<(usize, usize), String> {
+pub unsafe fn size_rank(comm: RawComm) -> crate::error::Result<(usize, usize)> {
     let m = mpi()?;
     if comm.is_null() {
         return Err("MPI_Comm is NULL".into());
@@ -183,7 +183,7 @@ pub unsafe fn size_rank(comm: RawComm) -> Result<(usize, usize), String> {
 }
 
 /// Fortran's communicator handle to C's.
-pub fn comm_f2c(f: c_int) -> Result<RawComm, String> {
+pub fn comm_f2c(f: c_int) -> crate::error::Result<RawComm> {
     let m = mpi()?;
     // SAFETY: MPI_Comm_f2c takes any integer and answers MPI_COMM_NULL for a bad one.
     Ok(unsafe { (m.comm_f2c)(f) })
@@ -203,7 +203,7 @@ pub struct Exchange {
 impl Exchange {
     /// From the bytes sent to and received from each process, packed in process order; every
     /// size must be a multiple of `unit`.
-    pub fn new(send: &[usize], recv: &[usize], unit: usize) -> Result<Exchange, String> {
+    pub fn new(send: &[usize], recv: &[usize], unit: usize) -> crate::error::Result<Exchange> {
         let (send_counts, send_displs) = counts(send, unit)?;
         let (recv_counts, recv_displs) = counts(recv, unit)?;
         Ok(Exchange {
@@ -217,7 +217,7 @@ impl Exchange {
 
     /// Every process sends its `sizes[rank]` bytes to all and receives each one's, packed in
     /// process order; in units of the sizes' greatest common divisor.
-    pub fn allgather(sizes: &[usize], rank: usize) -> Result<Exchange, String> {
+    pub fn allgather(sizes: &[usize], rank: usize) -> crate::error::Result<Exchange> {
         let gcd = |mut a: usize, mut b: usize| {
             while b != 0 {
                 (a, b) = (b, a % b);
@@ -264,7 +264,7 @@ pub unsafe fn alltoallv(
     send: *const u8,
     recv: *mut u8,
     x: &Exchange,
-) -> Result<(), String> {
+) -> crate::error::Result<()> {
     let m = mpi()?;
     let byte = m.byte as *mut c_void;
     let mut unit = byte;
@@ -297,7 +297,7 @@ pub unsafe fn alltoallv(
 ///
 /// # Safety
 /// `buf` must hold `len` bytes on every process.
-pub unsafe fn bcast(comm: RawComm, buf: *mut u8, len: usize) -> Result<(), String> {
+pub unsafe fn bcast(comm: RawComm, buf: *mut u8, len: usize) -> crate::error::Result<()> {
     let m = mpi()?;
     let len = c_int::try_from(len).map_err(|_| "a broadcast of over 2 GiB".to_string())?;
     check(

@@ -58,7 +58,7 @@ impl Transpose {
         self.rows_b(rank).1 * self.a * self.elem
     }
 
-    fn exchange(&self, size: usize, rank: usize) -> Result<Exchange, String> {
+    fn exchange(&self, size: usize, rank: usize) -> crate::error::Result<Exchange> {
         let la = self.rows_a(rank).1;
         let lb = self.rows_b(rank).1;
         let send: Vec<usize> = (0..size)
@@ -83,7 +83,7 @@ impl Transpose {
         src: *const u8,
         dst: *mut u8,
         pack: &mut Packing,
-    ) -> Result<(), String> {
+    ) -> crate::error::Result<()> {
         let (size, rank) = (comm.size, comm.rank);
         let x = self.exchange(size, rank)?;
         let e = self.elem;
