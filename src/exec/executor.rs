@@ -2,8 +2,11 @@
 //! CUDA executor ([`CudaRun`]) for a GPU backend, the CPU executor ([`CpuRun`]) for the CPU.
 //! If the GPU fails at execute time (out of device memory, say) on host arrays, the CPU
 //! computes the same result from what the GPU left; a CPU plan given device arrays
-//! (new-array execute) makes a GPU form for them on first use. Only the choice of executor and
-//! the recovery live here: the steps are interpreted by `cpu` and `cuda`.
+//! (new-array execute) makes a GPU form for them on first use. A program of steps over the
+//! caller's arrays by address (an FFTX plan's, [`Executor::for_arrays`]) runs the same way: on
+//! the GPU when its front end made it ready there, recomputed on the CPU when the GPU fails
+//! before writing what the program reads. Only the choice of executor and the recovery live
+//! here: the steps are interpreted by `cpu` and `cuda`.
 
 use super::cpu::layout::{overlap, ArrayPtr, Overlap};
 use super::cpu::run::CpuRun;
@@ -37,6 +40,8 @@ pub struct Executor<T: Real> {
     /// a failed GPU run may resume on the CPU. None for a program of other steps (CPU only).
     problem: Option<Problem>,
     backend: Backend,
+    /// Threads of a program of steps on the CPU (an FFTW transform carries its own).
+    threads: usize,
     /// Made with the executor on the CPU; for a GPU plan only when the GPU fails (a
     /// four-step's twiddle table is 8 GiB for c2c f32 2^30: planning took 9.9 s).
     cpu: OnceCell<CpuRun<T>>,
@@ -63,6 +68,7 @@ impl<T: Real> Executor<T> {
             program: program.clone(),
             problem,
             backend,
+            threads: 1,
             cpu: OnceCell::new(),
             gpu,
         };
@@ -72,10 +78,34 @@ impl<T: Real> Executor<T> {
         Ok(exec)
     }
 
+    /// A program of steps over the caller's arrays by address (an FFTX plan's): on the GPU as
+    /// `gpu` (its front end placed it and made it ready there), else on the CPU with `threads`
+    /// threads. The CPU form of a GPU program is made when the GPU fails.
+    pub fn for_arrays(program: &Program, gpu: Option<CudaRun<T>>, threads: usize) -> Result<Self> {
+        let backend = if gpu.is_some() {
+            Backend::Gpu
+        } else {
+            Backend::Cpu
+        };
+        let exec = Executor {
+            program: program.clone(),
+            problem: None,
+            backend,
+            threads,
+            cpu: OnceCell::new(),
+            gpu: OnceCell::with_value(gpu),
+        };
+        if backend == Backend::Cpu {
+            exec.cpu()?;
+        }
+        Ok(exec)
+    }
+
     /// The CPU form, made at the first call that needs it (a GPU plan's, when the GPU fails);
     /// `Err` when the host has not the memory it needs.
     fn cpu(&self) -> Result<&CpuRun<T>> {
-        self.cpu.get_or_try_init(|| CpuRun::new(&self.program))
+        self.cpu
+            .get_or_try_init(|| CpuRun::new(&self.program, self.threads))
     }
 
     /// The GPU form for device arrays given to a plan made for the CPU: the transform streamed
@@ -98,6 +128,9 @@ impl<T: Real> Executor<T> {
     /// # Safety
     /// The arrays must hold every element the program addresses in them.
     unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()> {
+        if self.problem.is_none() {
+            return self.execute_steps(input, output);
+        }
         // The GPU streams chunks in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
         let tangled = || {
@@ -159,6 +192,32 @@ impl<T: Real> Executor<T> {
     }
 }
 
+impl<T: Real> Executor<T> {
+    /// Runs a program of steps: on the GPU when it was made ready there; on the CPU when not,
+    /// or when the GPU failed before writing anything the program reads.
+    ///
+    /// # Safety
+    /// The arrays the program addresses must be valid.
+    unsafe fn execute_steps(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
+        if let Some(Some(CudaRun::Program { exec, .. })) = self.gpu.get() {
+            match exec.run_recoverable(input, output, false) {
+                Ok(()) => return Ok(()),
+                Err(f) if f.recomputable => crate::log::emit(
+                    f.error.log_level(),
+                    format_args!(
+                        "execute on the GPU failed: {}; computing on the CPU",
+                        f.error
+                    ),
+                ),
+                Err(f) => return Err(f.error.context(
+                    "the GPU failed after writing to the caller's arrays, which the CPU cannot recompute from; the output is not computed",
+                )),
+            }
+        }
+        self.cpu()?.execute(input, output)
+    }
+}
+
 impl<T: Real> Execute for Executor<T> {
     unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()> {
         if device_arrays && self.problem.is_none() {
@@ -169,14 +228,15 @@ impl<T: Real> Execute for Executor<T> {
         self.execute(input, output, device_arrays)
     }
 
+    /// An FFTW plan's: how its transform runs; a program of steps': its generated kernels on
+    /// the GPU.
     fn details(&self) -> Vec<String> {
+        let gpu = self.gpu.get().and_then(|g| g.as_ref());
+        if self.problem.is_none() {
+            return gpu.map(|g| g.kernel_lines()).unwrap_or_default();
+        }
         let cpu = self.cpu.get().and_then(|c| c.describe());
-        let gpu = self
-            .gpu
-            .get()
-            .and_then(|g| g.as_ref())
-            .map(|g| g.describe());
-        cpu.or(gpu).into_iter().collect()
+        cpu.or(gpu.map(|g| g.describe())).into_iter().collect()
     }
 }
 

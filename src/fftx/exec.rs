@@ -15,9 +15,12 @@
 use super::decompose::unpruned_count;
 use super::graph::{problem_of, Access, Buf, Op, Temp};
 use super::passes::Step;
+use crate::error::{Error, Result};
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::exec::cpu::program::{CpuProgram, Workspace};
-use crate::exec::cuda::program::{CudaProgram, Options, RunFailure};
+use crate::exec::cuda::program::{CudaProgram, Options};
+use crate::exec::cuda::run::CudaRun;
+use crate::exec::cuda::Device;
+use crate::exec::{Executable, Executor};
 use crate::passes::place;
 use crate::problem::Precision;
 use crate::program::kernel::{self, Elements, Kernel};
@@ -85,7 +88,7 @@ impl Buffers {
 
 /// The Program of the passes' steps, the 1-D transforms one run computes, and the temporaries
 /// the Program holds.
-pub fn lower_program(steps: &[Step]) -> crate::error::Result<(Program, u64, Vec<Arc<Temp>>)> {
+pub fn lower_program(steps: &[Step]) -> Result<(Program, u64, Vec<Arc<Temp>>)> {
     let mut b = Buffers::default();
     let mut out = Vec::new();
     let mut count = 0;
@@ -131,55 +134,15 @@ pub fn lower_program(steps: &[Step]) -> crate::error::Result<(Program, u64, Vec<
     Ok((program, count, temps))
 }
 
-/// A Program made ready for the CPU with its workspace, in the plan's precision.
-trait CpuRun {
-    /// # Safety
-    /// The caller's arrays the program addresses must be valid.
-    unsafe fn run(&mut self) -> crate::error::Result<()>;
-}
-
-struct Cpu<T: Real> {
-    program: CpuProgram<T>,
-    workspace: Workspace<T>,
-}
-
-impl<T: Real> CpuRun for Cpu<T> {
-    unsafe fn run(&mut self) -> crate::error::Result<()> {
-        // FFTX programs address the caller's arrays as `Role::Array` buffers, never as the
-        // input and output of an FFTW plan.
-        let none = ArrayPtr::Real(0);
-        self.program.run_in(none, none, &mut self.workspace)
+/// The unplaced Program made ready for the CPU, in the plan's precision.
+fn cpu(program: &Program, precision: Precision) -> Result<Executable> {
+    fn of<T: Real>(program: &Program) -> Result<Executable> {
+        let threads = crate::planner::settings(T::PRECISION).nthreads();
+        Ok(Box::new(Executor::<T>::for_arrays(program, None, threads)?))
     }
-}
-
-fn cpu_in<T: Real>(program: &Program) -> crate::error::Result<Box<dyn CpuRun>> {
-    let threads = crate::planner::settings(T::PRECISION).nthreads();
-    let program = CpuProgram::<T>::new(program, threads)?;
-    let workspace = program.workspace()?;
-    Ok(Box::new(Cpu { program, workspace }))
-}
-
-fn cpu(program: &Program, precision: Precision) -> crate::error::Result<Box<dyn CpuRun>> {
     match precision {
-        Precision::F64 => cpu_in::<f64>(program),
-        Precision::F32 => cpu_in::<f32>(program),
-    }
-}
-
-/// A placed Program made ready on the GPU, in the plan's precision.
-trait GpuRun: Send {
-    /// # Safety
-    /// The caller's arrays the program addresses must be valid.
-    unsafe fn run(&self) -> Result<(), RunFailure>;
-    fn describe(&self) -> Vec<String>;
-}
-
-impl<T: Real> GpuRun for CudaProgram<T> {
-    unsafe fn run(&self) -> Result<(), RunFailure> {
-        self.run_arrays()
-    }
-    fn describe(&self) -> Vec<String> {
-        self.describe_kernels()
+        Precision::F64 => of::<f64>(program),
+        Precision::F32 => of::<f32>(program),
     }
 }
 
@@ -208,7 +171,7 @@ fn gpu(
     precision: Precision,
     on_device: &BTreeSet<BufId>,
     measure: bool,
-) -> Result<(Program, Box<dyn GpuRun>), crate::exec::cuda::Error> {
+) -> Result<(Program, Executable)> {
     use crate::exec::cuda::{default_device, fault, transform, Error};
     fault::at_plan()?;
     let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
@@ -229,9 +192,27 @@ fn gpu(
         // FFTX nodes keep their inputs (a temporary may be read again).
         keep_fft_inputs: true,
     };
-    let run: Box<dyn GpuRun> = match precision {
-        Precision::F64 => Box::new(CudaProgram::<f64>::with_options(&placed, &[g], options)?),
-        Precision::F32 => Box::new(CudaProgram::<f32>::with_options(&placed, &[g], options)?),
+    fn ready<T: Real>(
+        program: &Program,
+        placed: &Program,
+        g: Arc<Device>,
+        options: Options,
+    ) -> Result<Executable> {
+        let ordinal = g.ordinal;
+        let run = CudaRun::ready(
+            CudaProgram::<T>::with_options(placed, &[g], options)?,
+            ordinal,
+        );
+        let threads = crate::planner::settings(T::PRECISION).nthreads();
+        Ok(Box::new(Executor::<T>::for_arrays(
+            program,
+            Some(run),
+            threads,
+        )?))
+    }
+    let run = match precision {
+        Precision::F64 => ready::<f64>(program, &placed, g, options)?,
+        Precision::F32 => ready::<f32>(program, &placed, g, options)?,
     };
     Ok((placed, run))
 }
@@ -242,17 +223,15 @@ pub struct Compiled {
     pub program: Program,
     /// The Program placed on the device, where the GPU runs the plan.
     pub placed: Option<Program>,
-    precision: Precision,
     /// The temporaries the Program holds.
     temps: Vec<Arc<Temp>>,
     /// 1-D transforms each execute computes (plain transforms counted as FFTW does them).
     pub planned_transforms: u64,
     pub executed_transforms: u64,
     pub executions: u64,
-    /// The Program made ready for the CPU (for a GPU plan: once the GPU has failed).
-    cpu: Option<Box<dyn CpuRun>>,
-    /// The placed Program made ready for the GPU.
-    gpu: Option<Box<dyn GpuRun>>,
+    /// The Program made ready: the placed one on the GPU (the CPU recomputing the unplaced
+    /// one if the GPU fails), or the unplaced one on the CPU.
+    exec: Option<Executable>,
 }
 
 impl Compiled {
@@ -267,40 +246,22 @@ impl Compiled {
 
     /// The GPU's printout lines of its kernel steps (none on the CPU).
     pub fn gpu_lines(&self) -> Vec<String> {
-        self.gpu.as_ref().map(|g| g.describe()).unwrap_or_default()
+        self.exec.as_ref().map(|e| e.details()).unwrap_or_default()
     }
 
     /// Runs the plan once.
     ///
     /// # Safety
     /// The caller's arrays the plan was made for must be valid for what the plan addresses.
-    pub unsafe fn execute(&mut self) -> crate::error::Result<()> {
-        if let Some(g) = &self.gpu {
-            match g.run() {
-                Ok(()) => {
-                    self.executed_transforms += self.planned_transforms;
-                    self.executions += 1;
-                    return Ok(());
-                }
-                Err(f) if f.recomputable => crate::log::emit(
-                    f.error.log_level(),
-                    format_args!(
-                        "fftx_execute: the GPU failed ({}); computing on the CPU",
-                        f.error
-                    ),
-                ),
-                Err(f) => {
-                    return Err(format!(
-                        "the GPU failed ({}) after writing to the caller's arrays, which the CPU cannot recompute from; the output is not computed",
-                        f.error
-                    ).into())
-                }
-            }
-        }
-        if self.cpu.is_none() {
-            self.cpu = Some(cpu(&self.program, self.precision)?);
-        }
-        self.cpu.as_mut().expect("made above").run()?;
+    pub unsafe fn execute(&mut self) -> Result<()> {
+        // FFTX programs address the caller's arrays as `Role::Array` buffers, never as the
+        // input and output of an FFTW plan.
+        let none = ArrayPtr::Real(0);
+        let exec = self
+            .exec
+            .as_ref()
+            .ok_or_else(|| Error::internal("the plan was not made ready"))?;
+        exec.run(none, none, false)?;
         self.executed_transforms += self.planned_transforms;
         self.executions += 1;
         Ok(())
@@ -344,18 +305,16 @@ fn wanted(program: &Program, on_device: &BTreeSet<BufId>) -> Option<bool> {
 
 /// Lowers the steps to a Program and makes it runnable: on the GPU where [`wanted`] says
 /// so and it can, else on the CPU. `precision`: every buffer's (the graph's).
-pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> crate::error::Result<Compiled> {
+pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compiled> {
     let (program, planned, temps) = lower_program(steps)?;
     let mut compiled = Compiled {
         program,
         placed: None,
-        precision,
         temps,
         planned_transforms: planned,
         executed_transforms: 0,
         executions: 0,
-        cpu: None,
-        gpu: None,
+        exec: None,
     };
     let on_device = if backend_setting_is_cpu() {
         BTreeSet::new()
@@ -365,9 +324,9 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> crate::error::
     if let Some(must) = wanted(&compiled.program, &on_device) {
         let measure = flags & super::graph::flags::ESTIMATE == 0;
         match gpu(&compiled.program, precision, &on_device, measure) {
-            Ok((placed, g)) => {
+            Ok((placed, exec)) => {
                 compiled.placed = Some(placed);
-                compiled.gpu = Some(g);
+                compiled.exec = Some(exec);
                 return Ok(compiled);
             }
             Err(e) if must => {
@@ -381,7 +340,7 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> crate::error::
             ),
         }
     }
-    compiled.cpu = Some(cpu(&compiled.program, precision)?);
+    compiled.exec = Some(cpu(&compiled.program, precision)?);
     Ok(compiled)
 }
 
@@ -417,7 +376,7 @@ mod tests {
 
     /// Runs `program` on the CPU executor.
     fn run_cpu(program: &Program) {
-        let cpu = CpuProgram::<f64>::new(program, 1).unwrap();
+        let cpu = crate::exec::cpu::program::CpuProgram::<f64>::new(program, 1).unwrap();
         let none = ArrayPtr::Real(0);
         // SAFETY: the arrays the program addresses are the caller's, alive in the test.
         unsafe { cpu.run(none, none) }.unwrap();

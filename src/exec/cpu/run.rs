@@ -1,14 +1,15 @@
 //! The CPU executor's entry for any [`Program`]: an FFTW plan's whole transform (one
 //! [`Step::Transform`]) runs as one [`CpuTransform`] (on [`Backend::CpuSplitHalf`], the
 //! split-half tensor-core kernels' twin); every other program runs step by step on
-//! [`CpuProgram`].
+//! [`CpuProgram`] in a workspace kept from one run to the next (an FFTX plan's temporaries).
 
 use super::layout::ArrayPtr;
-use super::program::CpuProgram;
+use super::program::{CpuProgram, Workspace};
 use super::split_half::SplitHalfCpu;
 use super::CpuTransform;
 use crate::program::{Backend, Program, Step};
 use crate::real::Real;
+use parking_lot::Mutex;
 
 /// A program made ready for the host. (One per plan, never in arrays: its variants' sizes
 /// do not matter.)
@@ -16,13 +17,14 @@ use crate::real::Real;
 pub enum CpuRun<T: Real> {
     Transform(CpuTransform<T>),
     SplitHalf(SplitHalfCpu),
-    Program(CpuProgram<T>),
+    Program(CpuProgram<T>, Mutex<Workspace<T>>),
 }
 
 impl<T: Real> CpuRun<T> {
-    /// Makes `program` ready; `Err` when the host has not the memory planning fills (a long
-    /// 1-D transform's twiddle tables, `memory::check`) or the program is not valid.
-    pub fn new(program: &Program) -> crate::error::Result<Self> {
+    /// Makes `program` ready (a program of steps runs its kernels on `threads` threads); `Err`
+    /// when the host has not the memory planning fills (a long 1-D transform's twiddle tables,
+    /// `memory::check`, or a program's workspace) or the program is not valid.
+    pub fn new(program: &Program, threads: usize) -> crate::error::Result<Self> {
         match &program.steps[..] {
             [Step::Transform {
                 problem,
@@ -40,7 +42,11 @@ impl<T: Real> CpuRun<T> {
                     CpuTransform::new(problem, *threads).destroying_input(*destroy_input),
                 ))
             }
-            _ => CpuProgram::new(program, 1).map(CpuRun::Program),
+            _ => {
+                let program = CpuProgram::new(program, threads)?;
+                let workspace = program.workspace()?;
+                Ok(CpuRun::Program(program, Mutex::new(workspace)))
+            }
         }
     }
 
@@ -57,7 +63,7 @@ impl<T: Real> CpuRun<T> {
         match self {
             CpuRun::Transform(t) => t.execute(input, output),
             CpuRun::SplitHalf(t) => t.execute(input, output),
-            CpuRun::Program(p) => p.run(input, output),
+            CpuRun::Program(p, w) => p.run_in(input, output, &mut w.lock()),
         }
     }
 

@@ -71,6 +71,25 @@ impl<T: Real> CudaRun<T> {
         })
     }
 
+    /// A program made ready on one device by its front end (an FFTX plan's, placed and
+    /// compiled with its own options), run as any other.
+    pub fn ready(exec: CudaProgram<T>, ordinal: i32) -> Self {
+        CudaRun::Program {
+            exec,
+            what: "gpu program".into(),
+            ordinals: vec![ordinal],
+        }
+    }
+
+    /// The printed plan's lines for a program's generated kernels (none for a streamed
+    /// transform).
+    pub fn kernel_lines(&self) -> Vec<String> {
+        match self {
+            CudaRun::Streamed(_) => Vec::new(),
+            CudaRun::Program { exec, .. } => exec.describe_kernels(),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             CudaRun::Streamed(g) => g.describe(),
