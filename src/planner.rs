@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::exec::cpu::fourstep;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::split_half;
-use crate::exec::cpu::CpuTransform;
+use crate::exec::cpu::{CpuTransform, PAR_GRAIN};
 use crate::exec::cuda::run::CudaRun;
 use crate::exec::cuda::transform::staged_device_bytes;
 use crate::exec::cuda::{self, Memory};
@@ -454,11 +454,34 @@ fn lower(problem: &Problem, backend: Backend, threads: usize, flags: u32) -> Pro
     Program::transform(problem, backend, threads, destroy_input)
 }
 
-/// The CPU cost model: a thread pays off once it gets enough work to hide its start-up (about
-/// 20 µs, some 32 Ki points of FFT work).
+/// ESTIMATE on the CPU: a thread per [`PAR_GRAIN`] points, the executor's per-stage grain (each
+/// stage then takes as many of them as its work fills). At 2^15 points per thread (until
+/// 2026-11-26) mid-size multi-dimensional transforms ran on a fraction of the cores: on the
+/// 16-core H100 host, c2c f64 64^3 in place on 8 threads (1.38-1.97x FFTW's time at 16) and
+/// r2c f32 32^3 on 1 (1.66-1.75x); on 16 and 8 threads their own times fell to about 0.76x and
+/// 0.33-0.49x, the ratios to 1.21x and 0.45x (bench/results/2026-11-26-h100-host-cpu-outliers.md).
 fn estimate(problem: &Problem, max_threads: usize) -> Choice {
+    Choice {
+        rigor: Rigor::Estimate,
+        threads: cpu_threads(problem, max_threads, PAR_GRAIN),
+        cost_ns: 0.0,
+        backend: Backend::Cpu,
+    }
+}
+
+/// The threads the cost model's CPU term counts: 2^15 points per thread, those it was fitted
+/// with (bench/results/2026-11-26-h200-placement.md). The executor runs mid-size problems on
+/// more now, but they gain less than `threads^0.7` would say (c2c f64 64^3: 8 -> 16 threads
+/// about 1.3x faster, not 1.6x), and counting them would move placements to a CPU slower than
+/// the GPU.
+fn model_threads(problem: &Problem, max_threads: usize) -> usize {
+    cpu_threads(problem, max_threads, 1 << 15)
+}
+
+/// Threads for `problem` at `per_thread` points each, 1 to `max_threads`.
+fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usize {
     let points = problem.transform_size().max(1) * problem.howmany();
-    let mut threads = (points / (1 << 15)).clamp(1, max_threads.max(1));
+    let mut threads = (points / per_thread).clamp(1, max_threads.max(1));
     // Fewer 1-D transforms than threads, each long enough for the four-step: it splits each
     // over all of them (c2c f32 2^16 got 2 threads here, where the four-step starts at 4, and
     // ran on one: 1.95x FFTW's time at 16 threads on the H200 box's host, 2026-11-26).
@@ -474,12 +497,7 @@ fn estimate(problem: &Problem, max_threads: usize) -> Choice {
             threads = max_threads;
         }
     }
-    Choice {
-        rigor: Rigor::Estimate,
-        threads,
-        cost_ns: 0.0,
-        backend: Backend::Cpu,
-    }
+    threads
 }
 
 /// Constants of the CPU/GPU cost model, fitted on the H200 box's placement table
@@ -708,8 +726,7 @@ fn gpu_might_win_from(
     rigor: Rigor,
     best: (Memory, Memory),
 ) -> bool {
-    let threads = estimate(p, max_threads).threads;
-    let (cpu, gpu_best) = model_costs(p, threads, best);
+    let (cpu, gpu_best) = model_costs(p, model_threads(p, max_threads), best);
     let margin = if rigor == Rigor::Estimate {
         model::GPU_MARGIN
     } else {
@@ -727,13 +744,14 @@ fn estimate_with_gpu(
     parts: usize,
 ) -> Choice {
     let c = estimate(p, max_threads);
-    let m = model_parts(p, c.threads, mem);
+    let model_threads = model_threads(p, max_threads);
+    let m = model_parts(p, model_threads, mem);
     let gpu = m.gpu();
     let gpus = (parts > 1).then(|| model_spread(&m, mem, parts));
     crate::log::log_info!(
-        "estimate: cpu {:.0} ns with {} thread(s), gpu {:.0} ns{} ({:?} -> {:?})",
+        "estimate: cpu {:.0} ns (modelled on {} thread(s)), gpu {:.0} ns{} ({:?} -> {:?})",
         m.cpu,
-        c.threads,
+        model_threads,
         gpu,
         gpus.map_or(String::new(), |g| format!(", {parts} gpus {g:.0} ns")),
         mem.0,
@@ -758,7 +776,7 @@ fn estimate_gpu_only(
     mem: (Memory, Memory),
     parts: usize,
 ) -> Backend {
-    let m = model_parts(p, estimate(p, max_threads).threads, mem);
+    let m = model_parts(p, model_threads(p, max_threads), mem);
     let gpu = m.gpu();
     if parts > 1 && model_spread(&m, mem, parts) < gpu {
         Backend::Gpus
@@ -1110,11 +1128,28 @@ mod tests {
         assert_eq!(estimate(&r2c, 16).threads, 16);
         assert_eq!(estimate(&c2c(4096, 1, Precision::F32), 16).threads, 1);
         assert_eq!(estimate(&c2c(1 << 16, 32, Precision::F32), 16).threads, 16);
-        // Two threads: f32 splits from 2^18 only, so 2^15 keeps the rule's 1 (no four-step).
-        assert_eq!(estimate(&c2c(1 << 15, 1, Precision::F32), 2).threads, 1);
         assert_eq!(estimate(&c2c(1 << 15, 1, Precision::F32), 16).threads, 16);
-        // A prime length has no four-step: the rule's 2.
-        assert_eq!(estimate(&c2c(65537, 1, Precision::F64), 16).threads, 2);
+        // Below the four-step's length: the rule's 4 (2^14 points, 4 grains).
+        assert_eq!(estimate(&c2c(1 << 14, 1, Precision::F64), 16).threads, 4);
+    }
+
+    /// A mid-size multi-dimensional transform gets a thread per `PAR_GRAIN` points (c2c f64 64^3
+    /// ran on 8 of 16 threads and r2c f32 32^3 on 1, 1.4-2.0x FFTW's time), while the cost
+    /// model still counts the threads it was fitted with, so placements do not move.
+    #[test]
+    fn estimate_gives_mid_size_transforms_a_thread_per_grain() {
+        let cube = |n: isize, kind, precision| Problem::packed(&[n, n, n], kind, precision);
+        let c64 = cube(64, Kind::Dft { sign: -1 }, Precision::F64);
+        let r32 = cube(32, Kind::R2c, Precision::F32);
+        assert_eq!(estimate(&c64, 16).threads, 16);
+        assert_eq!(estimate(&r32, 16).threads, 8);
+        assert_eq!(estimate(&r32, 2).threads, 2);
+        assert_eq!(
+            estimate(&cube(16, Kind::R2c, Precision::F32), 16).threads,
+            1
+        );
+        assert_eq!(model_threads(&c64, 16), 8);
+        assert_eq!(model_threads(&r32, 16), 1);
     }
 
     #[test]

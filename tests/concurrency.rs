@@ -449,7 +449,7 @@ fn small_specs() -> &'static [Spec] {
 }
 
 /// Problems of 2^17 points and more: ESTIMATE gives them 4 threads under
-/// fftw_plan_with_nthreads(4) (one thread per 2^15 points).
+/// fftw_plan_with_nthreads(4) (a thread per 4096 points).
 fn big_specs() -> &'static [Spec] {
     static SPECS: OnceLock<Vec<Spec>> = OnceLock::new();
     SPECS.get_or_init(|| {

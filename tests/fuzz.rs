@@ -2204,7 +2204,7 @@ struct Case {
     nop: bool,
 }
 
-/// Sizes big enough for the planner to use threads (ESTIMATE gives a thread 32 Ki points).
+/// Sizes big enough for the planner to use threads (ESTIMATE gives a thread 4 Ki points).
 fn pick_big_sizes(rng: &mut SmallRng, rank: usize) -> Vec<i64> {
     match rank {
         1 => vec![pick(rng, &[65536, 65537, 69984])],

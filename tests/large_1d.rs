@@ -2,7 +2,8 @@
 //! four-step FFT, src/exec/cpu/fourstep.rs, also inside the r2c/c2r of even lengths), against
 //! FFTW 3.3.10: c2c of both signs, r2c and c2r, f32 and f64, in place and out of place, strided
 //! and batched, planned after fftw_plan_with_nthreads(1, 2, 4). FFTW_ESTIMATE gives a problem of
-//! P points P/2^15 threads, up to the setting: 2^17 points and more get 4.
+//! P points P/4096 threads, up to the setting (a length the four-step splits, all of them): all
+//! of these get 4.
 
 mod common;
 use common::*;

@@ -51,10 +51,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Elements a stage gives each thread at least: below this, threads cost more than they save.
-/// (2026-11-26, 16-core H100 host at 16 threads, grains 16384 ... 1024: r2c 32^3 f32 0.117 ->
-/// 0.076 ms and f64 0.123 -> 0.097 ms at 4096, the table's geometric mean unchanged within the
-/// host's noise; 2-core host: r2c f64 32^3 0.105 -> 0.071 ms.)
-const PAR_GRAIN: usize = 1 << 12;
+/// (2026-11-26, 16-core H100 host at 16 threads, grains 16384 ... 1024: the table's geometric
+/// mean unchanged within the host's noise.) The planner gives a plan as many threads
+/// (`planner::estimate`: a thread per `PAR_GRAIN` points).
+pub const PAR_GRAIN: usize = 1 << 12;
 /// The largest slab (bytes of its output) run as one job of the fused two innermost passes.
 const FUSE_BYTES: usize = 2 << 20;
 /// The largest work buffer (bytes) one run of a batched c2r uses: larger batches run in chunks.
