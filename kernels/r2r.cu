@@ -222,11 +222,14 @@ __device__ __forceinline__ R r2r_post_value(int kind, long long n, long long N, 
 }
 
 // Twin: twins::r2r_pre. batch real lines of n (line b, sample j at
-// in[in_offset + b*in_dist + j*in_stride]) -> batch complex lines of N, contiguous in z.
+// in[in_offset + (b / group)*group_dist + (b % group)*in_dist + j*in_stride]: groups of `group`
+// lines, as an array's middle axis has them, so one launch takes every line of an axis)
+// -> batch complex lines of N, contiguous in z.
 // N must be r2r_logical(kind, n); otherwise (and for REDFT00 with n < 2) nothing is written.
 template <typename R, typename C>
 __device__ __forceinline__ void r2r_pre_impl(int kind, long long n, long long N, long long batch, const R* in,
-                                             long long in_offset, long long in_stride, long long in_dist, C* z) {
+                                             long long in_offset, long long in_stride, long long in_dist,
+                                             long long group, long long group_dist, C* z) {
     if (N != r2r_logical(kind, n) || N <= 0) {
         return;
     }
@@ -235,16 +238,18 @@ __device__ __forceinline__ void r2r_pre_impl(int kind, long long n, long long N,
          i += (long long)blockDim.x * gridDim.x) {
         long long b = i / N;
         long long m = i - b * N;
-        long long base = in_offset + b * in_dist;
+        long long base = in_offset + (b / group) * group_dist + (b % group) * in_dist;
         z[i] = r2r_pre_value<R, C>(kind, n, N, m, in, base, in_stride);
     }
 }
 
 // Twin: twins::r2r_post. Transformed lines of N in z (contiguous) -> y_k of line b at
-// out[out_offset + b*out_dist + k*out_stride], k < n; nothing else is written.
+// out[out_offset + (b / group)*group_dist + (b % group)*out_dist + k*out_stride], k < n; nothing
+// else is written.
 template <typename R, typename C>
 __device__ __forceinline__ void r2r_post_impl(int kind, long long n, long long N, long long batch, const C* z, R* out,
-                                              long long out_offset, long long out_stride, long long out_dist) {
+                                              long long out_offset, long long out_stride, long long out_dist,
+                                              long long group, long long group_dist) {
     if (N != r2r_logical(kind, n) || N <= 0) {
         return;
     }
@@ -255,30 +260,30 @@ __device__ __forceinline__ void r2r_post_impl(int kind, long long n, long long N
         long long k = i - b * n;
         const C* line = z + b * N;
         R y = r2r_post_value<R, C>(kind, n, N, k, line);
-        out[out_offset + b * out_dist + k * out_stride] = y;
+        out[out_offset + (b / group) * group_dist + (b % group) * out_dist + k * out_stride] = y;
     }
 }
 
 // Twin: twins::r2r_pre (f32).
 extern "C" __global__ void r2r_pre_f32(int kind, long long n, long long N, long long batch, const float* in,
-                                       long long in_offset, long long in_stride, long long in_dist, float2* z) {
-    r2r_pre_impl<float, float2>(kind, n, N, batch, in, in_offset, in_stride, in_dist, z);
+                                       long long in_offset, long long in_stride, long long in_dist, long long group, long long group_dist, float2* z) {
+    r2r_pre_impl<float, float2>(kind, n, N, batch, in, in_offset, in_stride, in_dist, group, group_dist, z);
 }
 
 // Twin: twins::r2r_pre (f64).
 extern "C" __global__ void r2r_pre_f64(int kind, long long n, long long N, long long batch, const double* in,
-                                       long long in_offset, long long in_stride, long long in_dist, double2* z) {
-    r2r_pre_impl<double, double2>(kind, n, N, batch, in, in_offset, in_stride, in_dist, z);
+                                       long long in_offset, long long in_stride, long long in_dist, long long group, long long group_dist, double2* z) {
+    r2r_pre_impl<double, double2>(kind, n, N, batch, in, in_offset, in_stride, in_dist, group, group_dist, z);
 }
 
 // Twin: twins::r2r_post (f32).
 extern "C" __global__ void r2r_post_f32(int kind, long long n, long long N, long long batch, const float2* z,
-                                        float* out, long long out_offset, long long out_stride, long long out_dist) {
-    r2r_post_impl<float, float2>(kind, n, N, batch, z, out, out_offset, out_stride, out_dist);
+                                        float* out, long long out_offset, long long out_stride, long long out_dist, long long group, long long group_dist) {
+    r2r_post_impl<float, float2>(kind, n, N, batch, z, out, out_offset, out_stride, out_dist, group, group_dist);
 }
 
 // Twin: twins::r2r_post (f64).
 extern "C" __global__ void r2r_post_f64(int kind, long long n, long long N, long long batch, const double2* z,
-                                        double* out, long long out_offset, long long out_stride, long long out_dist) {
-    r2r_post_impl<double, double2>(kind, n, N, batch, z, out, out_offset, out_stride, out_dist);
+                                        double* out, long long out_offset, long long out_stride, long long out_dist, long long group, long long group_dist) {
+    r2r_post_impl<double, double2>(kind, n, N, batch, z, out, out_offset, out_stride, out_dist, group, group_dist);
 }

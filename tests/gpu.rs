@@ -929,9 +929,18 @@ fn kernels_match_their_cpu_twins() {
             let kind = fftx::problem::R2rKind::from_c(k).unwrap();
             let (n, batch) = (37usize, 4usize);
             let big_n = twins::r2r_logical_size(kind, n);
-            let x = random(2 * n * batch + 8, 14 + k as u64);
             let mut z = vec![Complex::new(0.0f64, 0.0); batch * big_n];
-            twins::r2r_pre(kind, n, batch, &x, 3, 2, (2 * n) as isize, &mut z);
+            // Two groups of two lines (as a middle axis has them): lines 2n apart within a
+            // group, groups 7n apart.
+            let lines = |offset: isize, stride: isize, dist: isize| twins::Lines {
+                offset,
+                stride,
+                dist,
+                group: 2,
+                group_dist: 7 * n as isize,
+            };
+            let x = random(2 * n * batch + 3 * n + 8, 14 + k as u64);
+            twins::r2r_pre(kind, n, batch, &x, lines(3, 2, (2 * n) as isize), &mut z);
             let dx = device_copy_of(&x);
             let dz = device_copy_of(&vec![0.0; 2 * batch * big_n]);
             let (mut kk, mut nn, mut bn, mut bb, mut xp, mut off, mut st, mut di, mut zp) = (
@@ -945,7 +954,8 @@ fn kernels_match_their_cpu_twins() {
                 (2 * n) as i64,
                 dz.ptr as u64,
             );
-            let mut params: [*mut c_void; 9] = [
+            let (mut group, mut group_dist) = (2i64, 7 * n as i64);
+            let mut params: [*mut c_void; 11] = [
                 &mut kk as *mut _ as _,
                 &mut nn as *mut _ as _,
                 &mut bn as *mut _ as _,
@@ -954,6 +964,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut off as *mut _ as _,
                 &mut st as *mut _ as _,
                 &mut di as *mut _ as _,
+                &mut group as *mut _ as _,
+                &mut group_dist as *mut _ as _,
                 &mut zp as *mut _ as _,
             ];
             launch(
@@ -975,13 +987,13 @@ fn kernels_match_their_cpu_twins() {
 
             let zr = random(2 * batch * big_n, 15 + k as u64);
             let zc: Vec<Complex<f64>> = zr.chunks(2).map(|c| Complex::new(c[0], c[1])).collect();
-            let mut y = vec![-7.0f64; 3 * n * batch + 5];
-            twins::r2r_post(kind, n, batch, &zc, &mut y, 5, 3, (3 * n) as isize);
+            let mut y = vec![-7.0f64; 3 * n * batch + 5 * n + 5];
+            twins::r2r_post(kind, n, batch, &zc, &mut y, lines(5, 3, (3 * n) as isize));
             let dzr = device_copy_of(&zr);
             let dy = device_copy_of(&vec![-7.0; y.len()]);
             let (mut zp, mut yp, mut off, mut st, mut di) =
                 (dzr.ptr as u64, dy.ptr as u64, 5i64, 3i64, (3 * n) as i64);
-            let mut params: [*mut c_void; 9] = [
+            let mut params: [*mut c_void; 11] = [
                 &mut kk as *mut _ as _,
                 &mut nn as *mut _ as _,
                 &mut bn as *mut _ as _,
@@ -991,6 +1003,8 @@ fn kernels_match_their_cpu_twins() {
                 &mut off as *mut _ as _,
                 &mut st as *mut _ as _,
                 &mut di as *mut _ as _,
+                &mut group as *mut _ as _,
+                &mut group_dist as *mut _ as _,
             ];
             launch(
                 &g,

@@ -294,18 +294,47 @@ pub fn r2r_post_value<T: Real>(
     }
 }
 
+/// Where the real lines of an r2r kernel lie: line `b` starts at
+/// `offset + (b / group)·group_dist + (b % group)·dist` and its samples are `stride` apart. Lines
+/// come in groups of `group`, as an array's middle axis has them (`group` lines `dist` apart,
+/// groups `group_dist` apart), so one launch takes every line of an axis; [`Lines::new`] is one
+/// group.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines {
+    pub offset: isize,
+    pub stride: isize,
+    pub dist: isize,
+    pub group: isize,
+    pub group_dist: isize,
+}
+
+impl Lines {
+    /// Lines `dist` apart, samples `stride` apart, from `offset`: one group.
+    pub fn new(offset: isize, stride: isize, dist: isize) -> Lines {
+        Lines {
+            offset,
+            stride,
+            dist,
+            group: isize::MAX,
+            group_dist: 0,
+        }
+    }
+
+    fn start(&self, b: i64) -> isize {
+        let b = b as isize;
+        self.offset + (b / self.group) * self.group_dist + (b % self.group) * self.dist
+    }
+}
+
 /// Twin of kernel `r2r_pre_f32` / `r2r_pre_f64` (kernels/r2r.cu): `batch` real lines of `n`,
-/// line `b` sample `j` at `input[in_offset + b·in_dist + j·in_stride]`, become `batch` complex
+/// sample `j` of line `b` at `input[lines.start(b) + j·lines.stride]`, become `batch` complex
 /// lines of `N = r2r_logical_size(kind, n)`, contiguous in `z` (line `b` at `z[b·N..]`).
-#[allow(clippy::too_many_arguments)]
 pub fn r2r_pre<T: Real>(
     kind: R2rKind,
     n: usize,
     batch: usize,
     input: &[T],
-    in_offset: isize,
-    in_stride: isize,
-    in_dist: isize,
+    lines: Lines,
     z: &mut [Complex<T>],
 ) {
     let kind = kind as i32;
@@ -318,26 +347,23 @@ pub fn r2r_pre<T: Real>(
     for i in 0..total {
         let b = i / big_n;
         let m = i - b * big_n;
-        let base = in_offset + b as isize * in_dist;
+        let base = lines.start(b);
         z[i as usize] = r2r_pre_value(kind, n, big_n, m, |j| {
-            input[at(base + j as isize * in_stride)]
+            input[at(base + j as isize * lines.stride)]
         });
     }
 }
 
 /// Twin of kernel `r2r_post_f32` / `r2r_post_f64` (kernels/r2r.cu): reads the `batch` transformed
 /// complex lines of `N` in `z` (contiguous) and writes `y_k` of line `b` to
-/// `output[out_offset + b·out_dist + k·out_stride]`, k < n; nothing else is written.
-#[allow(clippy::too_many_arguments)]
+/// `output[lines.start(b) + k·lines.stride]`, k < n; nothing else is written.
 pub fn r2r_post<T: Real>(
     kind: R2rKind,
     n: usize,
     batch: usize,
     z: &[Complex<T>],
     output: &mut [T],
-    out_offset: isize,
-    out_stride: isize,
-    out_dist: isize,
+    lines: Lines,
 ) {
     let kind = kind as i32;
     assert!(kind != REDFT00 || n >= 2, "REDFT00 needs n >= 2");
@@ -353,7 +379,7 @@ pub fn r2r_post<T: Real>(
         let k = i - b * n;
         let line = &z[(b * big_n) as usize..((b + 1) * big_n) as usize];
         let y = r2r_post_value(kind, n, big_n, k, |j| line[j as usize]);
-        output[at(out_offset + b as isize * out_dist + k as isize * out_stride)] = y;
+        output[at(lines.start(b) + k as isize * lines.stride)] = y;
     }
 }
 
@@ -449,6 +475,44 @@ pub fn strided_copy_shape<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines in groups (an array's middle axis: `group` lines `dist` apart, groups `group_dist`
+    /// apart) are the lines each group gives as a batch of its own.
+    #[test]
+    fn grouped_lines_are_each_groups_lines() {
+        let (n, group, groups) = (6usize, 3usize, 4usize);
+        let kind = R2rKind::Redft10;
+        let big_n = r2r_logical_size(kind, n);
+        // A 4 x 6 x 3 array: the middle axis (n = 6) has groups of 3 lines 1 apart, 18 apart.
+        let input: Vec<f64> = (0..groups * n * group)
+            .map(|i| ((i * 7) % 11) as f64 - 5.0)
+            .collect();
+        let grouped = Lines {
+            offset: 0,
+            stride: group as isize,
+            dist: 1,
+            group: group as isize,
+            group_dist: (n * group) as isize,
+        };
+        let mut z = vec![Complex::new(0.0, 0.0); groups * group * big_n];
+        r2r_pre(kind, n, groups * group, &input, grouped, &mut z);
+        let mut out = vec![0.0; input.len()];
+        r2r_post(kind, n, groups * group, &z, &mut out, grouped);
+        for g in 0..groups {
+            let each = Lines::new((g * n * group) as isize, group as isize, 1);
+            let mut zg = vec![Complex::new(0.0, 0.0); group * big_n];
+            r2r_pre(kind, n, group, &input, each, &mut zg);
+            assert_eq!(
+                zg[..],
+                z[g * group * big_n..(g + 1) * group * big_n],
+                "group {g}"
+            );
+            let mut og = vec![0.0; input.len()];
+            r2r_post(kind, n, group, &zg, &mut og, each);
+            let span = g * n * group..(g + 1) * n * group;
+            assert_eq!(og[span.clone()], out[span], "group {g}");
+        }
+    }
     use crate::exec::cpu::r2r::{R2rOp, R2rScratch};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -674,7 +738,14 @@ mod tests {
                     }
                 }
                 let mut z = vec![Complex::new(T::cast(f64::NAN), T::cast(f64::NAN)); batch * big_n];
-                r2r_pre(kind, n, batch, &input, ioff, istr, idist, &mut z);
+                r2r_pre(
+                    kind,
+                    n,
+                    batch,
+                    &input,
+                    Lines::new(ioff, istr, idist),
+                    &mut z,
+                );
                 assert!(
                     z.iter()
                         .all(|c| !c.re.into().is_nan() && !c.im.into().is_nan()),
@@ -683,7 +754,14 @@ mod tests {
                 fft_lines(&mut z, big_n, r2r_fft_sign(kind));
                 let sentinel = T::cast(-7.25);
                 let mut output = vec![sentinel; olen];
-                r2r_post(kind, n, batch, &z, &mut output, ooff, ostr, odist);
+                r2r_post(
+                    kind,
+                    n,
+                    batch,
+                    &z,
+                    &mut output,
+                    Lines::new(ooff, ostr, odist),
+                );
                 let opos = positions(n, batch, (ooff, ostr, odist));
                 let mut written = vec![false; olen];
                 for b in 0..batch {
@@ -739,10 +817,10 @@ mod tests {
                 let big_n = r2r_logical_size(kind, n);
                 let x = random(n, &mut rng);
                 let mut z = vec![Complex::new(0.0, 0.0); big_n];
-                r2r_pre(kind, n, 1, &x, 0, 1, n as isize, &mut z);
+                r2r_pre(kind, n, 1, &x, Lines::new(0, 1, n as isize), &mut z);
                 let zz = direct_dft(&z, r2r_fft_sign(kind));
                 let mut y = vec![0.0; n];
-                r2r_post(kind, n, 1, &zz, &mut y, 0, 1, n as isize);
+                r2r_post(kind, n, 1, &zz, &mut y, Lines::new(0, 1, n as isize));
                 let e = rel_err(&y, &direct(kind, &x));
                 assert!(e < 1e-13 * big_n as f64, "{kind:?} n={n}: {e:e}");
             }
@@ -977,9 +1055,9 @@ mod tests {
                 ("double", "double2")
             };
             let want = if name.starts_with("r2r_pre") {
-                format!("int kind, long long n, long long N, long long batch, const {r}* in, long long in_offset, long long in_stride, long long in_dist, {c}* z")
+                format!("int kind, long long n, long long N, long long batch, const {r}* in, long long in_offset, long long in_stride, long long in_dist, long long group, long long group_dist, {c}* z")
             } else {
-                format!("int kind, long long n, long long N, long long batch, const {c}* z, {r}* out, long long out_offset, long long out_stride, long long out_dist")
+                format!("int kind, long long n, long long N, long long batch, const {c}* z, {r}* out, long long out_offset, long long out_stride, long long out_dist, long long group, long long group_dist")
             };
             assert_eq!(params, &want, "{name}");
         }

@@ -489,7 +489,7 @@ impl<T: Real> GpuTransform<T> {
         Ok(())
     }
 
-    /// One r2r axis: pre kernel (per group of lines), c2c of every line, post kernel.
+    /// One r2r axis: pre kernel, c2c of every line, post kernel, one launch each.
     unsafe fn run_r2r_axis(
         &self,
         s: &Stage,
@@ -506,51 +506,53 @@ impl<T: Real> GpuTransform<T> {
         };
         let pre = kernels::function(&self.dev, Source::R2r, &format!("r2r_pre_{suffix}"))?;
         let post = kernels::function(&self.dev, Source::R2r, &format!("r2r_post_{suffix}"))?;
-        let (rb, cb) = (elem_bytes::<T>(false) as u64, elem_bytes::<T>(true) as u64);
-        // Lines of a group: `inner` lines, stride `inner`, consecutive (dist 1); with inner = 1 a
-        // whole axis of `outer` lines is one group (dist n).
-        let (groups, batch, stride, dist) = if a.inner == 1 {
-            (1, s.outer as i64, 1i64, a.n)
+        // Every line of the axis in one launch each way: a group is `inner` consecutive lines
+        // (dist 1, samples `inner` apart), groups `n·inner` apart; with inner = 1 the axis is
+        // one group of `outer` lines `n` apart. (A launch per group made the middle axis of a
+        // 64³ transform 128 launches: 3-D r2r on an H100 took 0.70 ms against the CPU's 0.49.)
+        let (mut lines, mut stride, mut dist, mut group, mut group_dist) = if a.inner == 1 {
+            (s.outer as i64, 1i64, a.n, s.outer as i64, 0i64)
         } else {
-            (s.outer as i64, a.inner, a.inner, 1i64)
+            (
+                s.outer as i64 * a.inner,
+                a.inner,
+                1i64,
+                a.inner,
+                a.n * a.inner,
+            )
         };
-        for gi in 0..groups {
-            let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
-            let (mut src, mut off, mut stride_, mut dist_) =
-                (from + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
-            let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
-            let mut params: [*mut c_void; 9] = [
-                &mut kind as *mut _ as _,
-                &mut n as *mut _ as _,
-                &mut big_n as *mut _ as _,
-                &mut batch as *mut _ as _,
-                &mut src as *mut _ as _,
-                &mut off as *mut _ as _,
-                &mut stride_ as *mut _ as _,
-                &mut dist_ as *mut _ as _,
-                &mut z as *mut _ as _,
-            ];
-            kernels::launch(&self.dev, pre, (batch * big_n) as u64, stream, &mut params)?;
-        }
+        let (mut kind, mut n, mut big_n) = (a.kind, a.n, a.logical);
+        let (mut src, mut z, mut off) = (from, work, 0i64);
+        let mut params: [*mut c_void; 11] = [
+            &mut kind as *mut _ as _,
+            &mut n as *mut _ as _,
+            &mut big_n as *mut _ as _,
+            &mut lines as *mut _ as _,
+            &mut src as *mut _ as _,
+            &mut off as *mut _ as _,
+            &mut stride as *mut _ as _,
+            &mut dist as *mut _ as _,
+            &mut group as *mut _ as _,
+            &mut group_dist as *mut _ as _,
+            &mut z as *mut _ as _,
+        ];
+        kernels::launch(&self.dev, pre, (lines * big_n) as u64, stream, &mut params)?;
         s.plan.exec(work, work, s.sign)?;
-        for gi in 0..groups {
-            let (mut kind, mut n, mut big_n, mut batch) = (a.kind, a.n, a.logical, batch);
-            let mut z = work + (gi * a.inner * a.logical) as u64 * cb;
-            let (mut dst, mut off, mut stride_, mut dist_) =
-                (to + (gi * a.n * a.inner) as u64 * rb, 0i64, stride, dist);
-            let mut params: [*mut c_void; 9] = [
-                &mut kind as *mut _ as _,
-                &mut n as *mut _ as _,
-                &mut big_n as *mut _ as _,
-                &mut batch as *mut _ as _,
-                &mut z as *mut _ as _,
-                &mut dst as *mut _ as _,
-                &mut off as *mut _ as _,
-                &mut stride_ as *mut _ as _,
-                &mut dist_ as *mut _ as _,
-            ];
-            kernels::launch(&self.dev, post, (batch * n) as u64, stream, &mut params)?;
-        }
+        let mut dst = to;
+        let mut params: [*mut c_void; 11] = [
+            &mut kind as *mut _ as _,
+            &mut n as *mut _ as _,
+            &mut big_n as *mut _ as _,
+            &mut lines as *mut _ as _,
+            &mut z as *mut _ as _,
+            &mut dst as *mut _ as _,
+            &mut off as *mut _ as _,
+            &mut stride as *mut _ as _,
+            &mut dist as *mut _ as _,
+            &mut group as *mut _ as _,
+            &mut group_dist as *mut _ as _,
+        ];
+        kernels::launch(&self.dev, post, (lines * n) as u64, stream, &mut params)?;
         Ok(())
     }
 
