@@ -240,10 +240,13 @@ impl<T: Real> GpuTransform<T> {
             out_elems * elem_bytes::<T>(out_complex),
             howmany,
         );
+        // One mover per core up to 16: pageable arrays go through host copies into the pinned
+        // blocks, and on the 16-core H100 box 16 movers took c2c f32 2^26 and 512^3 from malloc
+        // arrays 18-19% below 8 movers' times (2026-11-26, `h100-movers-ab.md`).
         let movers = std::thread::available_parallelism()
             .map_or(4, |n| n.get())
-            .clamp(2, 8)
-            .max(threads.min(8));
+            .clamp(2, 16)
+            .max(threads.min(16));
         if need > super::device_budget() {
             return Err(Error::new(
                 super::ErrorKind::OutOfDeviceMemory,
