@@ -10,7 +10,7 @@ use super::{guard, guard_execute, interleaved, live_plan, real_array, register};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::mpi::dist::{self, DDim, IB, OB, TRANSPOSED_IN, TRANSPOSED_OUT};
 use crate::mpi::ffi::{self, Comm, RawComm};
-use crate::mpi::plan::{self as mplan, Geometry, MpiKind, Stage};
+use crate::mpi::plan::{self as mplan, Geometry, MpiKind, Phase};
 use crate::mpi::transpose::Transpose;
 use crate::plan::Plan;
 use crate::real::Real;
@@ -216,13 +216,13 @@ unsafe fn plan_many<T: Real>(
     let g = geometry(n, howmany, blocks, kind, flags, p as isize)?;
     let comm = Comm::dup(comm)?;
     let procs = mplan::Processes::of(&comm);
-    let stages = match mplan::build_serial::<T>(&g, procs)? {
+    let phases = match mplan::build_serial::<T>(&g, procs)? {
         Some(serial) => serial,
         None if g.n.len() == 1 => mplan::build_1d::<T>(&g, procs)?,
         None => mplan::build_multi::<T>(&g, procs)?,
     };
     let problem = mplan::describe::<T>(&g.kind, &g.n, g.howmany);
-    let plan = mplan::make::<T>(comm, stages, problem, arrays.0, arrays.1)?;
+    let plan = mplan::make::<T>(comm, phases, problem, arrays.0, arrays.1)?;
     Ok(register(plan))
 }
 
@@ -262,9 +262,9 @@ unsafe fn plan_transpose<T: Real>(
         out_transposed: flags & TRANSPOSED_OUT != 0,
     };
     let comm = Comm::dup(comm)?;
-    let stages = vec![Stage::Transpose(t, mplan::Buf::In, mplan::Buf::Out)];
+    let phases = vec![Phase::Transpose(t, mplan::Array::In, mplan::Array::Out)];
     let problem = mplan::describe::<T>(&MpiKind::R2r(vec![]), &[], nx * ny * howmany);
-    let plan = mplan::make::<T>(comm, stages, problem, real_array(input), real_array(output))?;
+    let plan = mplan::make::<T>(comm, phases, problem, real_array(input), real_array(output))?;
     Ok(register(plan))
 }
 

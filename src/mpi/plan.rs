@@ -1,4 +1,4 @@
-//! Distributed plans: a list of stages over the caller's two arrays and two scratch arrays,
+//! Distributed plans: a list of phases over the caller's two arrays and two scratch arrays,
 //! made into an ordinary [`Plan`] whose executable runs them.
 //!
 //! The local transforms are planned last, in [`make`], on the arrays they will run on: the
@@ -27,25 +27,25 @@ use crate::wisdom::{Choice, Rigor};
 use parking_lot::Mutex;
 use std::marker::PhantomData;
 
-/// The arrays a stage reads and writes: the caller's, or one of two scratch arrays.
+/// The arrays a phase reads and writes: the caller's, or one of two scratch arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Buf {
+pub enum Array {
     In,
     Out,
     W,
     V,
 }
 
-/// A stage; `L` is a local transform: its problem while the stages are built ([`Local`]), its
-/// plan once [`make`] has planned it.
-pub enum Stage<L = Box<Plan>> {
-    Transpose(Transpose, Buf, Buf),
+/// One phase of a distributed plan; `L` is a local transform: its problem while the phases are
+/// built ([`Local`]), its plan once [`make`] has planned it.
+pub enum Phase<L = Box<Plan>> {
+    Transpose(Transpose, Array, Array),
     /// A local transform (None: this process has no rows), its input and output complex or not.
-    Local(Option<L>, (Buf, bool), (Buf, bool)),
+    Local(Option<L>, (Array, bool), (Array, bool)),
     /// Every process's rows (bytes per process, in rank order) to every process.
-    Allgather(Vec<usize>, Buf, Buf),
+    Allgather(Vec<usize>, Array, Array),
     /// `bytes` bytes from offset `at` of one array to the start of another.
-    Copy(Buf, usize, Buf, usize),
+    Copy(Array, usize, Array, usize),
 }
 
 /// A local transform not yet planned: the problem and the caller's flags (less the MPI ones).
@@ -54,8 +54,8 @@ pub struct Local {
     flags: u32,
 }
 
-/// The stages as built, before their local transforms are planned.
-pub type Stages = Vec<Stage<Local>>;
+/// The phases as built, before their local transforms are planned.
+pub type Phases = Vec<Phase<Local>>;
 
 /// The processes of a plan's communicator: how many, and which one this is.
 #[derive(Clone, Copy, Debug)]
@@ -105,7 +105,7 @@ pub struct Geometry {
 
 pub struct MpiExec<T: Real> {
     comm: Comm,
-    stages: Vec<Stage>,
+    phases: Vec<Phase>,
     /// The scratch arrays, made with the plan (the local plans were planned on them).
     w: HostBlock,
     v: HostBlock,
@@ -115,7 +115,7 @@ pub struct MpiExec<T: Real> {
     _t: PhantomData<T>,
 }
 
-// SAFETY: the stages hold plans (Send + Sync) and plain numbers; the communicator is a handle.
+// SAFETY: the phases hold plans (Send + Sync) and plain numbers; the communicator is a handle.
 unsafe impl<T: Real> Send for MpiExec<T> {}
 unsafe impl<T: Real> Sync for MpiExec<T> {}
 
@@ -261,14 +261,14 @@ fn split_kinds(kind: &MpiKind) -> (Kind, Kind) {
     }
 }
 
-/// The stages of a plan whose data all live on its one process, as FFTW's serial solvers take
+/// The phases of a plan whose data all live on its one process, as FFTW's serial solvers take
 /// it: one local plan of the whole problem on the caller's arrays (which the planner may put on
 /// the GPU). None where the layout is not the serial one: several processes, the transposed or
 /// scrambled flags, or a 1-D r2c/c2r (which FFTW does not plan).
 pub fn build_serial<T: Real>(
     g: &Geometry,
     procs: Processes,
-) -> crate::error::Result<Option<Stages>> {
+) -> crate::error::Result<Option<Phases>> {
     let real = matches!(g.kind, MpiKind::R2c | MpiKind::C2r);
     if procs.size != 1 || g.flags & MPI_FLAGS != 0 || (real && g.n.len() < 2) {
         return Ok(None);
@@ -297,16 +297,16 @@ pub fn build_serial<T: Real>(
             )
         }
     };
-    Ok(Some(vec![Stage::Local(
+    Ok(Some(vec![Phase::Local(
         plan,
-        (Buf::In, io.0),
-        (Buf::Out, io.1),
+        (Array::In, io.0),
+        (Array::Out, io.1),
     )]))
 }
 
-/// The stages of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
-/// kinds' stage lists share their blocks and plans, and read best side by side.)
-pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Stages> {
+/// The phases of a rank >= 2 plan (see the module's comment). (Longer than a screen: the three
+/// kinds' phase lists share their blocks and plans, and read best side by side.)
+pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Phases> {
     let (p, me, h) = (procs.size as isize, procs.rank, g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let mut cn = g.n.clone();
@@ -330,45 +330,49 @@ pub fn build_multi<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Res
     let (tail_kind, col_kind) = split_kinds(&g.kind);
     let col = column_plan::<T>(col_kind, n0, lb, rest, c, g.flags)?;
     let cx = c == 2;
-    let last = if g.transposed_out { Buf::Out } else { Buf::W };
+    let last = if g.transposed_out {
+        Array::Out
+    } else {
+        Array::W
+    };
     let mut s = Vec::new();
     match g.kind {
         MpiKind::C2r => {
-            let mut cur = Buf::In;
+            let mut cur = Array::In;
             if !g.transposed_in {
-                s.push(Stage::Transpose(t(n0, g.bi, n1, bb), Buf::In, Buf::V));
-                cur = Buf::V;
+                s.push(Phase::Transpose(t(n0, g.bi, n1, bb), Array::In, Array::V));
+                cur = Array::V;
             }
-            s.push(Stage::Local(col, (cur, true), (Buf::W, true)));
-            s.push(Stage::Transpose(t(n1, bb, n0, ab), Buf::W, Buf::V));
+            s.push(Phase::Local(col, (cur, true), (Array::W, true)));
+            s.push(Phase::Transpose(t(n1, bb, n0, ab), Array::W, Array::V));
             let rows = real_rows_plan::<T>(&g.n[1..], la, h, true, g.flags)?;
-            s.push(Stage::Local(rows, (Buf::V, true), (Buf::Out, false)));
+            s.push(Phase::Local(rows, (Array::V, true), (Array::Out, false)));
             return Ok(s);
         }
         MpiKind::R2c => {
             let rows = real_rows_plan::<T>(&g.n[1..], la, h, false, g.flags)?;
-            s.push(Stage::Local(rows, (Buf::In, false), (Buf::W, true)));
+            s.push(Phase::Local(rows, (Array::In, false), (Array::W, true)));
         }
         _ => {
-            let mut cur = Buf::In;
+            let mut cur = Array::In;
             if g.transposed_in {
-                s.push(Stage::Transpose(t(n1, g.bi, n0, ab), Buf::In, Buf::V));
-                cur = Buf::V;
+                s.push(Phase::Transpose(t(n1, g.bi, n0, ab), Array::In, Array::V));
+                cur = Array::V;
             }
             let rows = rows_plan::<T>(tail_kind, &cn[1..], la, h, c, g.flags)?;
-            s.push(Stage::Local(rows, (cur, cx), (Buf::W, cx)));
+            s.push(Phase::Local(rows, (cur, cx), (Array::W, cx)));
         }
     }
-    s.push(Stage::Transpose(t(n0, ab, n1, bb), Buf::W, Buf::V));
-    s.push(Stage::Local(col, (Buf::V, cx), (last, cx)));
+    s.push(Phase::Transpose(t(n0, ab, n1, bb), Array::W, Array::V));
+    s.push(Phase::Local(col, (Array::V, cx), (last, cx)));
     if !g.transposed_out {
-        s.push(Stage::Transpose(t(n1, bb, n0, g.bo), Buf::W, Buf::Out));
+        s.push(Phase::Transpose(t(n1, bb, n0, g.bo), Array::W, Array::Out));
     }
     Ok(s)
 }
 
-/// The stages of a 1-D plan: gather, transform, keep this process's output rows.
-pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Stages> {
+/// The phases of a 1-D plan: gather, transform, keep this process's output rows.
+pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result<Phases> {
     let (n, h) = (g.n[0], g.howmany);
     let c: isize = if g.kind.complex() { 2 } else { 1 };
     let elem = (h * c) as usize * std::mem::size_of::<T>();
@@ -388,19 +392,19 @@ pub fn build_1d<T: Real>(g: &Geometry, procs: Processes) -> crate::error::Result
     )?;
     let (os, lo) = block_range(n, g.bo, procs.rank as isize);
     Ok(vec![
-        Stage::Allgather(sizes, Buf::In, Buf::W),
-        Stage::Local(plan, (Buf::W, c == 2), (Buf::V, c == 2)),
-        Stage::Copy(Buf::V, os as usize * elem, Buf::Out, lo as usize * elem),
+        Phase::Allgather(sizes, Array::In, Array::W),
+        Phase::Local(plan, (Array::W, c == 2), (Array::V, c == 2)),
+        Phase::Copy(Array::V, os as usize * elem, Array::Out, lo as usize * elem),
     ])
 }
 
-/// Bytes each scratch array needs for these stages.
-fn scratch_bytes(stages: &Stages, rank: usize) -> usize {
-    stages
+/// Bytes each scratch array needs for these phases.
+fn scratch_bytes(phases: &Phases, rank: usize) -> usize {
+    phases
         .iter()
         .map(|s| match s {
-            Stage::Transpose(t, _, _) => t.bytes_before(rank).max(t.bytes_after(rank)),
-            Stage::Allgather(sizes, _, _) => sizes.iter().sum(),
+            Phase::Transpose(t, _, _) => t.bytes_before(rank).max(t.bytes_after(rank)),
+            Phase::Allgather(sizes, _, _) => sizes.iter().sum(),
             _ => 0,
         })
         .max()
@@ -408,22 +412,22 @@ fn scratch_bytes(stages: &Stages, rank: usize) -> usize {
 }
 
 impl<T: Real> MpiExec<T> {
-    /// Runs one stage on the arrays at `at(buf)`.
-    unsafe fn stage(
+    /// Runs one phase on the arrays at `at(buf)`.
+    unsafe fn phase(
         &self,
-        s: &Stage,
-        at: &dyn Fn(Buf) -> usize,
+        s: &Phase,
+        at: &dyn Fn(Array) -> usize,
         pack: &mut Packing,
     ) -> crate::error::Result<()> {
         match s {
-            Stage::Transpose(t, from, to) => {
+            Phase::Transpose(t, from, to) => {
                 Ok(t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8, pack)?)
             }
-            Stage::Local(None, _, _) => Ok(()),
-            Stage::Local(Some(plan), (from, ci), (to, co)) => {
+            Phase::Local(None, _, _) => Ok(()),
+            Phase::Local(Some(plan), (from, ci), (to, co)) => {
                 plan.execute_on(array::<T>(at(*from), *ci), array::<T>(at(*to), *co))
             }
-            Stage::Allgather(sizes, from, to) => {
+            Phase::Allgather(sizes, from, to) => {
                 let x = Exchange::allgather(sizes, self.comm.rank)?;
                 Ok(ffi::alltoallv(
                     self.comm.raw(),
@@ -432,7 +436,7 @@ impl<T: Real> MpiExec<T> {
                     &x,
                 )?)
             }
-            Stage::Copy(from, off, to, bytes) => {
+            Phase::Copy(from, off, to, bytes) => {
                 let src = (at(*from) + off) as *const u8;
                 std::ptr::copy(src, at(*to) as *mut u8, *bytes);
                 Ok(())
@@ -453,49 +457,49 @@ impl<T: Real> Execute for MpiExec<T> {
         }
         let mut pack = self.pack.lock();
         let at = addresses(input.base(), output.base(), &self.w, &self.v);
-        self.stages
+        self.phases
             .iter()
-            .try_for_each(|s| self.stage(s, &at, &mut pack))
+            .try_for_each(|s| self.phase(s, &at, &mut pack))
     }
     fn details(&self) -> Vec<String> {
         vec![format!(
-            "mpi: {} stages on {} processes",
-            self.stages.len(),
+            "mpi: {} phases on {} processes",
+            self.phases.len(),
             self.comm.size
         )]
     }
 }
 
-/// Where each array of the stages is: the caller's two, the two scratch arrays.
-fn addresses(input: usize, output: usize, w: &HostBlock, v: &HostBlock) -> impl Fn(Buf) -> usize {
+/// Where each array of the phases is: the caller's two, the two scratch arrays.
+fn addresses(input: usize, output: usize, w: &HostBlock, v: &HostBlock) -> impl Fn(Array) -> usize {
     let (w, v) = (w.addr(), v.addr());
     move |b| match b {
-        Buf::In => input,
-        Buf::Out => output,
-        Buf::W => w,
-        Buf::V => v,
+        Array::In => input,
+        Array::Out => output,
+        Array::W => w,
+        Array::V => v,
     }
 }
 
-/// The stages with their local transforms planned on the arrays at `at`.
+/// The phases with their local transforms planned on the arrays at `at`.
 fn plan_locals<T: Real>(
-    stages: Stages,
-    at: &dyn Fn(Buf) -> usize,
-) -> crate::error::Result<Vec<Stage>> {
-    let planned = |l: Local, (from, ci): (Buf, bool), (to, co): (Buf, bool)| {
+    phases: Phases,
+    at: &dyn Fn(Array) -> usize,
+) -> crate::error::Result<Vec<Phase>> {
+    let planned = |l: Local, (from, ci): (Array, bool), (to, co): (Array, bool)| {
         let (i, o) = (array::<T>(at(from), ci), array::<T>(at(to), co));
         crate::planner::plan::<T>(l.problem, i, o, l.flags).map(Box::new)
     };
-    stages
+    phases
         .into_iter()
         .map(|s| {
             Ok(match s {
-                Stage::Local(l, i, o) => {
-                    Stage::Local(l.map(|l| planned(l, i, o)).transpose()?, i, o)
+                Phase::Local(l, i, o) => {
+                    Phase::Local(l.map(|l| planned(l, i, o)).transpose()?, i, o)
                 }
-                Stage::Transpose(t, a, b) => Stage::Transpose(t, a, b),
-                Stage::Allgather(sizes, a, b) => Stage::Allgather(sizes, a, b),
-                Stage::Copy(a, off, b, bytes) => Stage::Copy(a, off, b, bytes),
+                Phase::Transpose(t, a, b) => Phase::Transpose(t, a, b),
+                Phase::Allgather(sizes, a, b) => Phase::Allgather(sizes, a, b),
+                Phase::Copy(a, off, b, bytes) => Phase::Copy(a, off, b, bytes),
             })
         })
         .collect()
@@ -506,17 +510,17 @@ fn plan_locals<T: Real>(
 /// on.
 pub fn make<T: Real>(
     comm: Comm,
-    stages: Stages,
+    phases: Phases,
     problem: Problem,
     input: ArrayPtr,
     output: ArrayPtr,
 ) -> crate::error::Result<Plan> {
-    let scratch = scratch_bytes(&stages, comm.rank);
+    let scratch = scratch_bytes(&phases, comm.rank);
     let (w, v) = (HostBlock::new(scratch)?, HostBlock::new(scratch)?);
-    let stages = plan_locals::<T>(stages, &addresses(input.base(), output.base(), &w, &v))?;
+    let phases = plan_locals::<T>(phases, &addresses(input.base(), output.base(), &w, &v))?;
     let exec = MpiExec::<T> {
         comm,
-        stages,
+        phases,
         w,
         v,
         pack: Mutex::new(Packing::default()),
@@ -588,12 +592,12 @@ mod tests {
         for (n, kind, size, rank) in cases {
             let g = geometry(&n, kind, size as isize);
             let procs = Processes { size, rank };
-            let stages = match build_serial::<f64>(&g, procs).unwrap() {
+            let phases = match build_serial::<f64>(&g, procs).unwrap() {
                 Some(serial) => serial,
                 None if n.len() == 1 => build_1d::<f64>(&g, procs).unwrap(),
                 None => build_multi::<f64>(&g, procs).unwrap(),
             };
-            let scratch = scratch_bytes(&stages, rank).max(1024);
+            let scratch = scratch_bytes(&phases, rank).max(1024);
             let caller = (
                 HostBlock::new(scratch).unwrap(),
                 HostBlock::new(scratch).unwrap(),
@@ -603,10 +607,10 @@ mod tests {
                 HostBlock::new(scratch).unwrap(),
             );
             let at = addresses(caller.0.addr(), caller.1.addr(), &w, &v);
-            let planned = plan_locals::<f64>(stages, &at).unwrap();
+            let planned = plan_locals::<f64>(phases, &at).unwrap();
             let mut locals = 0;
             for s in &planned {
-                if let Stage::Local(Some(plan), (from, _), (to, _)) = s {
+                if let Phase::Local(Some(plan), (from, _), (to, _)) = s {
                     locals += 1;
                     assert_eq!(plan.input.base(), at(*from), "{n:?} {from:?}");
                     assert_eq!(plan.output.base(), at(*to), "{n:?} {to:?}");
