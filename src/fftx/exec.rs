@@ -15,7 +15,7 @@
 use super::decompose::unpruned_count;
 use super::graph::{problem_of, Access, Buf, Op, Temp};
 use super::passes::Step;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cuda::program::{CudaProgram, Options};
 use crate::exec::cuda::run::CudaRun;
@@ -231,7 +231,7 @@ pub struct Compiled {
     pub executions: u64,
     /// The Program made ready: the placed one on the GPU (the CPU recomputing the unplaced
     /// one if the GPU fails), or the unplaced one on the CPU.
-    exec: Option<Executable>,
+    exec: Executable,
 }
 
 impl Compiled {
@@ -246,7 +246,7 @@ impl Compiled {
 
     /// The GPU's printout lines of its kernel steps (none on the CPU).
     pub fn gpu_lines(&self) -> Vec<String> {
-        self.exec.as_ref().map(|e| e.details()).unwrap_or_default()
+        self.exec.details()
     }
 
     /// Runs the plan once.
@@ -257,11 +257,7 @@ impl Compiled {
         // FFTX programs address the caller's arrays as `Role::Array` buffers, never as the
         // input and output of an FFTW plan.
         let none = ArrayPtr::Real(0);
-        let exec = self
-            .exec
-            .as_ref()
-            .ok_or_else(|| Error::internal("the plan was not made ready"))?;
-        exec.run(none, none, false)?;
+        self.exec.run(none, none, false)?;
         self.executed_transforms += self.planned_transforms;
         self.executions += 1;
         Ok(())
@@ -307,28 +303,33 @@ fn wanted(program: &Program, on_device: &BTreeSet<BufId>) -> Option<bool> {
 /// so and it can, else on the CPU. `precision`: every buffer's (the graph's).
 pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compiled> {
     let (program, planned, temps) = lower_program(steps)?;
-    let mut compiled = Compiled {
+    let (placed, exec) = ready(&program, flags, precision)?;
+    Ok(Compiled {
         program,
-        placed: None,
+        placed,
         temps,
         planned_transforms: planned,
         executed_transforms: 0,
         executions: 0,
-        exec: None,
-    };
+        exec,
+    })
+}
+
+/// `program` made ready: placed on the GPU where [`wanted`] says so and it can, else on the CPU.
+fn ready(
+    program: &Program,
+    flags: u32,
+    precision: Precision,
+) -> Result<(Option<Program>, Executable)> {
     let on_device = if backend_setting_is_cpu() {
         BTreeSet::new()
     } else {
-        device_arrays(&compiled.program, precision)
+        device_arrays(program, precision)
     };
-    if let Some(must) = wanted(&compiled.program, &on_device) {
+    if let Some(must) = wanted(program, &on_device) {
         let measure = flags & super::graph::flags::ESTIMATE == 0;
-        match gpu(&compiled.program, precision, &on_device, measure) {
-            Ok((placed, exec)) => {
-                compiled.placed = Some(placed);
-                compiled.exec = Some(exec);
-                return Ok(compiled);
-            }
+        match gpu(program, precision, &on_device, measure) {
+            Ok((placed, exec)) => return Ok((Some(placed), exec)),
             Err(e) if must => {
                 return Err(e.context("the plan's arrays are on the GPU, but the GPU cannot run it"))
             }
@@ -340,8 +341,7 @@ pub fn lower(steps: &[Step], flags: u32, precision: Precision) -> Result<Compile
             ),
         }
     }
-    compiled.exec = Some(cpu(&compiled.program, precision)?);
-    Ok(compiled)
+    Ok((None, cpu(program, precision)?))
 }
 
 fn backend_setting_is_cpu() -> bool {
