@@ -320,6 +320,19 @@ impl Lines {
         }
     }
 
+    /// The lines along an axis of `n` points with `inner` points after it in a row-major array
+    /// (from its start): groups of `inner` consecutive lines, samples `inner` apart, groups
+    /// `n·inner` apart (for `inner` = 1, lines `n` apart). One launch takes the whole axis.
+    pub fn along_axis(n: isize, inner: isize) -> Lines {
+        Lines {
+            offset: 0,
+            stride: inner,
+            dist: 1,
+            group: inner,
+            group_dist: n * inner,
+        }
+    }
+
     fn start(&self, b: i64) -> isize {
         let b = b as isize;
         self.offset + (b / self.group) * self.group_dist + (b % self.group) * self.dist
@@ -480,20 +493,20 @@ mod tests {
     /// apart) are the lines each group gives as a batch of its own.
     #[test]
     fn grouped_lines_are_each_groups_lines() {
-        let (n, group, groups) = (6usize, 3usize, 4usize);
+        // A 4 x 6 x 3 array: the middle axis (n = 6) has groups of 3 lines 1 apart, 18 apart;
+        // a 4 x 6 array's last axis (inner = 1): lines 6 apart.
+        for group in [3usize, 1] {
+            lines_along_an_axis(6, group, 4);
+        }
+    }
+
+    fn lines_along_an_axis(n: usize, group: usize, groups: usize) {
         let kind = R2rKind::Redft10;
         let big_n = r2r_logical_size(kind, n);
-        // A 4 x 6 x 3 array: the middle axis (n = 6) has groups of 3 lines 1 apart, 18 apart.
         let input: Vec<f64> = (0..groups * n * group)
             .map(|i| ((i * 7) % 11) as f64 - 5.0)
             .collect();
-        let grouped = Lines {
-            offset: 0,
-            stride: group as isize,
-            dist: 1,
-            group: group as isize,
-            group_dist: (n * group) as isize,
-        };
+        let grouped = Lines::along_axis(n as isize, group as isize);
         let mut z = vec![Complex::new(0.0, 0.0); groups * group * big_n];
         r2r_pre(kind, n, groups * group, &input, grouped, &mut z);
         let mut out = vec![0.0; input.len()];
