@@ -424,8 +424,9 @@ pub struct FusedShape {
     pub threads: usize,
 }
 
-/// Shared-memory elements per pencil of the fused kernel: one padding slot every 8 elements
-/// (128 bytes, a full turn of the banks) and one per pencil.
+/// Shared-memory elements per pencil the fused kernel is budgeted (16-byte elements): one
+/// padding slot every 8 elements and one per pencil. The layout the kernel uses within that
+/// budget is chosen per precision (`exec::cuda::shared_layout`).
 pub fn shared_stride(n: usize) -> usize {
     n + n / 8 + 1
 }

@@ -14,11 +14,12 @@
 //! compiled module. The precision (FFTX's `fftx_real` double, `fftxf_real` float) is the
 //! prelude's (`prelude`): the code uses its `fx_real` / `fx_cplx` types and `fx_lit` constants.
 
+use super::shared_layout::SharedLayout;
 use crate::problem::{Kind1d, Precision};
 use crate::program::fftgen::lit;
 use crate::program::kernel::{Code, Inst, Reg};
 use crate::program::pencil::{
-    fused_shape, shared_stride, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
+    fused_shape, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
 };
 use std::fmt::Write;
 use std::ops::Range;
@@ -145,21 +146,29 @@ fn fused(f: &Fused, v: &str) -> String {
     program(&f.prog, v, &g)
 }
 
-/// Decodes `off` into the chain index `i0..` of pass `p` (`len` elements per pencil); `j` is
-/// the position along the pass axis.
-fn decode(p: &Pass, len: usize) -> String {
-    let mut s = format!("  i64 b = (i64)(off / {len}ULL); i64 j = (i64)off - b * {len};\n");
+/// Decodes pencil `b` (of the pass's batch) and position `j` along the pass axis into the chain
+/// index `i0..` of pass `p`. The pencil's index is split with 32-bit divisions when the pass has
+/// fewer than 2^32 pencils (known here, so no branch in the kernel): 64-bit divisions by a
+/// constant cost several times more instructions, and every element loaded, passed through a
+/// middle and stored pays them.
+fn decode_pencil(p: &Pass) -> String {
     let rank = p.pencils.len();
-    let _ = writeln!(s, "  i64 i{} = j;", p.axis);
     let others: Vec<usize> = (0..rank).filter(|&d| d != p.axis).collect();
+    let count: u128 = others.iter().map(|&d| p.pencils[d].len() as u128).product();
+    let ty = if count <= u32::MAX as u128 {
+        "unsigned"
+    } else {
+        "u64"
+    };
+    let mut s = format!("  i64 i{} = j;\n  {ty} c = ({ty})b;\n", p.axis);
     for (k, &d) in others.iter().enumerate().rev() {
         let r = &p.pencils[d];
         if k == 0 {
-            let _ = writeln!(s, "  i64 i{d} = {} + b;", r.start);
+            let _ = writeln!(s, "  i64 i{d} = {} + (i64)c;", r.start);
         } else {
             let _ = writeln!(
                 s,
-                "  i64 i{d} = {} + b % {}; b /= {};",
+                "  i64 i{d} = {} + (i64)(c % {}u); c /= {}u;",
                 r.start,
                 r.len(),
                 r.len()
@@ -167,6 +176,13 @@ fn decode(p: &Pass, len: usize) -> String {
         }
     }
     s
+}
+
+/// The callback form of an access of pass `k`: `fftx_{name}{k}(..., off, ...)` for element `off`
+/// of its virtual array (`len` elements per pencil) calls `fftx_{name}p{k}(P, pencil, position)`.
+fn by_offset(head: &str, call: &str, len: usize) -> String {
+    let call = call.replace("@J", &format!("(i64)(off - b * {len}ULL)"));
+    format!("{head} {{\n  const u64 b = off / {len}ULL;\n  {call};\n}}\n")
 }
 
 /// What pass `p` can address: its pencil box, and `along` on its axis.
@@ -182,8 +198,9 @@ fn load_fn(k: usize, p: &Pass) -> String {
     } else {
         "fx_cplx"
     };
-    let mut s = format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
-    s += &decode(p, p.len_in());
+    let mut s =
+        format!("__device__ __forceinline__ {ty} fftx_ldp{k}(const u64* P, u64 b, i64 j) {{\n");
+    s += &decode_pencil(p);
     let zero = if p.kind.real_in() {
         "0.0"
     } else {
@@ -233,7 +250,11 @@ fn load_fn(k: usize, p: &Pass) -> String {
     } else {
         "  return v;\n}\n"
     };
-    s
+    s + &by_offset(
+        &format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem)"),
+        &format!("return fftx_ldp{k}((const u64*)info, b, @J)"),
+        p.len_in(),
+    )
 }
 
 fn store_fn(k: usize, p: &Pass) -> String {
@@ -242,8 +263,10 @@ fn store_fn(k: usize, p: &Pass) -> String {
     } else {
         "fx_cplx"
     };
-    let mut s = format!("__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem) {{\n  const u64* P = (const u64*)info;\n");
-    s += &decode(p, p.len_out());
+    let mut s = format!(
+        "__device__ __forceinline__ void fftx_stp{k}(const u64* P, u64 b, i64 j, {ty} e) {{\n"
+    );
+    s += &decode_pencil(p);
     let _ = writeln!(
         s,
         "  if (j < {} || j >= {}) return;",
@@ -284,14 +307,22 @@ fn store_fn(k: usize, p: &Pass) -> String {
         }
     }
     s += "}\n";
-    s
+    s + &by_offset(
+        &format!(
+            "__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem)"
+        ),
+        &format!("fftx_stp{k}((const u64*)info, b, @J, e)"),
+        p.len_out(),
+    )
 }
 
-/// The middle of a merged pass: `fftx_mid{k}(off, v, info)` for element `off` of the first
-/// transform's output (twin: `pencil::mid_element`).
+/// The middle of a merged pass: `fftx_midp{k}(P, b, j, v)` for element `j` of pencil `b` of the
+/// first transform's output (twin: `pencil::mid_element`).
 fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
-    let mut s = format!("extern \"C\" __device__ fx_cplx fftx_mid{k}(u64 off, fx_cplx v, void* info) {{\n  const u64* P = (const u64*)info;\n");
-    s += &decode(p, p.kind.len_out(p.n));
+    let mut s = format!(
+        "__device__ __forceinline__ fx_cplx fftx_midp{k}(const u64* P, u64 b, i64 j, fx_cplx v) {{\n"
+    );
+    s += &decode_pencil(p);
     let _ = writeln!(
         s,
         "  if (j < {} || j >= {}) return fx_c(0.0, 0.0);",
@@ -327,17 +358,23 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// write of the pass's data, as cuFFT with callbacks would do. Loads and stores walk along the
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
-pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
+///
+/// `by_pencil`: the accesses come as `fftx_ldp{k}(P, pencil, position)` (and `stp`, `midp`), as
+/// `load_fn`, `store_fn` and `mid_fn` make them; otherwise only the callback forms
+/// `fftx_ld{k}(0, offset, info, 0)` exist (`half`'s accesses).
+pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> Option<String> {
+    let shape = fused_shape(p.n)?;
+    let n = p.n;
+    let layout = SharedLayout::choose(n, &shape, 2 * precision.bytes());
     let FusedShape {
         radices,
         pencils: pb,
         threads,
-    } = fused_shape(p.n)?;
-    let n = p.n;
+    } = shape;
     let t = threads / pb;
     let (nin, nout) = (p.len_in(), p.len_out());
-    let stride = shared_stride(n);
-    let pad = |m: &str| format!("(({m}) + ({m}) / 8)");
+    let stride = layout.stride;
+    let pad = |m: &str| format!("(({m}) + ({m}) / {})", layout.pad_every);
     let order_of = |contig: bool, len: usize, pencils: usize| {
         if contig {
             format!("const int q = e / {len}, j = e % {len};")
@@ -374,15 +411,27 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
+    let ld = |b: &str, j: &str| {
+        if by_pencil {
+            format!("fftx_ldp{k}(P, {b}, {j})")
+        } else {
+            format!("fftx_ld{k}(0, {b} * {nin}ULL + {j}, info, 0)")
+        }
+    };
     let c2r_in = |b: &str| {
-        format!("(j <= {h} ? fftx_ld{k}(0, {b} * {nin}ULL + j, info, 0) : fx_conj(fftx_ld{k}(0, {b} * {nin}ULL + ({n} - j), info, 0)))", h = n / 2)
+        format!(
+            "(j <= {h} ? {} : fx_conj({}))",
+            ld(b, "j"),
+            ld(b, &format!("({n} - j)")),
+            h = n / 2
+        )
     };
     let read = match (p.kind, packed) {
-        (Kind1d::R2c, false) => format!("if (b < batch) v[it] = fx_c(fftx_ld{k}(0, b * {nin}ULL + j, info, 0), 0.0);"),
-        (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = fftx_ld{k}(0, b * {nin}ULL + j, info, 0);"),
+        (Kind1d::R2c, false) => format!("if (b < batch) v[it] = fx_c({}, 0.0);", ld("b", "j")),
+        (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = {};", ld("b", "j")),
         (Kind1d::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
         // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
-        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_real xa = 0, xb = 0; if (ba < batch) xa = fftx_ld{k}(0, ba * {nin}ULL + j, info, 0); if (bb < batch) xb = fftx_ld{k}(0, bb * {nin}ULL + j, info, 0); v[it] = fx_c(xa, xb);"),
+        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_real xa = 0, xb = 0; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa, xb);", ld("ba", "j"), ld("bb", "j")),
         (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_cplx xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
     };
     s += &two_phase(
@@ -405,7 +454,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
             .and_then(|f| f.data.as_ref())
             .is_none_or(|d| d.strides[p.axis].abs() == 1);
         let pj = pad("j");
-        s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_mid{k}(b * {len1}ULL + j, v[it], info);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
+        s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_midp{k}(P, b, j, v[it]);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
         s += "  __syncthreads();\n";
         if m.kind == Kind1d::C2r {
             let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ fx_cplx w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
@@ -427,7 +476,12 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
             pad(&format!("(({n} - j) % {n})"))
         ),
     };
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_st{k}(0, b * {nout}ULL + j, {value}, info, 0);\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
+    let store = if by_pencil {
+        format!("fftx_stp{k}(P, b, j, {value})")
+    } else {
+        format!("fftx_st{k}(0, b * {nout}ULL + j, {value}, info, 0)")
+    };
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) {store};\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
     Some(s)
 }
 
@@ -508,7 +562,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p, prog.precision())
+            s += &fused_pass(k, p, prog.precision(), true)
                 .expect("merged passes are made for the fused kernels only");
         } else if kernels {
             let (ti, to) = (
@@ -525,7 +579,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p, prog.precision()) {
+            if let Some(f) = fused_pass(k, p, prog.precision(), true) {
                 s += &f;
             }
         }
@@ -651,11 +705,20 @@ mod tests {
             ),
             "{s}"
         );
-        assert!(s.contains("i64 b = (i64)(off / 16ULL)"), "{s}");
+        // The callback form finds the pencil and calls the pencil form, which splits the
+        // pencil's index in 32 bits (64 pencils).
         assert!(
-            s.contains("i64 i1 = 0 + b % 8; b /= 8;") && s.contains("i64 i0 = 0 + b;"),
+            s.contains("const u64 b = off / 16ULL;\n  return fftx_ldp0((const u64*)info, b, (i64)(off - b * 16ULL));"),
             "{s}"
         );
+        assert!(s.contains("fftx_ldp0(const u64* P, u64 b, i64 j) {\n  i64 i2 = j;\n  unsigned c = (unsigned)b;"), "{s}");
+        assert!(
+            s.contains("i64 i1 = 0 + (i64)(c % 8u); c /= 8u;")
+                && s.contains("i64 i0 = 0 + (i64)c;"),
+            "{s}"
+        );
+        // The pass kernel reads by pencil: no division by the pencil length per element.
+        assert!(s.contains("xa = fftx_ldp0(P, ba, j)"), "{s}");
         // The segment covers everything the pass reads: no bounds test.
         assert!(s.contains("if (true) v = fx_rdr(P[2], (i64)0 + (i0 - 0) * (i64)64 + (i1 - 0) * (i64)8 + (i2 - 0) * (i64)1);"), "{s}");
         assert!(
@@ -831,7 +894,7 @@ mod tests {
         );
         let m64 = chain_source(&merged, true);
         assert!(
-            m64.contains("fftx_mid1(") && m64.contains("fftx_tw1_1[64]"),
+            m64.contains("fftx_midp1(P, b, j, v[it])") && m64.contains("fftx_tw1_1[64]"),
             "{m64}"
         );
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {

@@ -265,7 +265,7 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             mid: None,
         };
         s += &access(p, k, axis, load, store);
-        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32)?;
+        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32, false)?;
         passes.push((format!("fftx_pass{k}"), pass, batch));
     }
     Some((s, passes))

@@ -27,6 +27,7 @@ pub mod kernel;
 pub mod kernels;
 pub mod program;
 pub mod run;
+mod shared_layout;
 pub mod split_half;
 pub mod staging;
 pub mod transform;
