@@ -4,7 +4,10 @@
 //!
 //! A codelet is a list of SSA operations; [`Codelet::cuda`] prints it as CUDA and
 //! [`Codelet::eval`] runs it in Rust, so the code the GPU runs is tested here against a direct
-//! DFT (its CPU twin). Powers of two are radix-2 decimation in time; other sizes a direct DFT.
+//! DFT (its CPU twin). Composite sizes are decimation in time by their smallest prime factor
+//! (radix 2 for powers of two); a prime size is a DFT folded by its symmetry (the sums and
+//! differences of `x[j]` and `x[n - j]` scaled by cosines and sines: a quarter of the
+//! multiplications of the direct form).
 
 use crate::real::Real;
 use num_complex::Complex;
@@ -19,6 +22,10 @@ enum COp {
     Mul(usize, f64, f64),
     /// v * (0, s): a quarter turn.
     MulI(usize, f64),
+    /// v * c, c real.
+    Scale(usize, f64),
+    /// v * (0, c), c real.
+    ScaleI(usize, f64),
 }
 
 #[derive(Clone, Debug)]
@@ -69,33 +76,77 @@ impl Codelet {
         }
     }
 
+    fn sum(&mut self, terms: &[usize]) -> usize {
+        terms[1..]
+            .iter()
+            .fold(terms[0], |acc, &t| self.push(COp::Add(acc, t)))
+    }
+
     fn dft(&mut self, x: &[usize], sign: i32) -> Vec<usize> {
         let n = x.len();
         if n == 1 {
             return x.to_vec();
         }
-        if n.is_power_of_two() {
-            let even: Vec<usize> = x.iter().step_by(2).copied().collect();
-            let odd: Vec<usize> = x.iter().skip(1).step_by(2).copied().collect();
-            let (e, o) = (self.dft(&even, sign), self.dft(&odd, sign));
-            let mut out = vec![0; n];
-            for k in 0..n / 2 {
-                let t = self.times(o[k], root(sign, k, n));
-                out[k] = self.push(COp::Add(e[k], t));
-                out[k + n / 2] = self.push(COp::Sub(e[k], t));
-            }
-            return out;
+        let p = (2..=n).find(|p| n.is_multiple_of(*p)).unwrap_or(n);
+        if p == n {
+            return self.prime_dft(x, sign);
         }
-        (0..n)
-            .map(|k| {
-                let mut acc = x[0];
-                for (j, &xj) in x.iter().enumerate().skip(1) {
-                    let t = self.times(xj, root(sign, j * k, n));
-                    acc = self.push(COp::Add(acc, t));
-                }
-                acc
+        // n = p m: the p interleaved subsequences transformed, twiddled, and combined by
+        // p-point DFTs: X[k + m q] = sum_s w_n^(s k) E_s[k] w_p^(s q).
+        let m = n / p;
+        let subs: Vec<Vec<usize>> = (0..p)
+            .map(|s| {
+                let sub: Vec<usize> = x.iter().skip(s).step_by(p).copied().collect();
+                self.dft(&sub, sign)
             })
-            .collect()
+            .collect();
+        let mut out = vec![0; n];
+        for k in 0..m {
+            let t: Vec<usize> = (0..p)
+                .map(|s| self.times(subs[s][k], root(sign, s * k, n)))
+                .collect();
+            for (q, v) in self.dft(&t, sign).into_iter().enumerate() {
+                out[k + m * q] = v;
+            }
+        }
+        out
+    }
+
+    /// A DFT of prime length `n` by its symmetry: with a_j = x_j + x_(n-j) and
+    /// b_j = x_j - x_(n-j), X_k = x_0 + sum_j a_j cos(2 pi j k / n) +- i sign sum_j b_j sin(...)
+    /// for k and n - k.
+    fn prime_dft(&mut self, x: &[usize], sign: i32) -> Vec<usize> {
+        let n = x.len();
+        if n == 2 {
+            return vec![
+                self.push(COp::Add(x[0], x[1])),
+                self.push(COp::Sub(x[0], x[1])),
+            ];
+        }
+        let h = (n - 1) / 2;
+        let a: Vec<usize> = (1..=h)
+            .map(|j| self.push(COp::Add(x[j], x[n - j])))
+            .collect();
+        let b: Vec<usize> = (1..=h)
+            .map(|j| self.push(COp::Sub(x[j], x[n - j])))
+            .collect();
+        let mut out = vec![0; n];
+        let mut first = vec![x[0]];
+        first.extend(&a);
+        out[0] = self.sum(&first);
+        for k in 1..=h {
+            let mut re = vec![x[0]];
+            let mut im = Vec::new();
+            for j in 1..=h {
+                let angle = 2.0 * PI * ((j * k) % n) as f64 / n as f64;
+                re.push(self.push(COp::Scale(a[j - 1], angle.cos())));
+                im.push(self.push(COp::ScaleI(b[j - 1], sign as f64 * angle.sin())));
+            }
+            let (re, im) = (self.sum(&re), self.sum(&im));
+            out[k] = self.push(COp::Add(re, im));
+            out[n - k] = self.push(COp::Sub(re, im));
+        }
+        out
     }
 
     /// Runs the codelet on `x` (the CPU twin of its CUDA form) in precision `T`: the constants
@@ -110,6 +161,11 @@ impl Codelet {
                 COp::MulI(a, s) => {
                     let s = T::cast(s);
                     Complex::new(-s * v[a].im, s * v[a].re)
+                }
+                COp::Scale(a, c) => v[a] * T::cast(c),
+                COp::ScaleI(a, c) => {
+                    let c = T::cast(c);
+                    Complex::new(-c * v[a].im, c * v[a].re)
                 }
             };
             v.push(r);
@@ -138,6 +194,8 @@ impl Codelet {
                     lit(re),
                     lit(im)
                 ),
+                COp::Scale(x, c) => format!("fx_c({0}.x * {1}, {0}.y * {1})", name(x), lit(c)),
+                COp::ScaleI(x, c) => format!("fx_c(-({0}.y * {1}), {0}.x * {1})", name(x), lit(c)),
                 COp::MulI(x, sg) => format!(
                     "fx_c({}{}.y, {}{}.x)",
                     if sg > 0.0 { "-" } else { "" },
@@ -286,7 +344,9 @@ mod tests {
 
     #[test]
     fn codelets_match_a_direct_dft() {
-        for n in [1usize, 2, 3, 4, 5, 6, 7, 8, 12, 16, 31, 32] {
+        for n in [
+            1usize, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 31, 32,
+        ] {
             for sign in [-1, 1] {
                 let x = random(n, n as u64 * 7 + 1);
                 let e = rel_err(&Codelet::new(n, sign).eval(&x), &direct(&x, sign));
