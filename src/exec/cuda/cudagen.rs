@@ -110,37 +110,66 @@ fn inside(ranges: &[Range<usize>], reach: &[Range<usize>]) -> String {
     }
 }
 
-fn offset(base: isize, origin: &[usize], strides: &[isize]) -> String {
-    let mut s = format!("(i64){base}");
+/// The position `base + sum_d (i_d - origin_d) strides_d` for indices within `reach`, in 32-bit
+/// arithmetic when every such position (doubled, for complex elements) fits: the common case,
+/// and fewer instructions per element than 64-bit multiplications.
+fn offset(base: isize, origin: &[usize], strides: &[isize], reach: &[Range<usize>]) -> String {
+    let mut bound = base.unsigned_abs() as u128;
+    for ((&o, &st), r) in origin.iter().zip(strides).zip(reach) {
+        let far = (r.start.abs_diff(o)).max(r.end.saturating_sub(1).abs_diff(o)) as u128;
+        bound += far * st.unsigned_abs() as u128;
+    }
+    let narrow = bound < 1 << 30;
+    let ty = if narrow { "int" } else { "i64" };
+    let mut s = format!("({ty}){base}");
     for (d, (&o, &st)) in origin.iter().zip(strides).enumerate() {
         if st != 0 {
-            let _ = write!(s, " + (i{d} - {o}) * (i64){st}");
+            let _ = write!(s, " + (({ty})i{d} - {o}) * ({ty}){st}");
         }
     }
     s
 }
 
-fn read_seg(m: &SegMap) -> String {
+/// Where two sets of index ranges overlap (the indices an access guarded by one reaches
+/// within the other).
+fn overlap(a: &[Range<usize>], b: &[Range<usize>]) -> Vec<Range<usize>> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.start.max(y.start)..x.end.min(y.end).max(x.start.max(y.start)))
+        .collect()
+}
+
+/// The hull of two sets of index ranges.
+fn hull(a: &[Range<usize>], b: &[Range<usize>]) -> Vec<Range<usize>> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.start.min(y.start)..x.end.max(y.end))
+        .collect()
+}
+
+fn read_seg(m: &SegMap, reach: &[Range<usize>]) -> String {
     format!(
         "{}(P[{}], {})",
         if m.complex { "fx_rdc" } else { "fx_rdr" },
         m.slot,
-        offset(m.base, &m.origin, &m.strides)
+        offset(m.base, &m.origin, &m.strides, reach)
     )
 }
 
-fn write_seg(m: &SegMap, v: &str) -> String {
+fn write_seg(m: &SegMap, v: &str, reach: &[Range<usize>]) -> String {
     format!(
         "{}(P[{}], {}, {v});",
         if m.complex { "fx_wrc" } else { "fx_wrr" },
         m.slot,
-        offset(m.base, &m.origin, &m.strides)
+        offset(m.base, &m.origin, &m.strides, reach)
     )
 }
 
-fn fused(f: &Fused, v: &str) -> String {
+/// The pointwise code fused into an access of a pass that reaches `want`.
+fn fused(f: &Fused, v: &str, want: &[Range<usize>]) -> String {
     let g = match &f.data {
-        Some(d) => read_seg(d),
+        // Read wherever the pass reaches (the data cover it): bound over both.
+        Some(d) => read_seg(d, &hull(&d.clip, want)),
         None => "fx_c(0.0, 0.0)".into(),
     };
     program(&f.prog, v, &g)
@@ -225,17 +254,22 @@ fn load_fn(k: usize, p: &Pass) -> String {
                 s,
                 "  if ({}) v = ((const fx_cplx*)P[{slot}])[{}];",
                 inside(&ranges, &want),
-                offset(0, &map.origin, &map.strides)
+                offset(0, &map.origin, &map.strides, &overlap(&ranges, &want))
             );
         }
         Side::Segments(segs) => {
             for m in segs {
-                let _ = writeln!(s, "  if ({}) v = {};", inside(&m.clip, &want), read_seg(m));
+                let _ = writeln!(
+                    s,
+                    "  if ({}) v = {};",
+                    inside(&m.clip, &want),
+                    read_seg(m, &overlap(&m.clip, &want))
+                );
             }
         }
     }
     if let Some(f) = &p.head {
-        let _ = writeln!(s, "  {}", fused(f, "v"));
+        let _ = writeln!(s, "  {}", fused(f, "v", &want));
     }
     if p.kind == Kind1d::C2r {
         let nyq = if p.n.is_multiple_of(2) {
@@ -281,10 +315,10 @@ fn store_fn(k: usize, p: &Pass) -> String {
             "e"
         }
     );
-    if let Some(f) = &p.tail {
-        let _ = writeln!(s, "  {}", fused(f, "v"));
-    }
     let want = reach(p, &p.live_out);
+    if let Some(f) = &p.tail {
+        let _ = writeln!(s, "  {}", fused(f, "v", &want));
+    }
     match &p.store {
         Side::Inter { slot, map } => {
             let ranges: Vec<Range<usize>> = map
@@ -297,12 +331,17 @@ fn store_fn(k: usize, p: &Pass) -> String {
                 s,
                 "  if ({}) ((fx_cplx*)P[{slot}])[{}] = v;",
                 inside(&ranges, &want),
-                offset(0, &map.origin, &map.strides)
+                offset(0, &map.origin, &map.strides, &overlap(&ranges, &want))
             );
         }
         Side::Segments(segs) => {
             for m in segs {
-                let _ = writeln!(s, "  if ({}) {}", inside(&m.clip, &want), write_seg(m, "v"));
+                let _ = writeln!(
+                    s,
+                    "  if ({}) {}",
+                    inside(&m.clip, &want),
+                    write_seg(m, "v", &overlap(&m.clip, &want))
+                );
             }
         }
     }
@@ -329,7 +368,7 @@ fn mid_fn(k: usize, p: &Pass, m: &Mid) -> String {
         m.keep.start, m.keep.end
     );
     if let Some(f) = &m.fused {
-        let _ = writeln!(s, "  {}", fused(f, "v"));
+        let _ = writeln!(s, "  {}", fused(f, "v", &reach(p, &m.keep)));
     }
     if m.kind == Kind1d::C2r {
         let nyq = if p.n.is_multiple_of(2) {
@@ -616,11 +655,12 @@ pub fn elementwise_source(
         }
     }
     let zeros = vec![0usize; shape.len()];
+    let whole: Vec<Range<usize>> = shape.iter().map(|&n| 0..n).collect();
     let rd = |slot: usize, (c, base, st): (bool, isize, &[isize])| {
         format!(
             "{}(P[{slot}], {})",
             if c { "fx_rdc" } else { "fx_rdr" },
-            offset(base, &zeros, st)
+            offset(base, &zeros, st, &whole)
         )
     };
     let _ = writeln!(s, "  fx_cplx v = {};", rd(ELEM_SRC, src));
@@ -634,7 +674,7 @@ pub fn elementwise_source(
         s,
         "  {}(P[{ELEM_DST}], {}, v);",
         if dst.0 { "fx_wrc" } else { "fx_wrr" },
-        offset(dst.1, &zeros, dst.2)
+        offset(dst.1, &zeros, dst.2, &whole)
     );
     s += "} }\n";
     s
@@ -665,6 +705,27 @@ mod tests {
                 && s.ends_with("v = r_out; }"),
             "{s}"
         );
+    }
+
+    #[test]
+    fn positions_are_32_bit_only_where_every_reached_one_fits() {
+        let small = offset(3, &[0, 2], &[1000, 1], &[0..1000, 2..1002]);
+        assert_eq!(
+            small,
+            "(int)3 + ((int)i0 - 0) * (int)1000 + ((int)i1 - 2) * (int)1"
+        );
+        // 2^16 x 2^15 elements: the largest position passes 2^30.
+        let large = offset(0, &[0, 0], &[1 << 15, 1], &[0..1 << 16, 0..1 << 15]);
+        assert!(
+            large.starts_with("(i64)0 + ((i64)i0 - 0) * (i64)32768"),
+            "{large}"
+        );
+        // Negative strides count by their size, from either end of the reach.
+        let reversed = offset(1 << 29, &[0], &[-(1 << 14)], &[0..1 << 16]);
+        assert!(reversed.starts_with("(i64)"), "{reversed}");
+        assert_eq!(overlap(&[0..10], &[5..20]), vec![5..10]);
+        assert_eq!(overlap(&[0..4], &[5..20]), vec![5..5]);
+        assert_eq!(hull(&[0..10], &[5..20]), vec![0..20]);
     }
 
     #[test]
@@ -719,8 +780,9 @@ mod tests {
         );
         // The pass kernel reads by pencil: no division by the pencil length per element.
         assert!(s.contains("xa = fftx_ldp0(P, ba, j)"), "{s}");
-        // The segment covers everything the pass reads: no bounds test.
-        assert!(s.contains("if (true) v = fx_rdr(P[2], (i64)0 + (i0 - 0) * (i64)64 + (i1 - 0) * (i64)8 + (i2 - 0) * (i64)1);"), "{s}");
+        // The segment covers everything the pass reads: no bounds test; its positions (below
+        // 512) are computed in 32 bits.
+        assert!(s.contains("if (true) v = fx_rdr(P[2], (int)0 + ((int)i0 - 0) * (int)64 + ((int)i1 - 0) * (int)8 + ((int)i2 - 0) * (int)1);"), "{s}");
         assert!(
             s.contains("fftx_gather0(u64 total, const u64* P, fx_real* out)"),
             "{s}"
