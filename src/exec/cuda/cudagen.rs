@@ -721,11 +721,10 @@ mod tests {
             "{large}"
         );
         // Negative strides count by their size, from either end of the reach.
-        let reversed = offset(1 << 29, &[0], &[-(1 << 14)], &[0..1 << 16]);
+        let reversed = offset(1 << 29, &[0, 0], &[-(1 << 14), 1], &[0..1 << 16, 0..1]);
         assert!(reversed.starts_with("(i64)"), "{reversed}");
-        assert_eq!(overlap(&[0..10], &[5..20]), vec![5..10]);
-        assert_eq!(overlap(&[0..4], &[5..20]), vec![5..5]);
-        assert_eq!(hull(&[0..10], &[5..20]), vec![0..20]);
+        assert_eq!(overlap(&[0..10, 0..4], &[5..20, 5..20]), vec![5..10, 5..5]);
+        assert_eq!(hull(&[0..10, 0..4], &[5..20, 5..20]), vec![0..20, 0..20]);
     }
 
     #[test]
