@@ -349,7 +349,7 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
     let lastp = passes.last_mut().ok_or("a chain without a transform")?;
     lastp.store = Side::Segments(stores);
     if merge {
-        passes = merged(passes);
+        passes = merged(passes, precision);
     }
     // Intermediates alternate between the two slots (a merged pass must not read and write one).
     let mut prev: Option<usize> = None;
@@ -384,12 +384,12 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
 
 /// Merges each pass with the next when they transform the same pencils along the same axis
 /// and the next reads only what the first stored.
-fn merged(passes: Vec<Pass>) -> Vec<Pass> {
+fn merged(passes: Vec<Pass>, precision: Precision) -> Vec<Pass> {
     let mut out: Vec<Pass> = Vec::new();
     for p in passes {
         if let Some(prev) = out.last_mut() {
             // Only lengths the fused kernels take (a merged pass is one of them).
-            let fusable = fused_shape(p.n).is_some();
+            let fusable = fused_shape(p.n, precision).is_some();
             let same = fusable
                 && prev.mid.is_none()
                 && prev.axis == p.axis
@@ -424,21 +424,22 @@ pub struct FusedShape {
     pub threads: usize,
 }
 
-/// Shared-memory elements per pencil the fused kernel is budgeted (16-byte elements): one
+/// Shared-memory elements per pencil the fused kernel is budgeted: one
 /// padding slot every 8 elements and one per pencil. The layout the kernel uses within that
 /// budget is chosen per precision (`exec::cuda::shared_layout`).
 pub fn shared_stride(n: usize) -> usize {
     n + n / 8 + 1
 }
 
-/// The fused kernel's shape for pencils of `n` points, None when `n` has no radices (see
-/// `fftgen::radices`) or does not fit in shared memory: such a pass runs through cuFFT.
-pub fn fused_shape(n: usize) -> Option<FusedShape> {
+/// The fused kernel's shape for pencils of `n` points in `precision`, None when `n` has no
+/// radices (see `fftgen::radices`) or does not fit in shared memory: such a pass runs through
+/// cuFFT. Both precisions take the same shape for the lengths f64 can (up to 2048 points); f32
+/// elements, half the size, also fit pencils of up to 4096 points.
+pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
     let radices = super::fftgen::radices(n)?;
     let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
     let pencils = (256 / t).min(2048 / n).max(1);
-    // 16 bytes: a double2 (float2 kernels use half; one shape serves both precisions).
-    if t > 1024 || pencils * shared_stride(n) * 16 > 48 << 10 {
+    if t > 1024 || pencils * shared_stride(n) * 2 * precision.bytes() > 48 << 10 {
         return None;
     }
     Some(FusedShape {

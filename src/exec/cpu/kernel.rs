@@ -647,7 +647,7 @@ fn transform<T: Real>(kind: Kind1d, n: usize, line: &mut [Complex<T>]) -> Vec<Co
         Kind1d::C2r => 1,
     };
     let nout = kind.len_out(n);
-    if let Some(shape) = fused_shape(n) {
+    if let Some(shape) = fused_shape(n, T::PRECISION) {
         let full: Vec<Complex<T>> = if kind == Kind1d::C2r {
             (0..n)
                 .map(|j| {

@@ -402,7 +402,7 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// `load_fn`, `store_fn` and `mid_fn` make them; otherwise only the callback forms
 /// `fftx_ld{k}(0, offset, info, 0)` exist (`half`'s accesses).
 pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> Option<String> {
-    let shape = fused_shape(p.n)?;
+    let shape = fused_shape(p.n, precision)?;
     let n = p.n;
     let layout = SharedLayout::choose(n, &shape, 2 * precision.bytes());
     let FusedShape {
@@ -538,8 +538,8 @@ pub fn packs(p: &Pass) -> bool {
 }
 
 /// Real pencils a fused pass kernel's block takes.
-pub fn pencils_per_block(p: &Pass) -> Option<usize> {
-    fused_shape(p.n).map(|f| f.pencils * if packs(p) { 2 } else { 1 })
+pub fn pencils_per_block(p: &Pass, precision: Precision) -> Option<usize> {
+    fused_shape(p.n, precision).map(|f| f.pencils * if packs(p) { 2 } else { 1 })
 }
 
 /// A loop over `total` elements of a block in two unrolled phases: `first` for every element of

@@ -184,7 +184,10 @@ fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
     if rank == 1 && p.in_place && !p.batches_independent_in_place() {
         return None;
     }
-    if p.dims.iter().any(|d| fused_shape(d.n as usize).is_none()) {
+    if p.dims
+        .iter()
+        .any(|d| fused_shape(d.n as usize, Precision::F32).is_none())
+    {
         return None;
     }
     let axes: Vec<usize> = match p.kind {
@@ -585,9 +588,9 @@ fn passes_way(
     let m = module(device, source)?;
     let mut launches = Vec::new();
     for (name, pass, batch) in passes {
-        let shape = fused_shape(pass.n).expect("pass_plan checked the shape");
-        let per_block =
-            crate::exec::cuda::cudagen::pencils_per_block(pass).unwrap_or(shape.pencils) as u64;
+        let shape = fused_shape(pass.n, Precision::F32).expect("pass_plan checked the shape");
+        let per_block = crate::exec::cuda::cudagen::pencils_per_block(pass, Precision::F32)
+            .unwrap_or(shape.pencils) as u64;
         let grid = batch.div_ceil(per_block);
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));

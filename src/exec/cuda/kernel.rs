@@ -226,13 +226,15 @@ impl Variant {
                     (plan, None, scatter)
                 }
                 Generated::Module(m) => {
-                    if let (Fusion::Fused, Some(shape)) =
-                        (f, crate::program::pencil::fused_shape(p.n))
-                    {
+                    if let (Fusion::Fused, Some(shape)) = (
+                        f,
+                        crate::program::pencil::fused_shape(p.n, self.prog.precision()),
+                    ) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
-                        let grid = p
-                            .batch()
-                            .div_ceil(cudagen::pencils_per_block(p).unwrap_or(shape.pencils));
+                        let grid = p.batch().div_ceil(
+                            cudagen::pencils_per_block(p, self.prog.precision())
+                                .unwrap_or(shape.pencils),
+                        );
                         if grid > i32::MAX as usize {
                             return Err(Error::unsupported(format!("pass {k}: {grid} blocks")));
                         }

@@ -28,9 +28,11 @@ impl SharedLayout {
     }
 
     /// The layout with the fewest wavefronts for pencils of `n` points in `shape`, elements of
-    /// `elem_bytes` (8 or 16), within the shared memory `pencil::fused_shape` budgeted.
+    /// `elem_bytes` (8 or 16), within the shared memory `pencil::fused_shape` budgeted (in
+    /// bytes no more than f64's layout, and a block's 48 KiB).
     pub fn choose(n: usize, shape: &FusedShape, elem_bytes: usize) -> SharedLayout {
-        let budget = shared_stride(n) * 16 / elem_bytes;
+        let budget =
+            (shared_stride(n) * 16 / elem_bytes).min((48 << 10) / elem_bytes / shape.pencils);
         let mut best = (usize::MAX, SharedLayout::padded_by_8(n));
         for pad_every in [4, 8, 16, 32, 64] {
             for extra in 0..=16 {
@@ -137,7 +139,16 @@ fn warp_wavefronts(addrs: &[Option<usize>], elem_bytes: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::Precision;
     use crate::program::pencil::fused_shape;
+
+    fn precision(elem_bytes: usize) -> Precision {
+        if elem_bytes == 8 {
+            Precision::F32
+        } else {
+            Precision::F64
+        }
+    }
 
     /// Wavefronts if no access conflicted: one per phase with an active thread.
     fn ideal(n: usize, shape: &FusedShape, elem_bytes: usize) -> usize {
@@ -153,9 +164,12 @@ mod tests {
 
     #[test]
     fn the_chosen_layouts_are_nearly_conflict_free_in_both_precisions() {
-        for n in [16, 32, 64, 128, 256, 512, 1024, 2048] {
-            let shape = fused_shape(n).unwrap();
+        for n in [16, 32, 64, 128, 256, 512, 1024, 2048, 3072, 4096] {
             for bytes in [8, 16] {
+                let Some(shape) = fused_shape(n, precision(bytes)) else {
+                    assert!(bytes == 16 && n > 2048, "n={n} has a fused f32 kernel");
+                    continue;
+                };
                 let chosen = SharedLayout::choose(n, &shape, bytes);
                 let w = chosen.wavefronts(n, &shape, bytes) as f64;
                 let old = SharedLayout::padded_by_8(n).wavefronts(n, &shape, bytes) as f64;
@@ -169,6 +183,7 @@ mod tests {
                     "n={n} {bytes} B: {chosen:?} takes {w} wavefronts, ideal {best}"
                 );
                 assert!(chosen.stride * bytes <= shared_stride(n) * 16);
+                assert!(chosen.stride * bytes * shape.pencils <= 48 << 10);
                 if bytes == 8 && n >= 256 {
                     assert!(
                         w * 1.5 < old,
@@ -182,8 +197,8 @@ mod tests {
     #[test]
     fn positions_never_overlap() {
         for n in [16, 64, 256, 512] {
-            let shape = fused_shape(n).unwrap();
             for bytes in [8, 16] {
+                let shape = fused_shape(n, precision(bytes)).unwrap();
                 let l = SharedLayout::choose(n, &shape, bytes);
                 let mut seen = std::collections::HashSet::new();
                 for q in 0..shape.pencils {
