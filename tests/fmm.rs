@@ -270,14 +270,18 @@ fn collectives_and_fmm_steps_print_and_validate() {
             parts.pop();
         }
     }
-    assert!(bad.validate().unwrap_err().contains("misses a pair"));
+    assert!(bad
+        .validate()
+        .unwrap_err()
+        .message
+        .contains("misses a pair"));
     let mut bad = prog.clone();
     for step in &mut bad.steps {
         if let Step::Fmm(f) = step {
             f.boxes += 1;
         }
     }
-    assert!(bad.validate().unwrap_err().contains("outside"));
+    assert!(bad.validate().unwrap_err().message.contains("outside"));
     let six = six_step(&prob, &[0, 1]).unwrap().describe();
     assert_eq!(six.matches("(all-to-all").count(), 3, "{six}");
 }

@@ -20,6 +20,7 @@ pub mod fftgen;
 pub mod kernel;
 pub mod pencil;
 
+use crate::error::Error;
 use crate::problem::{IoDim, Problem};
 use kernel::Kernel;
 use std::fmt::Write;
@@ -295,11 +296,11 @@ impl Program {
 
     /// Checks what an executor relies on: buffers and events named exist, an event is recorded
     /// before it is waited for, and no stream waits for itself.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         let mut recorded = std::collections::HashMap::new();
         let buf_ok = |a: &At| a.buf < self.buffers.len();
         for (i, step) in self.steps.iter().enumerate() {
-            let bad = |what: &str| Err(format!("step {i}: {what}"));
+            let bad = |what: &str| Err(Error::internal(format!("step {i}: {what}")));
             match step {
                 Step::Fft { input, output, .. } if !buf_ok(input) || !buf_ok(output) => {
                     return bad("no such buffer")
@@ -336,8 +337,10 @@ impl Program {
                 }
                 Step::Collective { kind, parts } => self
                     .validate_collective(*kind, parts)
-                    .or_else(|e| bad(&e))?,
-                Step::Fmm(f) => self.validate_fmm(f).or_else(|e| bad(&e))?,
+                    .map_err(|e| e.context(format!("step {i}")))?,
+                Step::Fmm(f) => self
+                    .validate_fmm(f)
+                    .map_err(|e| e.context(format!("step {i}")))?,
                 _ => {}
             }
         }
@@ -368,30 +371,30 @@ impl Program {
 
     /// A collective's parts copy between device buffers; an all-to-all has a part from every
     /// device it names to every one.
-    fn validate_collective(&self, kind: Collective, parts: &[Part]) -> Result<(), String> {
+    fn validate_collective(&self, kind: Collective, parts: &[Part]) -> Result<(), Error> {
         let device = |a: &At| match self.buffers.get(a.buf).map(|b| b.placement) {
             Some(Placement::Device(d)) => Ok(d),
-            _ => Err(format!(
+            _ => Err(Error::internal(format!(
                 "collective part on b{}, not a device buffer",
                 a.buf
-            )),
+            ))),
         };
         let mut pairs = std::collections::BTreeSet::new();
         for p in parts {
             pairs.insert((device(&p.from)?, device(&p.to)?));
         }
         if parts.is_empty() {
-            return Err("a collective without parts".into());
+            return Err(Error::internal("a collective without parts"));
         }
         let devs: std::collections::BTreeSet<usize> = pairs.iter().map(|p| p.0).collect();
         if kind == Collective::AllToAll && pairs.len() != devs.len() * devs.len() {
-            return Err("an all-to-all misses a pair of devices".into());
+            return Err(Error::internal("an all-to-all misses a pair of devices"));
         }
         Ok(())
     }
 
     /// An FMM stage reads and writes within two temporaries.
-    fn validate_fmm(&self, f: &FmmStep) -> Result<(), String> {
+    fn validate_fmm(&self, f: &FmmStep) -> Result<(), Error> {
         let (src, dst) = f.extents();
         for (a, (lo, hi)) in [(f.src, src), (f.dst, dst)] {
             let Some(Buffer {
@@ -399,14 +402,21 @@ impl Program {
                 ..
             }) = self.buffers.get(a.buf)
             else {
-                return Err(format!("fmm on b{}, not a temporary", a.buf));
+                return Err(Error::internal(format!(
+                    "fmm on b{}, not a temporary",
+                    a.buf
+                )));
             };
             if a.offset + lo < 0 || a.offset + hi > *scalars as isize {
-                return Err(format!("fmm {} outside b{}", f.op.name(), a.buf));
+                return Err(Error::internal(format!(
+                    "fmm {} outside b{}",
+                    f.op.name(),
+                    a.buf
+                )));
             }
         }
         if f.src.buf == f.dst.buf {
-            return Err(format!("fmm {} in place", f.op.name()));
+            return Err(Error::internal(format!("fmm {} in place", f.op.name())));
         }
         Ok(())
     }

@@ -19,6 +19,7 @@
 
 use super::kernel::{pass_order, passes_in_order, shape_of, Access, Chain, Code, Segment, Stage};
 use super::BufId;
+use crate::error::Error;
 use crate::problem::{Kind, Kind1d, Precision};
 use std::ops::Range;
 use std::sync::Arc;
@@ -241,7 +242,7 @@ fn data_map(buffers: &mut Vec<BufId>, a: &Access, cshape: &[usize]) -> SegMap {
 /// (`kernel::passes`); a later stage starts along the axis the previous one ended with (the
 /// pencil counts are the same), so that with `merge` the two passes around the middle become
 /// one (the fused kernels' form: the spectrum between the stages never leaves the pencil).
-pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilProgram, String> {
+pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilProgram, Error> {
     let rank = chain.n.len();
     let last = rank - 1;
     let cshape = shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
@@ -258,7 +259,7 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
                 None
             }
         })
-        .ok_or("a chain without a transform")?;
+        .ok_or_else(|| Error::internal("a chain without a transform"))?;
     for stage in &chain.stages {
         match stage {
             Stage::Pointwise { prog, data } => {
@@ -269,7 +270,7 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
                 match passes.last_mut() {
                     None => head = Some(fused),
                     Some(p) if p.tail.is_none() => p.tail = Some(fused),
-                    Some(_) => return Err("two pointwise stages in a row".into()),
+                    Some(_) => return Err(Error::unsupported("two pointwise stages in a row")),
                 }
             }
             Stage::Fft {
@@ -288,7 +289,7 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
                 }
                 for (axis, pencils) in passes_in_order(&order, &chain.n, in_live, out_live) {
                     let Some(kind1) = kind.along_axis(axis == last) else {
-                        return Err(format!("{} in a chain", kind.name()));
+                        return Err(Error::unsupported(format!("{} in a chain", kind.name())));
                     };
                     let load = match passes.last() {
                         None => Side::Segments(
@@ -346,7 +347,9 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
         .iter()
         .filter_map(|s| seg_map(&mut buffers, s, &last_out))
         .collect();
-    let lastp = passes.last_mut().ok_or("a chain without a transform")?;
+    let lastp = passes
+        .last_mut()
+        .ok_or_else(|| Error::internal("a chain without a transform"))?;
     lastp.store = Side::Segments(stores);
     if merge {
         passes = merged(passes, precision);

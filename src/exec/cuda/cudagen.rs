@@ -806,7 +806,7 @@ mod tests {
         else {
             unreachable!("a chain lowers to a chain kernel")
         };
-        crate::program::pencil::lower(k, precision, merge)
+        crate::program::pencil::lower(k, precision, merge).map_err(String::from)
     }
 
     /// The graph with every buffer single precision (an `fftxf_*` plan's).

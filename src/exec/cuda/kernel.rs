@@ -175,8 +175,7 @@ impl Variant {
         addr: &dyn Fn(BufId) -> u64,
         stream: cu::CUstream,
     ) -> Result<Variant> {
-        let prog = crate::program::pencil::lower(chain, precision, f == Fusion::Fused)
-            .map_err(Error::unsupported)?;
+        let prog = crate::program::pencil::lower(chain, precision, f == Fusion::Fused)?;
         // Bytes of one complex element in the plan's precision.
         let cbytes = 2 * prog.precision().bytes();
         let inter = [

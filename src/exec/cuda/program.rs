@@ -474,7 +474,7 @@ fn packed_strides(dims: &[IoDim], step: isize) -> Vec<isize> {
 
 /// Checks that the program is one this executor runs (precision `T`).
 fn supported<T: Real>(p: &Program) -> Result<()> {
-    p.validate().map_err(Error::bad_input)?;
+    p.validate()?;
     for (i, b) in p.buffers.iter().enumerate() {
         match (b.role, b.placement) {
             (Role::Input | Role::Output, Placement::Host) => {}
@@ -680,7 +680,7 @@ impl<T: Real> CudaProgram<T> {
         options: Options,
     ) -> Result<Self> {
         let peer = options.peer;
-        program.validate().map_err(Error::bad_input)?;
+        program.validate()?;
         let program = &expand_collectives(program);
         supported::<T>(program)?;
         let needed = devices_needed(program).max(1);
