@@ -16,6 +16,7 @@
 //! The CPU executor runs a placed Program as it runs the unplaced one (device placements are
 //! host memory there): `fftx::exec`'s tests compare the two.
 
+use crate::error::Error;
 use crate::problem::{IoDim, Kind, Precision, Problem};
 use crate::program::kernel::{shape_of, Access, Elements, Kernel, Stage};
 use crate::program::{At, BufId, Buffer, Placement, Program, Role, Step};
@@ -216,7 +217,7 @@ pub fn place(
     precision: Precision,
     device: usize,
     device_arrays: &BTreeSet<BufId>,
-) -> Result<Program, String> {
+) -> Result<Program, Error> {
     let spans = array_spans(program);
     let mut bytes: Vec<(usize, usize)> = spans
         .iter()
@@ -228,7 +229,7 @@ pub fn place(
         .collect();
     bytes.sort();
     if bytes.windows(2).any(|w| w[0].1 > w[1].0) {
-        return Err("two of the caller's arrays overlap".into());
+        return Err(Error::bad_input("two of the caller's arrays overlap"));
     }
     let on_device = Placement::Device(device);
     let mut buffers = program.buffers.clone();
@@ -283,7 +284,9 @@ pub fn place(
                 }
             }
             Role::Input | Role::Output => {
-                return Err("an FFTX program addresses the caller's arrays as Role::Array".into())
+                return Err(Error::internal(
+                    "an FFTX program addresses the caller's arrays as Role::Array",
+                ))
             }
         }
     }
@@ -343,7 +346,11 @@ pub fn place(
                 kernel: Kernel::Chain(c.map(&mut |a| access(a))),
                 stream: *stream,
             },
-            _ => return Err(format!("step {k}: not an FFTX program's (Fft or Kernel)")),
+            _ => {
+                return Err(Error::internal(format!(
+                    "step {k}: not an FFTX program's (Fft or Kernel)"
+                )))
+            }
         });
     }
     steps.extend(after);

@@ -6,6 +6,7 @@
 //! it, the twin that checks the GPU's index maps in CI.
 
 use super::layout::SharedMut;
+use crate::error::Error;
 use crate::exec::parallel::parallel_for;
 use crate::problem::{Kind, Kind1d};
 use crate::program::fftgen::Stockham;
@@ -42,7 +43,7 @@ fn pencil_engine() -> bool {
 
 impl<T: Real> CpuKernel<T> {
     /// Plans the kernel; `threads`: host threads for a chain's passes.
-    pub fn new(kernel: &Kernel, threads: usize) -> Result<CpuKernel<T>, String> {
+    pub fn new(kernel: &Kernel, threads: usize) -> Result<CpuKernel<T>, Error> {
         Ok(match kernel {
             Kernel::Map { .. } => CpuKernel::Map(kernel.clone()),
             Kernel::Chain(c) if pencil_engine() => {
@@ -54,7 +55,7 @@ impl<T: Real> CpuKernel<T> {
     }
 
     /// The work buffers of one run (kept by the caller between runs).
-    pub fn work_buffers(&self) -> Result<WorkBuffers<T>, String> {
+    pub fn work_buffers(&self) -> Result<WorkBuffers<T>, Error> {
         let (r, c) = match self {
             CpuKernel::Chain(c) => (
                 if c.first_real || c.last_real {
@@ -70,7 +71,11 @@ impl<T: Real> CpuKernel<T> {
             rbuf: Vec::new(),
             cbuf: Vec::new(),
         };
-        let no_memory = |_| format!("no memory for a chain's work buffers of {c} elements");
+        let no_memory = |_| {
+            Error::out_of_host_memory(format!(
+                "no memory for a chain's work buffers of {c} elements"
+            ))
+        };
         s.rbuf.try_reserve_exact(r).map_err(no_memory)?;
         s.cbuf.try_reserve_exact(c).map_err(no_memory)?;
         s.rbuf.resize(r, T::zero());

@@ -72,7 +72,7 @@ impl<T: Real> CpuProgram<T> {
                 Step::Kernel { kernel, .. } => CpuKernel::new(kernel, threads).map(Some),
                 _ => Ok(None),
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<crate::error::Result<_>>()?;
         let fmm_tables = program
             .steps
             .iter()
@@ -108,7 +108,7 @@ impl<T: Real> CpuProgram<T> {
             .kernels
             .iter()
             .map(|k| k.as_ref().map(|k| k.work_buffers()).transpose())
-            .collect::<Result<_, String>>()?;
+            .collect::<crate::error::Result<_>>()?;
         Ok(Workspace { temps, work })
     }
 
