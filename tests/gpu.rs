@@ -1428,6 +1428,84 @@ fn fftxf_chains_on_the_gpu_match_the_cpu_executor() {
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }
 
+/// `fftxf_` transforms under `FFTX_TENSOR_CORES=split` (issue 17): a 1-D c2c of 16^3 points,
+/// batched, runs on the split-half tensor-core kernels (the printed plan says so) at f32
+/// accuracy against the f64 plan on the CPU; a length they do not take (1000) runs on cuFFT.
+#[test]
+fn fftxf_transforms_take_the_split_half_kernels_when_asked() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    for (n, batch, split) in [(4096usize, 64usize, true), (1000, 16, false)] {
+        let x = random(2 * n * batch, n as u64 + 7);
+        let d = [fftx_iodim {
+            n: n as i32,
+            is: 1,
+            os: 1,
+        }];
+        let h = [fftx_iodim {
+            n: batch as i32,
+            is: n as i32,
+            os: n as i32,
+        }];
+        let mut want = vec![0.0f64; 2 * n * batch];
+        force_backend(Some(BackendSetting::Cpu));
+        unsafe {
+            let mut x64 = x.clone();
+            let p = fftx_plan_guru_dft(
+                1,
+                d.as_ptr(),
+                1,
+                h.as_ptr(),
+                x64.as_mut_ptr() as _,
+                want.as_mut_ptr() as _,
+                FFTX_FORWARD,
+                FFTX_ESTIMATE,
+            );
+            assert!(!p.is_null());
+            fftx_execute(p);
+            fftx_destroy_plan(p);
+        }
+        force_backend(Some(BackendSetting::Gpu));
+        // SAFETY: tests run one at a time (state()); the variable is read at plan time.
+        unsafe { std::env::set_var("FFTX_TENSOR_CORES", "split") };
+        let mut xf = narrow(&x);
+        let mut out = vec![0f32; 2 * n * batch];
+        let text = unsafe {
+            let p = fftxf_plan_guru_dft(
+                1,
+                d.as_ptr(),
+                1,
+                h.as_ptr(),
+                xf.as_mut_ptr() as _,
+                out.as_mut_ptr() as _,
+                FFTX_FORWARD,
+                FFTX_ESTIMATE,
+            );
+            assert!(!p.is_null());
+            fftxf_execute(p);
+            let s = fftxf_sprint_plan(p);
+            let text = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
+            libc::free(s as *mut _);
+            fftxf_destroy_plan(p);
+            text
+        };
+        unsafe { std::env::remove_var("FFTX_TENSOR_CORES") };
+        force_backend(None);
+        let got: Vec<f64> = out.iter().map(|&v| v as f64).collect();
+        let e = rel_l2(&got, &want);
+        eprintln!("fftxf n={n} x {batch} split={split}: rel L2 {e:.2e}\n{text}");
+        assert!(e < 1e-6, "n={n}: rel L2 {e:e}\n{text}");
+        assert_eq!(
+            text.contains("split-half"),
+            split,
+            "n={n}: the tensor-core kernels {}\n{text}",
+            if split { "not taken" } else { "taken" }
+        );
+    }
+}
+
 /// An out-of-card plan in place whose GPU run fails before it writes the caller's array (out
 /// of device memory at execute, the first launch failing) is recomputed by the CPU: the
 /// array holds the transform, not a loss report. (Before, any failure of an out-of-card

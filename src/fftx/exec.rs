@@ -185,12 +185,15 @@ fn gpu(
             }
         }
     }
-    let placed = place::place(program, precision, 0, on_device).map_err(Error::bad_input)?;
+    let placed = place::place(program, precision, 0, on_device)?;
     let options = Options {
         peer: true,
         measure,
         // FFTX nodes keep their inputs (a temporary may be read again).
         keep_fft_inputs: true,
+        // Opt-in, as for fftwf_ plans: the tensor-core kernels for the transforms they take.
+        split_half: precision == Precision::F32
+            && crate::backend::tensor_cores_setting() == crate::backend::TensorCores::Split,
     };
     fn ready<T: Real>(
         program: &Program,

@@ -594,8 +594,14 @@ impl KernelStep {
     }
 
     /// An `Fft` step on the device addresses `input`, `output` (the executor's transform:
-    /// gather and scatter kernels around cuFFT where the layout needs them).
-    pub fn transform(problem: &Problem, input: u64, output: u64) -> Result<KernelStep> {
+    /// gather and scatter kernels around cuFFT where the layout needs them; with `split_half`,
+    /// the tensor-core kernels where they take the problem).
+    pub fn transform(
+        problem: &Problem,
+        input: u64,
+        output: u64,
+        split_half: bool,
+    ) -> Result<KernelStep> {
         let ptr = |at: u64, complex: bool| {
             let at = at as usize;
             if complex {
@@ -609,7 +615,9 @@ impl KernelStep {
         };
         let i = ptr(input, problem.kind.input_is_complex());
         let o = ptr(output, problem.kind.output_is_complex());
-        Ok(KernelStep::Transform(GpuFft::new(problem, i, o)?))
+        Ok(KernelStep::Transform(GpuFft::new(
+            problem, i, o, split_half,
+        )?))
     }
 
     /// Runs the step on `stream`.
@@ -657,7 +665,12 @@ pub enum GpuFft {
 }
 
 impl GpuFft {
-    fn new(problem: &Problem, input: ArrayPtr, output: ArrayPtr) -> Result<GpuFft> {
+    fn new(
+        problem: &Problem,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        split_half: bool,
+    ) -> Result<GpuFft> {
         if !super::transform::supports(problem) {
             return Err(Error::unsupported(format!(
                 "{} runs on the CPU only",
@@ -666,6 +679,16 @@ impl GpuFft {
         }
         Ok(match problem.precision {
             Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem, 1)?), input, output),
+            Precision::F32 if split_half => {
+                let t = GpuTransform::split_half(problem, 1).or_else(|why| {
+                    crate::log::log_info!(
+                        "fftxf: FFTX_TENSOR_CORES=split: {}: {why}: cuFFT",
+                        problem.describe()
+                    );
+                    GpuTransform::new(problem, 1)
+                })?;
+                GpuFft::F32(Box::new(t), input, output)
+            }
             Precision::F32 => GpuFft::F32(Box::new(GpuTransform::new(problem, 1)?), input, output),
         })
     }

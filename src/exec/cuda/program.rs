@@ -238,6 +238,10 @@ pub struct Options {
     /// its input): each runs as the executor's transform (`transform::GpuTransform`, which
     /// copies a device input of a c2r first) instead of a plan of this executor.
     pub keep_fft_inputs: bool,
+    /// `Fft` steps that the split-half tensor-core kernels take (1-D c2c f32 of 16^K points,
+    /// `exec::cuda::split_half`) run on them instead of cuFFT (`FFTX_TENSOR_CORES=split` on an
+    /// `fftxf_` plan).
+    pub split_half: bool,
 }
 
 impl Default for Options {
@@ -246,6 +250,7 @@ impl Default for Options {
             peer: true,
             measure: true,
             keep_fft_inputs: false,
+            split_half: false,
         }
     }
 }
@@ -1119,7 +1124,7 @@ impl<T: Real> CudaProgram<T> {
                         self.dev(input.buf, input.offset),
                         self.dev(output.buf, output.offset),
                     );
-                    KernelStep::transform(problem, i, o)
+                    KernelStep::transform(problem, i, o, self.options.split_half)
                 }
                 _ => continue,
             };
