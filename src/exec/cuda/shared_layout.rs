@@ -13,6 +13,8 @@
 //! stage's reads and writes, stores), the wavefronts each candidate takes.
 
 use crate::program::pencil::{shared_stride, FusedShape};
+use parking_lot::Mutex;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SharedLayout {
@@ -29,10 +31,18 @@ impl SharedLayout {
 
     /// The layout with the fewest wavefronts for pencils of `n` points in `shape`, elements of
     /// `elem_bytes` (8 or 16), within the shared memory `pencil::fused_shape` budgeted (in
-    /// bytes no more than f64's layout, and a block's 48 KiB).
+    /// bytes no more than f64's layout, and a block's 48 KiB). Counted once per shape and
+    /// element size in a process (tens of milliseconds for the longest pencils), then cached.
     pub fn choose(n: usize, shape: &FusedShape, elem_bytes: usize) -> SharedLayout {
+        type Key = (usize, usize, usize, usize);
+        static CHOSEN: Mutex<BTreeMap<Key, SharedLayout>> = Mutex::new(BTreeMap::new());
+        let key = (n, shape.pencils, shape.threads, elem_bytes);
+        if let Some(&l) = CHOSEN.lock().get(&key) {
+            return l;
+        }
         let budget =
             (shared_stride(n) * 16 / elem_bytes).min((48 << 10) / elem_bytes / shape.pencils);
+        let accesses = accesses(n, shape);
         let mut best = (usize::MAX, SharedLayout::padded_by_8(n));
         for pad_every in [4, 8, 16, 32, 64] {
             for extra in 0..=16 {
@@ -43,12 +53,13 @@ impl SharedLayout {
                 if l.stride > budget {
                     continue;
                 }
-                let w = l.wavefronts(n, shape, elem_bytes);
+                let w = l.wavefronts_of(&accesses, elem_bytes);
                 if w < best.0 {
                     best = (w, l);
                 }
             }
         }
+        CHOSEN.lock().insert(key, best.1);
         best.1
     }
 
@@ -61,22 +72,30 @@ impl SharedLayout {
     }
 
     /// Wavefronts of all the block's warp accesses, one of each kind the kernel makes.
-    pub fn wavefronts(&self, n: usize, shape: &FusedShape, elem_bytes: usize) -> usize {
-        accesses(n, shape)
+    #[cfg(test)]
+    fn wavefronts(&self, n: usize, shape: &FusedShape, elem_bytes: usize) -> usize {
+        self.wavefronts_of(&accesses(n, shape), elem_bytes)
+    }
+
+    fn wavefronts_of(&self, accesses: &[Warp], elem_bytes: usize) -> usize {
+        accesses
             .iter()
             .map(|warp| {
-                let addrs: Vec<Option<usize>> = warp
-                    .iter()
-                    .map(|a| a.map(|(q, j)| self.position(q, j)))
-                    .collect();
-                warp_wavefronts(&addrs, elem_bytes)
+                let mut addrs = [None; 32];
+                for (a, t) in addrs.iter_mut().zip(warp) {
+                    *a = t.map(|(q, j)| self.position(q, j));
+                }
+                warp_wavefronts(&addrs[..warp.len()], elem_bytes)
             })
             .sum()
     }
 }
 
+/// One warp access: per thread, the (pencil, element) it touches.
+type Warp = Vec<Option<(usize, usize)>>;
+
 /// Every warp access of a block: per thread of the warp, the (pencil, element) it touches.
-fn accesses(n: usize, shape: &FusedShape) -> Vec<Vec<Option<(usize, usize)>>> {
+fn accesses(n: usize, shape: &FusedShape) -> Vec<Warp> {
     let threads = shape.threads;
     let per_pencil = threads / shape.pencils;
     let mut out = Vec::new();
@@ -124,14 +143,21 @@ fn warp_wavefronts(addrs: &[Option<usize>], elem_bytes: usize) -> usize {
     addrs
         .chunks(group)
         .map(|phase| {
-            let mut on_slot: Vec<Vec<usize>> = vec![Vec::new(); group];
-            for &a in phase.iter().flatten() {
-                let slot = &mut on_slot[a % group];
-                if !slot.contains(&a) {
-                    slot.push(a);
+            let mut distinct = [0usize; 32];
+            let mut len = 0;
+            for a in phase.iter().flatten() {
+                distinct[len] = *a;
+                len += 1;
+            }
+            let distinct = &mut distinct[..len];
+            distinct.sort_unstable();
+            let mut on_slot = [0usize; 16];
+            for (i, &a) in distinct.iter().enumerate() {
+                if i == 0 || distinct[i - 1] != a {
+                    on_slot[a % group] += 1;
                 }
             }
-            on_slot.iter().map(Vec::len).max().unwrap_or(0)
+            on_slot.iter().copied().max().unwrap_or(0)
         })
         .sum()
 }
