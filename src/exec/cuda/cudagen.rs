@@ -207,11 +207,32 @@ fn decode_pencil(p: &Pass) -> String {
     s
 }
 
-/// The callback form of an access of pass `k`: `fftx_{name}{k}(..., off, ...)` for element `off`
-/// of its virtual array (`len` elements per pencil) calls `fftx_{name}p{k}(P, pencil, position)`.
-fn by_offset(head: &str, call: &str, len: usize) -> String {
-    let call = call.replace("@J", &format!("(i64)(off - b * {len}ULL)"));
+/// The callback form of an access (`head`, taking element `off` of a virtual array of `len`
+/// elements per pencil): finds the pencil `b` once and makes `call(position)`, a call of the
+/// pencil form.
+fn by_offset(head: &str, call: impl Fn(&str) -> String, len: usize) -> String {
+    let call = call(&format!("(i64)(off - b * {len}ULL)"));
     format!("{head} {{\n  const u64 b = off / {len}ULL;\n  {call};\n}}\n")
+}
+
+/// The pencil forms `fftx_ldp{k}` / `fftx_stp{k}` that [`fused_pass`] calls, over accesses
+/// written only in the callback form `fftx_ld{k}(.., off, ..)` / `fftx_st{k}` (`half`'s).
+pub fn pencil_forms(k: usize, p: &Pass) -> String {
+    let ti = if p.kind.real_in() {
+        "fx_real"
+    } else {
+        "fx_cplx"
+    };
+    let to = if p.kind_out().real_out() {
+        "fx_real"
+    } else {
+        "fx_cplx"
+    };
+    let (nin, nout) = (p.len_in(), p.len_out());
+    format!(
+        "__device__ __forceinline__ {ti} fftx_ldp{k}(const u64* P, u64 b, i64 j) {{ return fftx_ld{k}(0, b * {nin}ULL + j, (void*)P, 0); }}\n\
+         __device__ __forceinline__ void fftx_stp{k}(const u64* P, u64 b, i64 j, {to} e) {{ fftx_st{k}(0, b * {nout}ULL + j, e, (void*)P, 0); }}\n"
+    )
 }
 
 /// What pass `p` can address: its pencil box, and `along` on its axis.
@@ -286,7 +307,7 @@ fn load_fn(k: usize, p: &Pass) -> String {
     };
     s + &by_offset(
         &format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem)"),
-        &format!("return fftx_ldp{k}((const u64*)info, b, @J)"),
+        |j| format!("return fftx_ldp{k}((const u64*)info, b, {j})"),
         p.len_in(),
     )
 }
@@ -350,7 +371,7 @@ fn store_fn(k: usize, p: &Pass) -> String {
         &format!(
             "__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem)"
         ),
-        &format!("fftx_stp{k}((const u64*)info, b, @J, e)"),
+        |j| format!("fftx_stp{k}((const u64*)info, b, {j}, e)"),
         p.len_out(),
     )
 }
@@ -398,10 +419,9 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
 /// either way).
 ///
-/// `by_pencil`: the accesses come as `fftx_ldp{k}(P, pencil, position)` (and `stp`, `midp`), as
-/// `load_fn`, `store_fn` and `mid_fn` make them; otherwise only the callback forms
-/// `fftx_ld{k}(0, offset, info, 0)` exist (`half`'s accesses).
-pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> Option<String> {
+/// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
+/// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; [`pencil_forms`] over other accesses).
+pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
     let shape = fused_shape(p.n, precision)?;
     let n = p.n;
     let layout = SharedLayout::choose(n, &shape, 2 * precision.bytes());
@@ -411,7 +431,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> 
         threads,
     } = shape;
     let t = threads / pb;
-    let (nin, nout) = (p.len_in(), p.len_out());
+    let nout = p.len_out();
     let stride = layout.stride;
     let pad = |m: &str| format!("(({m}) + ({m}) / {})", layout.pad_every);
     let order_of = |contig: bool, len: usize, pencils: usize| {
@@ -447,16 +467,10 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> 
             s += "};\n";
         }
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  void* info = (void*)P;\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
-    let ld = |b: &str, j: &str| {
-        if by_pencil {
-            format!("fftx_ldp{k}(P, {b}, {j})")
-        } else {
-            format!("fftx_ld{k}(0, {b} * {nin}ULL + {j}, info, 0)")
-        }
-    };
+    let ld = |b: &str, j: &str| format!("fftx_ldp{k}(P, {b}, {j})");
     let c2r_in = |b: &str| {
         format!(
             "(j <= {h} ? {} : fx_conj({}))",
@@ -515,12 +529,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, by_pencil: bool) -> 
             pad(&format!("(({n} - j) % {n})"))
         ),
     };
-    let store = if by_pencil {
-        format!("fftx_stp{k}(P, b, j, {value})")
-    } else {
-        format!("fftx_st{k}(0, b * {nout}ULL + j, {value}, info, 0)")
-    };
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) {store};\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
     Some(s)
 }
 
@@ -601,7 +610,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p, prog.precision(), true)
+            s += &fused_pass(k, p, prog.precision())
                 .expect("merged passes are made for the fused kernels only");
         } else if kernels {
             let (ti, to) = (
@@ -618,7 +627,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p, prog.precision(), true) {
+            if let Some(f) = fused_pass(k, p, prog.precision()) {
                 s += &f;
             }
         }

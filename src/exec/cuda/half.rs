@@ -268,7 +268,8 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             mid: None,
         };
         s += &access(p, k, axis, load, store);
-        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32, false)?;
+        s += &crate::exec::cuda::cudagen::pencil_forms(k, &pass);
+        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32)?;
         passes.push((format!("fftx_pass{k}"), pass, batch));
     }
     Some((s, passes))

@@ -679,17 +679,20 @@ impl GpuFft {
         }
         Ok(match problem.precision {
             Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem, 1)?), input, output),
-            Precision::F32 if split_half => {
-                let t = GpuTransform::split_half(problem, 1).or_else(|why| {
-                    crate::log::log_info!(
-                        "fftxf: FFTX_TENSOR_CORES=split: {}: {why}: cuFFT",
-                        problem.describe()
-                    );
-                    GpuTransform::new(problem, 1)
-                })?;
+            Precision::F32 => {
+                let t = if split_half {
+                    GpuTransform::split_half(problem, 1).or_else(|why| {
+                        crate::log::log_info!(
+                            "fftxf: FFTX_TENSOR_CORES=split: {}: {why}: cuFFT",
+                            problem.describe()
+                        );
+                        GpuTransform::new(problem, 1)
+                    })?
+                } else {
+                    GpuTransform::new(problem, 1)?
+                };
                 GpuFft::F32(Box::new(t), input, output)
             }
-            Precision::F32 => GpuFft::F32(Box::new(GpuTransform::new(problem, 1)?), input, output),
         })
     }
     /// # Safety
