@@ -18,7 +18,25 @@ BIN=/tmp/hockney-profile
   -Xlinker -rpath="$PWD/.device/lib" -o "$BIN" >"$OUT/build.log" 2>&1 || { echo "nvcc failed"; exit 1; }
 echo "ncu: ${NCU:-none}" | tee -a "$OUT/summary.txt"
 [ -n "$NCU" ] || exit 1
-metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__block_size,launch__grid_size,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+# The counters, once: metric|column|scale (the table's unit). Stalls: warps stalled per issue.
+COLUMNS="gpu__time_duration.sum|us|1e-3
+dram__bytes_read.sum|MB rd|1e-6
+dram__bytes_write.sum|MB wr|1e-6
+dram__throughput.avg.pct_of_peak_sustained_elapsed|DRAM %|1
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum|smem conflicts|1
+l1tex__data_pipe_lsu_wavefronts_mem_shared.sum|smem wavefronts|1
+sm__warps_active.avg.pct_of_peak_sustained_active|occupancy %|1
+smsp__issue_active.avg.pct_of_peak_sustained_active|issue %|1
+sm__inst_executed.sum|inst (M)|1e-6
+smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio|stall barrier|1
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio|stall long sb|1
+smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio|stall short sb|1
+smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio|stall mio|1
+smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio|stall lg|1
+launch__registers_per_thread|regs|1
+launch__block_size|block|1
+launch__grid_size|grid|1"
+metrics=$(cut -d'|' -f1 <<<"$COLUMNS" | paste -sd,)
 for n in ${PROFILE_NS:-128 256}; do
   for pl in ${PROFILE_PIPELINES:-fftx-f32-device fftx-f64-device naive-f32 naive-f64}; do
     case $pl in fftx*) filter=(-k regex:fftx_pass) skip=0 count=${PROFILE_FFTX_COUNT:-10} ;; *) filter=() skip=20 count=${PROFILE_NAIVE_COUNT:-10} ;; esac
@@ -29,24 +47,11 @@ for n in ${PROFILE_NS:-128 256}; do
     echo "$pl n=$n rc=$? rows=$(grep -c '^"' "$OUT/ncu-$pl-$n.csv")" | tee -a "$OUT/summary.txt"
   done
 done
-python3 - "$OUT" <<'PY' >"$OUT/profile.md" 2>>"$OUT/summary.txt"
+COLUMNS="$COLUMNS" python3 - "$OUT" <<'PY' >"$OUT/profile.md" 2>>"$OUT/summary.txt"
 import csv, glob, os, sys
 out = sys.argv[1]
-cols = [("gpu__time_duration.sum", "us", 1e-3), ("dram__bytes_read.sum", "MB rd", 1e-6),
-        ("dram__bytes_write.sum", "MB wr", 1e-6),
-        ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM %", 1),
-        ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "smem conflicts", 1),
-        ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "smem wavefronts", 1),
-        ("sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy %", 1),
-        ("smsp__issue_active.avg.pct_of_peak_sustained_active", "issue %", 1),
-        ("sm__inst_executed.sum", "inst (M)", 1e-6),
-        ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "stall barrier", 1),
-        ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "stall long sb", 1),
-        ("smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio", "stall short sb", 1),
-        ("smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", "stall mio", 1),
-        ("smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", "stall lg", 1),
-        ("launch__registers_per_thread", "regs", 1), ("launch__block_size", "block", 1),
-        ("launch__grid_size", "grid", 1)]
+cols = [(m, label, float(scale)) for m, label, scale in
+        (line.split("|") for line in os.environ["COLUMNS"].splitlines())]
 print("| run | kernel | " + " | ".join(c[1] for c in cols) + " |")
 print("|---|---|" + "---:|" * len(cols))
 for f in sorted(glob.glob(os.path.join(out, "ncu-*.csv"))):
