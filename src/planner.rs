@@ -9,15 +9,15 @@ use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::split_half;
 use crate::exec::cpu::{CpuTransform, PAR_GRAIN};
 use crate::exec::cuda::run::CudaRun;
-use crate::exec::cuda::transform::staged_device_bytes;
 use crate::exec::cuda::{self, Memory};
 use crate::exec::{Executable, Executor};
 use crate::passes::distribute;
 use crate::passes::normalize::normalize;
 use crate::passes::out_of_card::{self, Budget};
+use crate::passes::stream;
 use crate::plan::{on_device, Plan};
 use crate::problem::{Kind, Precision, Problem};
-use crate::program::{Backend, Program, Step};
+use crate::program::{Backend, Lowered, Program, Step};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
 use parking_lot::Mutex;
@@ -285,36 +285,37 @@ pub fn plan<T: Real>(
     Err(why)
 }
 
-/// The plan's program made ready for its executors: for a GPU backend with the program the
-/// GPU runs in its place where [`gpu_program`] lowers the transform.
+/// The plan's program made ready for its executors: on a GPU backend with the program
+/// [`gpu_program`] lowers for host arrays (which a plan made on device arrays makes ready only
+/// if it is ever given host arrays).
 fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable> {
     let lowered = match &program.steps[..] {
         [Step::Transform {
             problem, backend, ..
         }] if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) => {
-            gpu_program::<T>(problem, *backend, host_arrays)?
+            match gpu_program(problem, *backend) {
+                Ok(l) => Some(l),
+                Err(e) if host_arrays => return Err(e),
+                Err(_) => None,
+            }
         }
         _ => None,
     };
-    Ok(Box::new(Executor::<T>::new(program, lowered.as_ref())?))
+    Ok(Box::new(Executor::<T>::new(program, lowered, host_arrays)?))
 }
 
-/// What the GPU runs for a transform on `backend` in place of the plan's one transform step
-/// (which it streams through device buffers a chunk of transforms at a time), for host arrays
-/// (or NULL): on `Gpus`, the transform spread over the devices `FFTX_DEVICES` selects
-/// (`passes::distribute`); a transform whose streamed chunks exceed what the device gives a
-/// plan ([`cuda::usable_device_bytes`]: nine tenths of the card, or `FFTX_GPU_MEMORY`), out
-/// of card (`passes::out_of_card`: rounds of tiles through device buffers). None: the step
-/// itself. `Err` where the GPU cannot take it.
-fn gpu_program<T: Real>(
-    problem: &Problem,
-    backend: Backend,
-    host_arrays: bool,
-) -> cuda::Result<Option<Program>> {
+/// What the GPU runs for a transform on `backend` over host arrays: on `Gpus`, the transform
+/// spread over the devices `FFTX_DEVICES` selects (`passes::distribute`); else streamed
+/// through device buffers a tile at a time (`passes::stream`), or, where those exceed what the
+/// device gives a plan ([`cuda::usable_device_bytes`]: nine tenths of the card, or
+/// `FFTX_GPU_MEMORY`), out of card (`passes::out_of_card`: rounds of tiles). `Err` where the
+/// GPU cannot take it.
+fn gpu_program(problem: &Problem, backend: Backend) -> cuda::Result<Lowered> {
     let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
-    if !host_arrays {
-        return Ok(None);
-    }
+    let untiled = |program: Program| Lowered {
+        program,
+        tiles: Vec::new(),
+    };
     if backend == Backend::Gpus {
         let count = cuda::devices().len();
         if count > 1 {
@@ -323,13 +324,14 @@ fn gpu_program<T: Real>(
                 "plan: the transform spread over {count} devices, {} steps",
                 program.steps.len()
             );
-            return Ok(Some(program));
+            return Ok(untiled(program));
         }
         crate::log::log_info!("plan: FFTX_DEVICES selects one device: the transform stays on it");
     }
     let bytes = cuda::usable_device_bytes(&device);
-    if staged_device_bytes::<T>(problem) <= bytes {
-        return Ok(None);
+    match stream::lower(problem, Budget { device: 0, bytes }) {
+        Err(e) if e.kind == crate::error::ErrorKind::OutOfDeviceMemory => {}
+        streamed => return streamed,
     }
     if backend == Backend::GpuSplitHalf {
         return Err(cuda::Error::unsupported(
@@ -341,7 +343,7 @@ fn gpu_program<T: Real>(
         "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
         program.steps.len()
     );
-    Ok(Some(program))
+    Ok(untiled(program))
 }
 
 /// Issue 17's split-half path (`FFTX_TENSOR_CORES`, `exec::cpu::split_half`): the backend of a
@@ -949,8 +951,13 @@ fn measure_gpu<T: Real>(
     }
     let s = scratch::<T>(p)?;
     let host_arrays = mem.0 != Memory::Device && mem.1 != Memory::Device;
-    let lowered = gpu_program::<T>(p, backend, host_arrays).ok()?;
-    let step = CudaRun::<T>::new(&lowered.unwrap_or_else(|| lower(p, backend, 1, 0))).ok()?;
+    let step = if host_arrays {
+        let lowered = gpu_program(p, backend).ok()?;
+        CudaRun::<T>::new(&lowered.program, &lowered.tiles, backend)
+    } else {
+        CudaRun::<T>::new(&lower(p, backend, 1, 0), &[], backend)
+    }
+    .ok()?;
     // Copies of the scratch arrays in the caller's kinds of memory, at the same offsets.
     let copy = |v: &Vec<T>, m: Memory| {
         let bytes = unsafe {

@@ -1,4 +1,4 @@
-//! The GPU executor against the CPU executor, through the FFTW API: chunked pipelines over
+//! The GPU executor against the CPU executor, through the FFTW API: streamed programs over
 //! pinned and pageable arrays, strided and split layouts, ranks past cuFFT's three, device
 //! arrays, the planner's choices, out-of-memory fallback and resource reuse.
 //!
@@ -103,13 +103,13 @@ unsafe fn agree(
 }
 
 #[test]
-fn chunked_batches_pinned_and_pageable() {
+fn streamed_batches_pinned_and_pageable() {
     let _s = state();
     if !have_gpu() {
         return;
     }
     unsafe {
-        // 1500 transforms of 4096 complex doubles: 96 MiB, six chunks.
+        // 1500 transforms of 4096 complex doubles: 96 MiB, six tiles.
         let (n, howmany) = (4096usize, 1500usize);
         let x = random(2 * n * howmany, 1);
         let nn = [n as i32];
@@ -1527,8 +1527,8 @@ fn an_out_of_card_failure_before_the_array_is_written_is_recomputed() {
 }
 
 /// Injected GPU faults (the real failure paths, triggered on purpose): out of device memory at
-/// plan time and at execute time, a kernel/cuFFT launch failing in the middle of a chunked
-/// pipeline (out of place and in place, pinned and pageable arrays), and an FFTX chain whose
+/// plan time and at execute time, a kernel/cuFFT launch failing in the middle of a streamed
+/// program (out of place and in place, pinned and pageable arrays), and an FFTX chain whose
 /// launch fails. Every result must still be the CPU executor's; an in-place array must never be
 /// left half transformed.
 #[test]
@@ -1539,7 +1539,7 @@ fn injected_faults_never_lose_the_callers_data() {
         return;
     }
     unsafe {
-        // 1500 transforms of 4096 complex doubles: 96 MiB, six chunks.
+        // 1500 transforms of 4096 complex doubles: 96 MiB, six tiles.
         let (n, howmany) = (4096usize, 1500usize);
         let x = random(2 * n * howmany, 21);
         let nn = [n as i32];
@@ -2444,7 +2444,7 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
         for (sign, in_place) in [(-1, false), (1, true)] {
             let x = random_f32(2 * n * howmany, 100 + k as u64);
             let p = c2c_f32(n, howmany, (1, n), sign, in_place);
-            let t = GpuTransform::<f32>::split_half(&p, 1).expect("split-half plan");
+            let t = GpuTransform::<f32>::split_half(&p).expect("split-half plan");
             assert!(t
                 .describe()
                 .contains(&format!("split-half tensor cores, 16^{k}")));
@@ -2470,7 +2470,8 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
             }
         }
     }
-    // Strided host arrays (pageable): transforms interleaved, 3 complex apart.
+    // Strided host arrays (pageable), streamed through device buffers by the program the
+    // planner lowers them to: transforms interleaved, 3 complex apart.
     let (n, howmany) = (4096usize, 3usize);
     let x = random_f32(2 * n * howmany, 7);
     let mut strided = vec![0f32; x.len()];
@@ -2481,10 +2482,32 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
         }
     }
     let p = c2c_f32(n, howmany, (howmany, 1), -1, false);
-    let t = GpuTransform::<f32>::split_half(&p, 1).expect("split-half plan");
+    let budget = fftx::passes::Budget {
+        device: 0,
+        bytes: 1 << 30,
+    };
+    let lowered = fftx::passes::stream::lower(&p, budget).expect("streamed");
+    let t = cuda::run::CudaRun::<f32>::new(
+        &lowered.program,
+        &lowered.tiles,
+        fftx::program::Backend::GpuSplitHalf,
+    )
+    .expect("split-half program");
+    assert!(
+        t.kernel_lines().iter().any(|l| l.contains("split-half")),
+        "{:?}",
+        t.kernel_lines()
+    );
     let mut got = vec![0f32; x.len()];
-    unsafe { t.execute(at(strided.as_ptr() as usize), at(got.as_mut_ptr() as usize)) }
-        .expect("host execute");
+    unsafe {
+        t.execute(
+            at(strided.as_ptr() as usize),
+            at(got.as_mut_ptr() as usize),
+            false,
+        )
+    }
+    .map_err(|f| f.error)
+    .expect("host execute");
     let d = rel_f32(&got, &split_half_twin(&x, n, -1));
     eprintln!("split-half strided host arrays: vs twin {d:.2e}");
     if d > 1e-6 {

@@ -3,6 +3,8 @@
 # sections named as arguments, in order, each under its own time limit, logs under $OUT.
 #   gpu       tests/gpu.rs (GPU vs CPU executor, out-of-card Programs on CudaProgram, fftxf twins)
 #   fftx      the FFTX suite (double and single precision) with FFTX_BACKEND=gpu, and the ctest programs
+#   diff      the differential suite against FFTW 3.3.10 with FFTX_BACKEND=gpu (every layout)
+#   api       the API, FFTW-contract and concurrency suites with FFTX_BACKEND=gpu
 #   fusions   the FFTX suite on the GPU once per FFTX_GPU_FUSION (fused, kernel, callback): none
 #             of its chains may fall back to the CPU
 #   hockney   bench/hockney.sh (HOCKNEY_FUSIONS, default "auto kernel")
@@ -47,6 +49,11 @@ for s in "$@"; do
     fftx)
       section fftx-gpu 200 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu .device/tests/fftx --test-threads=1
       for p in .device/ctest/*; do section "ctest-$(basename "$p")" 60 env FFTX_BACKEND=gpu FFTX_LOG=warn "$p"; done ;;
+    diff) section differential-gpu 200 env FFTX_BACKEND=gpu .device/tests/differential --test-threads=8 ;;
+    api)
+      section api-gpu 100 env FFTX_BACKEND=gpu .device/tests/api --test-threads=1
+      section fftw-contract-gpu 100 env FFTX_BACKEND=gpu .device/tests/fftw_contract --test-threads=1
+      section concurrency-gpu 100 env FFTX_BACKEND=gpu .device/tests/concurrency ;;
     fusions)
       for f in fused kernel callback; do
         section "fftx-$f" 150 env FFTX_REQUIRE_GPU=1 FFTX_BACKEND=gpu FFTX_GPU_FUSION=$f FFTX_LOG=info \

@@ -1,8 +1,9 @@
 //! Runs a plan's Program on the executor its backend names, with the other as its twin: the
 //! CUDA executor ([`CudaRun`]) for a GPU backend, the CPU executor ([`CpuRun`]) for the CPU.
-//! If the GPU fails at execute time (out of device memory, say) on host arrays, the CPU
-//! computes the same result from what the GPU left; a CPU plan given device arrays
-//! (new-array execute) makes a GPU form for them on first use. A program of steps over the
+//! On the GPU, host arrays run the program the planner lowered for them and device arrays the
+//! transform where they are, each form made on first use. If the GPU fails at execute time
+//! (out of device memory, say) on host arrays, the CPU computes the same result from what the
+//! GPU left; a CPU plan given device arrays (new-array execute) makes a GPU form for them. A program of steps over the
 //! caller's arrays by address (an FFTX plan's, [`Executor::for_arrays`]) runs the same way: on
 //! the GPU when its front end made it ready there, recomputed on the CPU when the GPU fails
 //! before writing what the program reads. Only the choice of executor and the recovery live
@@ -10,11 +11,10 @@
 
 use super::cpu::layout::{overlap, ArrayPtr, Overlap};
 use super::cpu::run::CpuRun;
-use super::cuda::run::CudaRun;
-use super::cuda::transform::{Failure, GpuTransform, Written};
+use super::cuda::run::{CudaRun, Failure, Written};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::program::{Backend, Program, Step};
+use crate::program::{Backend, Lowered, Program, Step};
 use crate::real::Real;
 use once_cell::sync::OnceCell;
 
@@ -31,9 +31,10 @@ pub trait Execute: Send + Sync {
     fn details(&self) -> Vec<String>;
 }
 
-/// A plan's program made ready. `program` is what the CPU runs; the GPU runs `gpu_program`
-/// where the planner lowered the transform for it (out of card, over several devices), else
-/// the same program.
+/// A plan's program made ready. `program` is what the CPU runs; on a GPU backend, host arrays
+/// run the program the planner lowered for them (`lowered`: streamed through device buffers,
+/// out of card, over several devices) and device arrays the transform where they are. Each
+/// GPU form is made when first needed (at plan time for the arrays the plan was made on).
 pub struct Executor<T: Real> {
     program: Program,
     /// The program's one transform (an FFTW plan's): the arrays' overlap is judged by it, and
@@ -45,35 +46,47 @@ pub struct Executor<T: Real> {
     /// Made with the executor on the CPU; for a GPU plan only when the GPU fails (a
     /// four-step's twiddle table is 8 GiB for c2c f32 2^30: planning took 9.9 s).
     cpu: OnceCell<CpuRun<T>>,
-    gpu: OnceCell<Option<CudaRun<T>>>,
+    lowered: Option<Lowered>,
+    /// The GPU form for host arrays: `lowered` made ready (an FFTX plan's program: as its
+    /// front end made it ready).
+    host_gpu: OnceCell<Option<CudaRun<T>>>,
+    /// The GPU form for device arrays: the transform on them.
+    device_gpu: OnceCell<Option<CudaRun<T>>>,
 }
 
 impl<T: Real> Executor<T> {
-    /// Makes `program` ready on its backend's executor (`gpu_program` in its place for the
-    /// GPU, when given). `Err` when that executor cannot take it: the planner then chooses
-    /// again.
-    pub fn new(program: &Program, gpu_program: Option<&Program>) -> Result<Self> {
+    /// Makes `program` ready on its backend's executor: for a GPU backend the form for the
+    /// arrays the plan is made on (`lowered` for host arrays, which a GPU plan on host arrays
+    /// must have). `Err` when that executor cannot take it: the planner then chooses again.
+    pub fn new(program: &Program, lowered: Option<Lowered>, host_arrays: bool) -> Result<Self> {
         let (problem, backend) = match &program.steps[..] {
             [Step::Transform {
                 problem, backend, ..
             }] => (Some(problem.clone()), *backend),
             _ => (None, Backend::Cpu),
         };
-        let gpu = OnceCell::new();
-        if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) {
-            let run = CudaRun::new(gpu_program.unwrap_or(program))?;
-            let _ = gpu.set(Some(run));
-        }
         let exec = Executor {
             program: program.clone(),
             problem,
             backend,
             threads: 1,
             cpu: OnceCell::new(),
-            gpu,
+            lowered,
+            host_gpu: OnceCell::new(),
+            device_gpu: OnceCell::new(),
         };
-        if matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) {
+        if exec.on_cpu() {
             exec.cpu()?;
+        } else if host_arrays {
+            let lowered = exec.lowered.as_ref().ok_or_else(|| {
+                Error::internal("a GPU plan on host arrays without its lowered program")
+            })?;
+            let run = CudaRun::new(&lowered.program, &lowered.tiles, backend)?;
+            let _ = exec.host_gpu.set(Some(run));
+        } else {
+            let _ = exec
+                .device_gpu
+                .set(Some(CudaRun::new(program, &[], backend)?));
         }
         Ok(exec)
     }
@@ -93,12 +106,18 @@ impl<T: Real> Executor<T> {
             backend,
             threads,
             cpu: OnceCell::new(),
-            gpu: OnceCell::with_value(gpu),
+            lowered: None,
+            host_gpu: OnceCell::with_value(gpu),
+            device_gpu: OnceCell::new(),
         };
         if backend == Backend::Cpu {
             exec.cpu()?;
         }
         Ok(exec)
+    }
+
+    fn on_cpu(&self) -> bool {
+        matches!(self.backend, Backend::Cpu | Backend::CpuSplitHalf)
     }
 
     /// The CPU form, made at the first call that needs it (a GPU plan's, when the GPU fails);
@@ -108,19 +127,27 @@ impl<T: Real> Executor<T> {
             .get_or_try_init(|| CpuRun::new(&self.program, self.threads))
     }
 
-    /// The GPU form for device arrays given to a plan made for the CPU: the transform streamed
-    /// on one GPU (None, logged, if it cannot run there).
-    fn gpu(&self) -> Option<&CudaRun<T>> {
-        self.gpu
+    /// The GPU form for host arrays (None, logged, if it cannot be made: the CPU runs them).
+    fn host_gpu(&self) -> Option<&CudaRun<T>> {
+        self.host_gpu
             .get_or_init(|| {
-                let problem = self.problem.as_ref()?;
-                match GpuTransform::new(problem, 1) {
-                    Ok(g) => Some(CudaRun::Streamed(g)),
-                    Err(e) => {
-                        crate::log::log_warn!("execute: cannot run on the GPU: {e}");
-                        None
-                    }
-                }
+                let lowered = self.lowered.as_ref()?;
+                CudaRun::new(&lowered.program, &lowered.tiles, self.backend)
+                    .map_err(|e| crate::log::log_warn!("execute: the GPU cannot run it: {e}"))
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// The GPU form for device arrays (also for a plan made for the CPU): the transform on
+    /// them (None, logged, if it cannot run there).
+    fn device_gpu(&self) -> Option<&CudaRun<T>> {
+        self.device_gpu
+            .get_or_init(|| {
+                self.problem.as_ref()?;
+                CudaRun::new(&self.program, &[], self.backend)
+                    .map_err(|e| crate::log::log_warn!("execute: cannot run on the GPU: {e}"))
+                    .ok()
             })
             .as_ref()
     }
@@ -128,66 +155,52 @@ impl<T: Real> Executor<T> {
     /// # Safety
     /// The arrays must hold every element the program addresses in them.
     unsafe fn execute(&self, input: ArrayPtr, output: ArrayPtr, device_arrays: bool) -> Result<()> {
-        if self.problem.is_none() {
+        let Some(problem) = &self.problem else {
             return self.execute_steps(input, output);
-        }
-        // The GPU streams chunks in and out: an output that overlaps the input in another
+        };
+        // The GPU streams tiles in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
-        let tangled = || {
-            self.problem
-                .as_ref()
-                .is_some_and(|p| overlap(p, input, output) == Overlap::Tangled)
-        };
-        let on_cpu = matches!(self.backend, Backend::Cpu | Backend::CpuSplitHalf);
-        if !device_arrays && (on_cpu || tangled()) {
+        let tangled = || overlap(problem, input, output) == Overlap::Tangled;
+        if !device_arrays && (self.on_cpu() || tangled()) {
             return self.cpu()?.execute(input, output);
         }
-        if tangled() {
-            return Err(Error::unsupported("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed"));
-        }
-        let gpu = self.gpu();
-        if device_arrays && matches!(gpu, Some(CudaRun::Program { .. })) {
-            return Err(Error::unsupported("the plan runs host arrays through device buffers (out of card or over several devices) and these arrays are GPU memory; nothing was computed"));
-        }
-        let Some(g) = gpu else {
-            if device_arrays {
+        if device_arrays {
+            if tangled() {
+                return Err(Error::unsupported("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed"));
+            }
+            let Some(g) = self.device_gpu() else {
                 return Err(Error::unsupported("the arrays are in GPU memory and the GPU cannot run the plan; nothing was computed"));
-            }
+            };
+            return g.execute(input, output, false).map_err(|f| {
+                f.error.context(
+                    "execute on the GPU failed, and the output is not computed (the arrays are GPU memory)",
+                )
+            });
+        }
+        let Some(g) = self.host_gpu() else {
             return self.cpu()?.execute(input, output);
         };
-        // Judged when needed: a lowered program takes it to its run (it decides what a
-        // failure leaves recomputable); a streamed transform only after a failure.
-        let in_place = || {
-            self.problem
-                .as_ref()
-                .is_some_and(|p| overlap(p, input, output) != Overlap::Disjoint)
+        let in_place = overlap(problem, input, output) != Overlap::Disjoint;
+        let Err(Failure { error, written }) = g.execute(input, output, in_place) else {
+            return Ok(());
         };
-        let lowered = matches!(g, CudaRun::Program { .. });
-        match g.execute(input, output, lowered && in_place()) {
-            Ok(()) => Ok(()),
-            Err(Failure { error, .. }) if device_arrays => Err(error.context(
-                "execute on the GPU failed, and the output is not computed (the arrays are GPU memory)",
-            )),
-            Err(Failure { error, written }) => {
-                match recovery(written, in_place()) {
-                    Recovery::All => {
-                        crate::log::emit(
-                            error.log_level(),
-                            format_args!("execute on the GPU failed: {error}; computing on the CPU"),
-                        );
-                        self.cpu()?.execute(input, output)
-                    }
-                    Recovery::From(first) => {
-                        crate::log::log_warn!(
-                            "execute on the GPU failed: {error}; transforms {first}.. computed on the CPU"
-                        );
-                        self.cpu()?.execute_from(input, output, first)
-                    }
-                    Recovery::Lost => Err(error.context(
-                        "execute on the GPU failed while writing the in-place array (part of it is transformed and the rest is not)",
-                    )),
-                }
+        match recovery(written, in_place) {
+            Recovery::All => {
+                crate::log::emit(
+                    error.log_level(),
+                    format_args!("execute on the GPU failed: {error}; computing on the CPU"),
+                );
+                self.cpu()?.execute(input, output)
             }
+            Recovery::From(first) => {
+                crate::log::log_warn!(
+                    "execute on the GPU failed: {error}; transforms {first}.. computed on the CPU"
+                );
+                self.cpu()?.execute_from(input, output, first)
+            }
+            Recovery::Lost => Err(error.context(
+                "execute on the GPU failed while writing the in-place array (part of it is transformed and the rest is not)",
+            )),
         }
     }
 }
@@ -199,7 +212,7 @@ impl<T: Real> Executor<T> {
     /// # Safety
     /// The arrays the program addresses must be valid.
     unsafe fn execute_steps(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
-        if let Some(Some(CudaRun::Program { exec, .. })) = self.gpu.get() {
+        if let Some(Some(CudaRun::Program { exec, .. })) = self.host_gpu.get() {
             match exec.run_recoverable(input, output, false) {
                 Ok(()) => return Ok(()),
                 Err(f) if f.recomputable => crate::log::emit(
@@ -231,7 +244,9 @@ impl<T: Real> Execute for Executor<T> {
     /// An FFTW plan's: how its transform runs; a program of steps': its generated kernels on
     /// the GPU.
     fn details(&self) -> Vec<String> {
-        let gpu = self.gpu.get().and_then(|g| g.as_ref());
+        let gpu = [&self.host_gpu, &self.device_gpu]
+            .into_iter()
+            .find_map(|g| g.get().and_then(|g| g.as_ref()));
         if self.problem.is_none() {
             return gpu.map(|g| g.kernel_lines()).unwrap_or_default();
         }

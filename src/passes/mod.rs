@@ -6,6 +6,7 @@ pub mod normalize;
 pub mod out_of_card;
 pub mod place;
 pub mod resident;
+pub mod stream;
 
 /// The device memory a program may use: `bytes` on device `device`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -238,6 +238,25 @@ pub struct Program {
     pub steps: Vec<Step>,
 }
 
+/// A tile's copies into the caller's output, in a program that streams a transform through
+/// device buffers (`passes::stream`): once they and every earlier tile's have landed,
+/// transforms `0..done` (in loop order) are complete there. A failed run in place resumes from
+/// there on the CPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileOut {
+    /// Indices of the tile's `Transfer` steps into the output.
+    pub steps: Vec<usize>,
+    pub done: usize,
+}
+
+/// A plan's transform lowered for the GPU and host arrays (streamed, out of card, spread over
+/// devices), with the tiles of a streamed one (empty otherwise).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lowered {
+    pub program: Program,
+    pub tiles: Vec<TileOut>,
+}
+
 /// The caller's arrays are buffers 0 (input) and 1 (output) of every program of an FFTW plan
 /// ([`Program::new`]; FFTX programs hold `Role::Array` buffers instead).
 pub const INPUT: BufId = 0;

@@ -275,9 +275,10 @@ fn complex_at<T>(b: Base, offset: isize) -> ArrayPtr {
 /// gathers and scatters through its pinned staging).
 ///
 /// Between two buffers, a box whose last axis is contiguous on both sides (interleaved complex
-/// elements count as pairs of scalars) copies runs with `memcpy`, and a large box is split over
-/// its first axis among the threads: the out-of-card Programs move their whole data through
-/// here twice a round (element by element on one thread, c2c f32 2^28 with a 1 GiB budget took
+/// elements count as pairs of scalars) copies runs with `memcpy`, and a large box is split among
+/// the threads by runs, or by pieces of runs where it has fewer runs than threads (one
+/// contiguous block is one run): the out-of-card Programs move their whole data through here
+/// twice a round (element by element on one thread, c2c f32 2^28 with a 1 GiB budget took
 /// 9.5 s on the H100 box).
 ///
 /// # Safety
@@ -287,6 +288,22 @@ pub(crate) unsafe fn host_transfer<T: Real>(
     to: (Base, isize),
     dims: &[IoDim],
     complex: bool,
+) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    host_transfer_on::<T>(from, to, dims, complex, threads)
+}
+
+/// [`host_transfer`] on at most `threads` threads (1: on the calling thread alone, as the CUDA
+/// executor's copy threads do, each moving its own block).
+///
+/// # Safety
+/// As [`host_transfer`].
+pub(crate) unsafe fn host_transfer_on<T: Real>(
+    from: (Base, isize),
+    to: (Base, isize),
+    dims: &[IoDim],
+    complex: bool,
+    threads: usize,
 ) {
     let unit = std::mem::size_of::<T>();
     let interleaved = |b: Base| b.im == b.re + unit;
@@ -315,34 +332,47 @@ pub(crate) unsafe fn host_transfer<T: Real>(
     }
     let outer = &dims[..dims.len() - 1];
     let (src, dst) = (from.0.re, to.0.re);
-    let copy_runs = |first: &IoDim, range: std::ops::Range<usize>| {
-        for k in range {
-            let (i0, o0) = (from.1 + k as isize * first.is, to.1 + k as isize * first.os);
-            for_each_in_box(&outer[1..], i0, o0, &mut |i, o| {
-                // SAFETY: both runs lie in their (different) buffers, as the caller promises.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        (src as *const T).offset(i),
-                        (dst as *mut T).offset(o),
-                        run,
-                    )
-                };
-            });
+    // Jobs are pieces of runs: a run split in `pieces` where there are fewer runs than
+    // threads (a contiguous box is one run), each piece at least `MIN_PIECE` scalars.
+    const MIN_PIECE: usize = 1 << 16;
+    let rows: usize = outer.iter().map(|d| d.n as usize).product();
+    let pieces = if rows >= threads {
+        1
+    } else {
+        threads.div_ceil(rows).min(run.div_ceil(MIN_PIECE)).max(1)
+    };
+    let piece = run.div_ceil(pieces);
+    let copy_pieces = |jobs: std::ops::Range<usize>| {
+        for job in jobs {
+            let (row, k) = (job / pieces, job % pieces);
+            let (i, o) = row_offsets(outer, row);
+            let first = k * piece;
+            let len = piece.min(run.saturating_sub(first));
+            let (i, o) = (from.1 + i + first as isize, to.1 + o + first as isize);
+            // SAFETY: both runs lie in their (different) buffers, as the caller promises.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (src as *const T).offset(i),
+                    (dst as *mut T).offset(o),
+                    len,
+                )
+            };
         }
     };
-    match outer.first() {
-        None => std::ptr::copy_nonoverlapping(
-            (src as *const T).offset(from.1),
-            (dst as *mut T).offset(to.1),
-            run,
-        ),
-        Some(first) => {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            crate::exec::parallel::parallel_for(threads, first.n as usize, &|r| {
-                copy_runs(first, r)
-            });
-        }
+    crate::exec::parallel::parallel_for(threads, rows * pieces, &copy_pieces);
+}
+
+/// The offsets (input, output) of row `row` of the box `outer`, rows in order (the last
+/// axis fastest).
+fn row_offsets(outer: &[IoDim], mut row: usize) -> (isize, isize) {
+    let (mut i, mut o) = (0, 0);
+    for d in outer.iter().rev() {
+        let k = (row % d.n as usize) as isize;
+        row /= d.n as usize;
+        i += k * d.is;
+        o += k * d.os;
     }
+    (i, o)
 }
 
 /// exp(sign · 2πi · m / n) for m in 0..n, in f64 (then rounded to T once).
@@ -440,6 +470,13 @@ mod tests {
                 true,
             ),
             (vec![IoDim::new(40000, 2, 2)], true, true),
+            // Fewer runs than threads: runs split in pieces (of unequal lengths).
+            (vec![IoDim::new(150001, 1, 1)], false, false),
+            (
+                vec![IoDim::new(2, 2 * 70005, 2 * 70000), IoDim::new(70000, 2, 2)],
+                true,
+                true,
+            ),
         ];
         for (dims, complex, interleaved) in cases {
             let extent = |f: fn(&IoDim) -> isize| {

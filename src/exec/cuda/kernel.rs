@@ -640,11 +640,7 @@ impl KernelStep {
                     ],
                 )
             }
-            KernelStep::Transform(t) => {
-                // The transform runs on its own streams, after this one's work.
-                check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize")?;
-                t.execute()
-            }
+            KernelStep::Transform(t) => t.enqueue(stream),
         }
     }
 
@@ -678,31 +674,32 @@ impl GpuFft {
             )));
         }
         Ok(match problem.precision {
-            Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem, 1)?), input, output),
+            Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem)?), input, output),
             Precision::F32 => {
                 let t = if split_half {
-                    GpuTransform::split_half(problem, 1).or_else(|why| {
+                    GpuTransform::split_half(problem).or_else(|why| {
                         crate::log::log_info!(
                             "fftxf: FFTX_TENSOR_CORES=split: {}: {why}: cuFFT",
                             problem.describe()
                         );
-                        GpuTransform::new(problem, 1)
+                        GpuTransform::new(problem)
                     })?
                 } else {
-                    GpuTransform::new(problem, 1)?
+                    GpuTransform::new(problem)?
                 };
                 GpuFft::F32(Box::new(t), input, output)
             }
         })
     }
+    /// Queues the transform on `stream`.
+    ///
     /// # Safety
     /// The device addresses must hold what the problem addresses.
-    unsafe fn execute(&self) -> Result<()> {
+    unsafe fn enqueue(&self, stream: cu::CUstream) -> Result<()> {
         match self {
-            GpuFft::F64(t, i, o) => t.execute(*i, *o),
-            GpuFft::F32(t, i, o) => t.execute(*i, *o),
+            GpuFft::F64(t, i, o) => t.enqueue(*i, *o, stream),
+            GpuFft::F32(t, i, o) => t.enqueue(*i, *o, stream),
         }
-        .map_err(|f| f.error)
     }
     fn describe(&self) -> String {
         match self {

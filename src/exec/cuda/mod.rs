@@ -23,6 +23,7 @@ mod direct;
 pub mod fault;
 mod fmm;
 pub mod half;
+mod host_copies;
 pub mod kernel;
 pub mod kernels;
 pub mod program;

@@ -35,13 +35,13 @@
 //! others stage through the host); an `Fmm` step is its stage's kernel (`exec::cuda::fmm`) on
 //! its stream, with its operator table uploaded to the card in `new`.
 //!
-//! The caller's arrays (and host or pinned temporaries) are host memory: a transfer between
-//! host and device travels through a pinned staging block of its stream, the host side
-//! gathered into it (or scattered out of it) by the host thread in program order. A
-//! device-to-host transfer waits for its stream before scattering, so host memory is always
-//! what the steps so far made it, and only device memory is ordered by the streams and events
-//! of the program. The reference semantics are `exec::cpu::program` (the twiddle kernel
-//! computes exactly what its twin there does).
+//! The caller's arrays (and host or pinned temporaries) are host memory: a run whose arrays
+//! are pinned moves them as DMA alone (`exec::cuda::direct`); otherwise a transfer between
+//! host and device travels through pinned staging blocks that copy threads fill ahead of the
+//! steps and empty behind them (`exec::cuda::host_copies`), while every host access still sees
+//! what the steps before it made; device memory is ordered by the streams and events of the
+//! program. Consecutive copies in are issued as their blocks fill. The reference semantics are
+//! `exec::cpu::program` (the twiddle kernel computes exactly what its twin there does).
 //!
 //! The device maps (partitions of one card, several cards, peer and staged copies) were written
 //! without a GPU at hand: checked by compilation and by the unit tests below (layout mappings,
@@ -51,6 +51,8 @@
 use super::copy::MAX_RANK;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
+pub use super::host_copies::Landing;
+use super::host_copies::{Extent, Gather, HostCopies, Queue, Scatter};
 use super::kernel::KernelStep;
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
@@ -173,7 +175,10 @@ impl Staging {
 struct Card {
     dev: Arc<Device>,
     /// The box copies (loaded in `new`).
-    copy: Option<super::copy::Kernels>,
+    /// The box copies, compiled at their first use (a streamed program between pinned arrays
+    /// and packed buffers needs none; NVRTC would add to the first plan's time).
+    copy: once_cell::sync::OnceCell<super::copy::Kernels>,
+    /// The twiddle kernel, where the program has `Twiddle` steps.
     twiddle: cu::CUfunction,
     /// For copies staged out of this card (no peer access to the destination): a side stream,
     /// the event after each pack and copy out, and the block strided sources are packed into.
@@ -209,6 +214,9 @@ pub struct CudaProgram<T: Real> {
     /// address, when every host transfer of the program can run as DMA alone
     /// ([`direct`]): then a run whose caller arrays are pinned and interleaved does so.
     direct_extents: Option<Vec<Option<(isize, isize)>>>,
+    /// Per step: for a transfer into host memory that may run as DMA alone, the event after
+    /// it (a failed run's recovery asks whether it fired); null otherwise.
+    landing_events: Vec<cu::CUevent>,
     /// Per step: an `Fmm` step's table and (post) reduction scratch, device addresses.
     fmm: Vec<(u64, u64)>,
     /// Device blocks of the `Fmm` steps (tables, scratch), with their card, freed on drop.
@@ -257,10 +265,12 @@ impl Default for Options {
 
 /// A failed [`CudaProgram::run_arrays`]. `recomputable`: every caller array is host memory and
 /// none that the program reads has been written, so the CPU can compute the program from the
-/// start.
+/// start. `landing`: per step, how far its write into host memory got (`Landed` or
+/// `NotStarted` where that is known, else `Unknown`).
 pub struct RunFailure {
     pub error: Error,
     pub recomputable: bool,
+    pub landing: Vec<Landing>,
 }
 
 /// A cuFFT plan and the loops its executions iterate over (offsets in real scalars).
@@ -685,6 +695,7 @@ impl<T: Real> CudaProgram<T> {
         options: Options,
     ) -> Result<Self> {
         let peer = options.peer;
+        super::fault::at_plan()?;
         program.validate()?;
         let program = &expand_collectives(program);
         supported::<T>(program)?;
@@ -705,7 +716,7 @@ impl<T: Real> CudaProgram<T> {
                 None => {
                     cards.push(Card {
                         dev: d.clone(),
-                        copy: None,
+                        copy: once_cell::sync::OnceCell::new(),
                         twiddle: std::ptr::null_mut(),
                         aux: std::ptr::null_mut(),
                         packed: std::ptr::null_mut(),
@@ -749,6 +760,7 @@ impl<T: Real> CudaProgram<T> {
             crossing,
             staging: Vec::new(),
             direct_extents: direct_extents(program),
+            landing_events: vec![std::ptr::null_mut(); program.steps.len()],
             fmm: vec![(0, 0); program.steps.len()],
             fmm_blocks: Vec::new(),
             kernels: (0..program.steps.len()).map(|_| None).collect(),
@@ -829,20 +841,20 @@ impl<T: Real> CudaProgram<T> {
     }
 
     fn make_kernels(&mut self) -> Result<()> {
-        let real = if std::mem::size_of::<T>() == 8 {
-            "double"
-        } else {
-            "float"
-        };
+        let real = real_name::<T>();
         let source = SOURCE.replace("REAL", real);
-        for card in &mut self.cards {
+        let twiddles = self
+            .program
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Twiddle { .. }));
+        for card in self.cards.iter_mut().filter(|_| twiddles) {
             let module = match compile_generated(&card.dev, &source, false)? {
                 Generated::Module(m) => m,
                 Generated::Lto(_) => {
                     return Err(Error::new(ErrorKind::Internal, "LTO-IR, not PTX"))
                 }
             };
-            card.copy = Some(super::copy::Kernels::load(&card.dev, real)?);
             card.twiddle = generated_function(module, "fftx_program_twiddle")?;
         }
         if self.program.steps.iter().any(|s| matches!(s, Step::Fmm(_))) {
@@ -890,6 +902,17 @@ impl<T: Real> CudaProgram<T> {
                 event(&mut st.free)?;
                 event(&mut st.ready)?;
             }
+            // The events after transfers into host memory that may run as DMA alone.
+            for (i, step) in self.program.steps.iter().enumerate() {
+                let Step::Transfer { from, to, .. } = step else {
+                    continue;
+                };
+                let into_host = route(&self.program, from.buf, to.buf) == Route::DeviceToHost;
+                if into_host && self.direct_extents.is_some() {
+                    self.cards[self.stream_card[step.stream()]].dev.bind()?;
+                    event(&mut self.landing_events[i])?;
+                }
+            }
             // Side streams of the cards that copies are staged out of.
             for (i, step) in self.program.steps.iter().enumerate() {
                 if self.crossing[i] != Crossing::Staged {
@@ -931,6 +954,15 @@ impl<T: Real> CudaProgram<T> {
             }
             if self.options.keep_fft_inputs && super::transform::supports(problem) {
                 continue; // made in `make_kernel_steps`
+            }
+            let split_half = crate::exec::cpu::split_half::stages_of(problem).is_ok();
+            if self.options.split_half && split_half && super::transform::supports(problem) {
+                continue; // made in `make_kernel_steps`, on the tensor-core kernels
+            }
+            // An r2c as the executor's transform, which leaves FFTW's exact zeros in the
+            // imaginary parts of the self-conjugate bins (cuFFT leaves rounding noise).
+            if problem.kind == Kind::R2c && super::transform::supports(problem) {
+                continue;
             }
             let (n, il, ol, batch, ty, outer) = match cufft_args(problem) {
                 Ok(args) => args,
@@ -975,9 +1007,11 @@ impl<T: Real> CudaProgram<T> {
             let (r, step) = (route(p, from.buf, to.buf), 1 + *complex as isize);
             let bytes = elements(dims) * step as usize * unit;
             let dims = &host_order(dims, r);
+            // Host transfers stage through the run's blocks (`host_copies`); a stream's own
+            // pinned block serves copies staged between cards.
             let (host, strided) = match r {
-                Route::HostToDevice => (true, !contiguous(dims, |d| d.os, step)),
-                Route::DeviceToHost => (true, !contiguous(dims, |d| d.is, step)),
+                Route::HostToDevice => (false, !contiguous(dims, |d| d.os, step)),
+                Route::DeviceToHost => (false, !contiguous(dims, |d| d.is, step)),
                 Route::DeviceToDevice if self.crossing[i] == Crossing::Staged => {
                     if !contiguous(dims, |d| d.is, step) {
                         let c = self.card_of[device_of(p, from.buf).expect("device side")];
@@ -1163,12 +1197,47 @@ impl<T: Real> CudaProgram<T> {
         in_place: bool,
     ) -> std::result::Result<(), RunFailure> {
         let mut reached = 0;
+        let mut landing = Vec::new();
         let r = super::fault::at_execute(self.cards[0].dev.ordinal)
-            .and_then(|()| self.run_with(input, output, false, &mut reached));
+            .and_then(|()| self.run_with(input, output, false, &mut reached, &mut landing));
         r.map_err(|error| RunFailure {
             recomputable: recomputable(&self.program, reached, in_place),
+            landing: self.settle(landing),
             error,
         })
+    }
+
+    /// The landings of a failed run, its DMAs into the caller's memory settled: whole where
+    /// their event fired, else unknown.
+    fn settle(&self, mut landing: Vec<Landing>) -> Vec<Landing> {
+        for (k, l) in landing.iter_mut().enumerate() {
+            if *l == Landing::Queued {
+                let event = self.landing_events[k];
+                let card = self.card(self.program.steps[k].stream());
+                // SAFETY: an event of this program, recorded in its card's context.
+                let fired = card.dev.bind().is_ok()
+                    && unsafe { cu::cuEventQuery(event) } == cu::CUresult::CUDA_SUCCESS;
+                *l = if fired {
+                    Landing::Landed
+                } else {
+                    Landing::Unknown
+                };
+            }
+        }
+        landing
+    }
+
+    /// The distinct kinds of the steps made ready as kernels (how a plan's printout says what
+    /// runs its transforms).
+    pub fn kernel_kinds(&self) -> Vec<String> {
+        let mut kinds: Vec<String> = Vec::new();
+        for k in self.kernels.iter().flatten() {
+            let d = k.describe();
+            if !kinds.contains(&d) {
+                kinds.push(d);
+            }
+        }
+        kinds
     }
 
     /// The printout's lines of the steps made ready as kernels (`step k: ...`).
@@ -1186,7 +1255,7 @@ impl<T: Real> CudaProgram<T> {
     /// # Safety
     /// The arrays must hold every element the program's steps address in them.
     pub unsafe fn run(&self, input: ArrayPtr, output: ArrayPtr) -> Result<()> {
-        self.run_with(input, output, false, &mut 0)
+        self.run_with(input, output, false, &mut 0, &mut Vec::new())
     }
 
     /// Runs every step but the transfers from and to the caller's arrays, on the data the
@@ -1195,7 +1264,7 @@ impl<T: Real> CudaProgram<T> {
     pub fn run_resident(&self) -> Result<()> {
         let none = ArrayPtr::Real(0);
         // SAFETY: no step that addresses the caller's arrays runs.
-        unsafe { self.run_with(none, none, true, &mut 0) }
+        unsafe { self.run_with(none, none, true, &mut 0, &mut Vec::new()) }
     }
 
     /// As [`CudaProgram::run_resident`] (device steps alone), but waits for every stream after
@@ -1205,6 +1274,17 @@ impl<T: Real> CudaProgram<T> {
     /// nothing overlapping, the sum exceeds a plain run's time; it says where the time goes.
     pub fn profile_resident(&self) -> Result<Vec<(String, f64)>> {
         let _one = self.running.lock();
+        let queue = Queue::default();
+        std::thread::scope(|scope| {
+            let dev = self.cards[0].dev.clone();
+            let mut host = HostCopies::<T>::new(scope, &queue, dev, Vec::new(), Vec::new());
+            let r = self.profile_steps(&mut host);
+            host.release();
+            r
+        })
+    }
+
+    fn profile_steps(&self, host: &mut HostCopies<'_, '_, T>) -> Result<Vec<(String, f64)>> {
         let mut out: Vec<(String, f64)> = Vec::new();
         for (i, step) in self.program.steps.iter().enumerate() {
             let device = |b: usize| on_device(&self.program, b);
@@ -1226,7 +1306,7 @@ impl<T: Real> CudaProgram<T> {
             let t = std::time::Instant::now();
             self.card(step.stream()).dev.bind()?;
             // SAFETY: no step that addresses host memory runs.
-            unsafe { self.step(i, step, &[], false) }?;
+            unsafe { self.step(i, step, &[], false, host) }?;
             self.synchronize()?;
             let ms = t.elapsed().as_secs_f64() * 1e3;
             match out.iter_mut().find(|(w, _)| *w == what) {
@@ -1238,13 +1318,15 @@ impl<T: Real> CudaProgram<T> {
     }
 
     /// Runs the steps (`resident`: not the transfers from and to the caller's arrays);
-    /// `reached`: the index of the last step started.
+    /// `reached`: the index of the last step started; `landing`: per step, how far its write
+    /// into host memory got.
     unsafe fn run_with(
         &self,
         input: ArrayPtr,
         output: ArrayPtr,
         resident: bool,
         reached: &mut usize,
+        landing: &mut Vec<Landing>,
     ) -> Result<()> {
         let _one = self.running.lock();
         for card in &self.cards {
@@ -1282,12 +1364,74 @@ impl<T: Real> CudaProgram<T> {
             });
         }
         let direct = self.runs_direct(input, output);
-        let r = self
-            .zero_temps()
-            .and_then(|()| self.steps(&bases, resident, direct, reached));
-        let synced = self.synchronize();
+        let (gathers, writes_host) = self.host_copies(&bases, direct);
+        let queue = Queue::default();
+        let r = std::thread::scope(|scope| {
+            let dev = self.cards[0].dev.clone();
+            let mut host = HostCopies::<T>::new(scope, &queue, dev, gathers, writes_host);
+            let r = self
+                .zero_temps()
+                .and_then(|()| self.steps(&bases, resident, direct, reached, &mut host));
+            let drained = host.drain();
+            let synced = self.synchronize();
+            *landing = host.release();
+            r.and(drained).and(synced)
+        });
         drop(temps);
-        r.and(synced)
+        r
+    }
+
+    /// Per step, the gather of a host-to-device transfer through staging blocks (none in a
+    /// run of DMA alone), and whether the step writes host memory.
+    fn host_copies(&self, bases: &[Base], direct: bool) -> (Vec<Option<Gather>>, Vec<bool>) {
+        let unit = std::mem::size_of::<T>();
+        let p = &self.program;
+        let mut gathers = Vec::new();
+        let mut writes = Vec::new();
+        for step in &p.steps {
+            let (gather, write) = match step {
+                Step::Transfer {
+                    from,
+                    to,
+                    dims,
+                    complex,
+                    ..
+                } if !empty(step) => {
+                    let r = route(p, from.buf, to.buf);
+                    let dims = host_order(dims, r);
+                    let staged = r == Route::HostToDevice
+                        && !direct
+                        && !self.single_copy(from, &dims, *complex);
+                    let gather = staged.then(|| {
+                        let cstep = 1 + *complex as isize;
+                        let packed = packed_strides(&dims, cstep);
+                        Gather {
+                            from: (bases[from.buf], from.offset),
+                            dims: dims
+                                .iter()
+                                .zip(&packed)
+                                .map(|(d, &q)| IoDim::new(d.n, d.is, q))
+                                .collect(),
+                            complex: *complex,
+                            bytes: elements(&dims) * cstep as usize * unit,
+                            extent: Extent::of(
+                                bases[from.buf],
+                                from.offset,
+                                &dims,
+                                |d| d.is,
+                                *complex,
+                                unit,
+                            ),
+                        }
+                    });
+                    (gather, matches!(r, Route::DeviceToHost | Route::HostToHost))
+                }
+                _ => (None, false),
+            };
+            gathers.push(gather);
+            writes.push(write);
+        }
+        (gathers, writes)
     }
 
     /// Do these caller arrays take a run's host transfers as DMA alone: the program allows it,
@@ -1328,6 +1472,7 @@ impl<T: Real> CudaProgram<T> {
         resident: bool,
         direct: bool,
         reached: &mut usize,
+        host: &mut HostCopies<'_, '_, T>,
     ) -> Result<()> {
         let caller = |b: usize| {
             b == INPUT
@@ -1335,23 +1480,41 @@ impl<T: Real> CudaProgram<T> {
                 || (matches!(self.program.buffers[b].role, Role::Array { .. })
                     && !on_device(&self.program, b))
         };
-        for (i, step) in self.program.steps.iter().enumerate() {
-            *reached = i;
-            if empty(step) {
-                continue;
-            }
-            if let Step::Transfer { from, to, .. } = step {
-                if resident && (caller(from.buf) || caller(to.buf)) {
-                    continue;
-                }
-            }
+        let run_step = |i: usize, host: &mut HostCopies<'_, '_, T>| {
+            let step = &self.program.steps[i];
             // Every step runs in its stream's card's context (an event is recorded in its own).
             self.card(step.stream())
                 .dev
                 .bind()
-                .map_err(|e| e.context(format!("gpu program: step {i}")))?;
-            self.step(i, step, bases, direct)
-                .map_err(|e| e.context(format!("gpu program: step {i}")))?;
+                .and_then(|()| self.step(i, step, bases, direct, host))
+                .map_err(|e| e.context(format!("gpu program: step {i}")))
+        };
+        let mut i = 0;
+        while i < self.program.steps.len() {
+            // Copies in through staging, one after another: each as soon as its gather is done
+            // (they are independent: different device boxes, nothing between them).
+            let run = if resident { 0 } else { host.staged_run(i) };
+            if run > 1 {
+                let mut left: Vec<usize> = (i..i + run).collect();
+                while !left.is_empty() {
+                    let k = host.next_gathered(&left)?;
+                    left.retain(|&x| x != k);
+                    *reached = (*reached).max(k);
+                    run_step(k, host)?;
+                }
+                i += run;
+                continue;
+            }
+            *reached = i;
+            let step = &self.program.steps[i];
+            let skip = match step {
+                Step::Transfer { from, to, .. } => resident && (caller(from.buf) || caller(to.buf)),
+                _ => false,
+            };
+            if !empty(step) && !skip {
+                run_step(i, host)?;
+            }
+            i += 1;
         }
         Ok(())
     }
@@ -1366,7 +1529,14 @@ impl<T: Real> CudaProgram<T> {
         (self.device[buf] as i64 + offset as i64 * std::mem::size_of::<T>() as i64) as u64
     }
 
-    unsafe fn step(&self, i: usize, step: &Step, bases: &[Base], direct: bool) -> Result<()> {
+    unsafe fn step(
+        &self,
+        i: usize,
+        step: &Step,
+        bases: &[Base],
+        direct: bool,
+        host: &mut HostCopies<'_, '_, T>,
+    ) -> Result<()> {
         match step {
             Step::Kernel { stream, .. } | Step::Fft { stream, .. } if self.kernels[i].is_some() => {
                 let k = self.kernels[i].as_ref().expect("made in new");
@@ -1411,9 +1581,9 @@ impl<T: Real> CudaProgram<T> {
             Step::Transfer { from, to, .. }
                 if direct && route(&self.program, from.buf, to.buf) != Route::DeviceToDevice =>
             {
-                self.transfer_direct(step, bases)
+                self.transfer_direct(i, step, bases, host)
             }
-            Step::Transfer { .. } => self.transfer(i, step, bases),
+            Step::Transfer { .. } => self.transfer(i, step, bases, host),
             Step::Twiddle { .. } => self.twiddle(step),
             Step::Record { event, stream } => check(
                 cu::cuEventRecord(self.events[*event], self.streams[*stream]),
@@ -1490,7 +1660,9 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         stream: cu::CUstream,
     ) -> Result<()> {
-        let kernels = card.copy.as_ref().expect("loaded in new");
+        let kernels = card
+            .copy
+            .get_or_try_init(|| super::copy::Kernels::load(&card.dev, real_name::<T>()))?;
         let unit = std::mem::size_of::<T>();
         super::copy::copy(
             kernels,
@@ -1502,7 +1674,16 @@ impl<T: Real> CudaProgram<T> {
         )
     }
 
-    unsafe fn transfer(&self, i: usize, step: &Step, bases: &[Base]) -> Result<()> {
+    /// A transfer through staging (a run whose arrays are not all pinned), its host copies
+    /// done by `host`'s copy threads; a direct copy of host memory waits for the copies in
+    /// flight that reach the bytes it reads or writes.
+    unsafe fn transfer(
+        &self,
+        i: usize,
+        step: &Step,
+        bases: &[Base],
+        host: &mut HostCopies<'_, '_, T>,
+    ) -> Result<()> {
         let Step::Transfer {
             from,
             to,
@@ -1516,33 +1697,62 @@ impl<T: Real> CudaProgram<T> {
         let (c, s) = (*complex, *stream);
         let r = route(&self.program, from.buf, to.buf);
         let dims = &host_order(dims, r);
-        if let Some(done) = self.array_transfer(step, r, dims, bases) {
-            return done;
+        let unit = std::mem::size_of::<T>();
+        let reach = |a: &crate::program::At, stride: fn(&IoDim) -> isize| {
+            Extent::of(bases[a.buf], a.offset, dims, stride, c, unit)
+        };
+        // Writes into host memory that end before the step does land with it.
+        let host_write = matches!(r, Route::DeviceToHost | Route::HostToHost);
+        if host_write {
+            host.mark(i, Landing::Unknown);
+        }
+        let host_side = match r {
+            Route::HostToDevice => Some(from),
+            Route::DeviceToHost => Some(to),
+            _ => None,
+        };
+        if let Some(h) = host_side.filter(|h| self.single_copy(h, dims, c)) {
+            let stride = if r == Route::HostToDevice {
+                |d: &IoDim| d.is
+            } else {
+                |d: &IoDim| d.os
+            };
+            host.wait_reaching(reach(h, stride))?;
+            self.array_transfer(step, r, dims, bases)?;
+            if host_write {
+                host.mark(i, Landing::Landed);
+            }
+            return Ok(());
         }
         match r {
             Route::HostToHost => {
+                host.wait_reaching(reach(from, |d| d.is))?;
+                host.wait_reaching(reach(to, |d| d.os))?;
                 host_transfer::<T>(
                     (bases[from.buf], from.offset),
                     (bases[to.buf], to.offset),
                     dims,
                     c,
                 );
+                host.mark(i, Landing::Landed);
                 Ok(())
             }
-            Route::HostToDevice => self.host_to_device(
-                (bases[from.buf], from.offset),
-                self.dev(to.buf, to.offset),
-                dims,
-                c,
-                s,
-            ),
-            Route::DeviceToHost => self.device_to_host(
-                self.dev(from.buf, from.offset),
-                (bases[to.buf], to.offset),
-                dims,
-                c,
-                s,
-            ),
+            Route::HostToDevice => {
+                self.host_to_device(i, self.dev(to.buf, to.offset), dims, c, s, host)
+            }
+            Route::DeviceToHost => {
+                // Nothing is in host memory until a copy thread scatters it.
+                host.mark(i, Landing::NotStarted);
+                self.device_to_host(
+                    i,
+                    self.dev(from.buf, from.offset),
+                    (bases[to.buf], to.offset),
+                    dims,
+                    c,
+                    s,
+                    host,
+                )
+            }
             Route::DeviceToDevice if self.crossing[i] == Crossing::Staged => self.staged(
                 self.dev(from.buf, from.offset),
                 &self.cards[self.card_of[device_of(&self.program, from.buf).expect("device")]],
@@ -1563,17 +1773,24 @@ impl<T: Real> CudaProgram<T> {
         }
     }
 
-    /// A contiguous transfer between a caller's host array (`Role::Array`: an FFTX plan's) and
-    /// a contiguous device box, as one `cuMemcpy` from or to the array where it is (pageable
+    /// Is a transfer whose host side is `host` one `cuMemcpy` ([`CudaProgram::array_transfer`]):
+    /// a caller's array of an FFTX plan (`Role::Array`), both sides contiguous?
+    fn single_copy(&self, host: &crate::program::At, dims: &[IoDim], complex: bool) -> bool {
+        let cstep = 1 + complex as isize;
+        let whole = contiguous(dims, |d| d.is, cstep) && contiguous(dims, |d| d.os, cstep);
+        matches!(self.program.buffers[host.buf].role, Role::Array { .. }) && whole
+    }
+
+    /// A [`CudaProgram::single_copy`] transfer, from or to the array where it is (pageable
     /// memory: the driver stages it; host memory is as the steps so far made it when a copy out
-    /// returns). `None`: not such a transfer.
+    /// returns).
     unsafe fn array_transfer(
         &self,
         step: &Step,
         r: Route,
         dims: &[IoDim],
         bases: &[Base],
-    ) -> Option<Result<()>> {
+    ) -> Result<()> {
         let Step::Transfer {
             from,
             to,
@@ -1582,23 +1799,14 @@ impl<T: Real> CudaProgram<T> {
             ..
         } = step
         else {
-            return None;
-        };
-        let host = match r {
-            Route::HostToDevice => from,
-            Route::DeviceToHost => to,
-            _ => return None,
+            unreachable!()
         };
         let cstep = 1 + *complex as isize;
-        let whole = contiguous(dims, |d| d.is, cstep) && contiguous(dims, |d| d.os, cstep);
-        if !matches!(self.program.buffers[host.buf].role, Role::Array { .. }) || !whole {
-            return None;
-        }
         let unit = std::mem::size_of::<T>();
         let bytes = elements(dims) * cstep as usize * unit;
         let at = |a: &crate::program::At| bases[a.buf].re as isize + a.offset * unit as isize;
         let stream = self.streams[*stream];
-        Some(if r == Route::HostToDevice {
+        if r == Route::HostToDevice {
             let dev = self.dev(to.buf, to.offset);
             check(
                 cu::cuMemcpyHtoDAsync_v2(dev, at(from) as *const c_void, bytes, stream),
@@ -1611,14 +1819,42 @@ impl<T: Real> CudaProgram<T> {
                 "cuMemcpyDtoHAsync",
             )
             .and_then(|()| check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize"))
-        })
+        }
     }
 
     /// A host transfer as DMA alone (a run where [`CudaProgram::runs_direct`]): rows between
     /// the caller's pinned array and the device side, through the stream's scratch block
     /// (packed there, and the copy kernel between it and the buffer) where the device side
     /// does not take the rows as they are.
-    unsafe fn transfer_direct(&self, step: &Step, bases: &[Base]) -> Result<()> {
+    unsafe fn transfer_direct(
+        &self,
+        i: usize,
+        step: &Step,
+        bases: &[Base],
+        host: &mut HostCopies<'_, '_, T>,
+    ) -> Result<()> {
+        let Step::Transfer {
+            from, to, stream, ..
+        } = step
+        else {
+            unreachable!()
+        };
+        if route(&self.program, from.buf, to.buf) != Route::DeviceToHost {
+            return self.dma(step, bases);
+        }
+        // Into host memory: whole once the event after it fires.
+        host.mark(i, Landing::Unknown);
+        self.dma(step, bases)?;
+        check(
+            cu::cuEventRecord(self.landing_events[i], self.streams[*stream]),
+            "cuEventRecord",
+        )?;
+        host.mark(i, Landing::Queued);
+        Ok(())
+    }
+
+    /// [`CudaProgram::transfer_direct`]'s copies.
+    unsafe fn dma(&self, step: &Step, bases: &[Base]) -> Result<()> {
         let Step::Transfer {
             from,
             to,
@@ -1712,70 +1948,62 @@ impl<T: Real> CudaProgram<T> {
         Ok(Some((st, step, bytes)))
     }
 
-    /// Gathers the host box into the stream's staging block, then copies it to the device
-    /// (directly, or through the scratch block and the copy kernel when the device side is
-    /// strided).
+    /// Copies step `i`'s host box, gathered into a staging block by a copy thread, to the
+    /// device (directly, or through the stream's scratch block and the copy kernel when the
+    /// device side is strided).
     unsafe fn host_to_device(
         &self,
-        from: (Base, isize),
+        i: usize,
         to: u64,
         dims: &[IoDim],
         complex: bool,
         s: usize,
+        host: &mut HostCopies<'_, '_, T>,
     ) -> Result<()> {
-        let Some((st, step, bytes)) = self.staging_for(s, dims, complex)? else {
-            return Ok(());
-        };
-        check(cu::cuEventSynchronize(st.free), "cuEventSynchronize")?;
-        let packed = packed_strides(dims, step);
-        let gather: Vec<IoDim> = dims
-            .iter()
-            .zip(&packed)
-            .map(|(d, &p)| IoDim::new(d.n, d.is, p))
-            .collect();
-        let host = Base {
-            re: st.host(),
-            im: st.host() + std::mem::size_of::<T>(),
-        };
-        host_transfer::<T>(from, (host, 0), &gather, complex);
+        let step = 1 + complex as isize;
+        let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
+        let (b, block) = host.gathered(i)?;
+        let stream = self.streams[s];
         let direct = contiguous(dims, |d| d.os, step);
-        let target = if direct { to } else { st.scratch };
+        let target = if direct { to } else { self.staging[s].scratch };
         check(
-            cu::cuMemcpyHtoDAsync_v2(target, st.host() as *const c_void, bytes, self.streams[s]),
+            cu::cuMemcpyHtoDAsync_v2(target, block as *const c_void, bytes, stream),
             "cuMemcpyHtoDAsync",
         )?;
-        check(cu::cuEventRecord(st.free, self.streams[s]), "cuEventRecord")?;
+        host.dma_queued(b, stream)?;
         if !direct {
+            let packed = packed_strides(dims, step);
             let scatter: Vec<IoDim> = dims
                 .iter()
                 .zip(&packed)
                 .map(|(d, &p)| IoDim::new(d.n, p, d.os))
                 .collect();
-            self.copy_kernel(
-                self.card(s),
-                st.scratch,
-                to,
-                &scatter,
-                complex,
-                self.streams[s],
-            )?;
+            self.copy_kernel(self.card(s), target, to, &scatter, complex, stream)?;
         }
         Ok(())
     }
 
-    /// Copies the device box to the stream's staging block (packed by the copy kernel first
-    /// when it is strided), waits for the stream, and scatters it into host memory.
+    /// Copies the device box (packed by the copy kernel into the stream's scratch block first
+    /// when it is strided) into a staging block, whose scatter into host memory a copy thread
+    /// does once the copy is done.
+    #[allow(clippy::too_many_arguments)]
     unsafe fn device_to_host(
         &self,
+        i: usize,
         from: u64,
         to: (Base, isize),
         dims: &[IoDim],
         complex: bool,
         s: usize,
+        host: &mut HostCopies<'_, '_, T>,
     ) -> Result<()> {
-        let Some((st, step, bytes)) = self.staging_for(s, dims, complex)? else {
+        let step = 1 + complex as isize;
+        let unit = std::mem::size_of::<T>();
+        let bytes = elements(dims) * step as usize * unit;
+        if bytes == 0 {
             return Ok(());
-        };
+        }
+        let stream = self.streams[s];
         let packed = packed_strides(dims, step);
         let source = if contiguous(dims, |d| d.is, step) {
             from
@@ -1785,35 +2013,27 @@ impl<T: Real> CudaProgram<T> {
                 .zip(&packed)
                 .map(|(d, &p)| IoDim::new(d.n, d.is, p))
                 .collect();
-            self.copy_kernel(
-                self.card(s),
-                from,
-                st.scratch,
-                &pack,
-                complex,
-                self.streams[s],
-            )?;
-            st.scratch
+            let scratch = self.staging[s].scratch;
+            self.copy_kernel(self.card(s), from, scratch, &pack, complex, stream)?;
+            scratch
         };
+        let (b, block) = host.block_for(bytes)?;
         check(
-            cu::cuMemcpyDtoHAsync_v2(st.host() as *mut c_void, source, bytes, self.streams[s]),
+            cu::cuMemcpyDtoHAsync_v2(block as *mut c_void, source, bytes, stream),
             "cuMemcpyDtoHAsync",
         )?;
-        check(
-            cu::cuStreamSynchronize(self.streams[s]),
-            "cuStreamSynchronize",
-        )?;
-        let scatter: Vec<IoDim> = dims
-            .iter()
-            .zip(&packed)
-            .map(|(d, &p)| IoDim::new(d.n, p, d.os))
-            .collect();
-        let host = Base {
-            re: st.host(),
-            im: st.host() + std::mem::size_of::<T>(),
+        let scatter = Scatter {
+            step: i,
+            to,
+            dims: dims
+                .iter()
+                .zip(&packed)
+                .map(|(d, &p)| IoDim::new(d.n, p, d.os))
+                .collect(),
+            complex,
+            extent: Extent::of(to.0, to.1, dims, |d| d.os, complex, unit),
         };
-        host_transfer::<T>((host, 0), to, &scatter, complex);
-        Ok(())
+        host.scatter(b, stream, scatter)
     }
 
     /// A transfer between two cards without peer access, on stream `s` (of the destination
@@ -1946,6 +2166,15 @@ fn host_order(dims: &[IoDim], r: Route) -> Vec<IoDim> {
     d
 }
 
+/// The kernels' name of `T`.
+fn real_name<T>() -> &'static str {
+    if std::mem::size_of::<T>() == 8 {
+        "double"
+    } else {
+        "float"
+    }
+}
+
 fn device_alloc(bytes: usize) -> Result<u64> {
     let mut d = 0;
     // SAFETY: cuMemAlloc writes the address of a new block.
@@ -2016,6 +2245,14 @@ impl<T: Real> Drop for CudaProgram<T> {
             for (e, &ev) in self.events.iter().enumerate() {
                 let _ = self.cards[self.event_card[e]].dev.bind();
                 cu::cuEventDestroy_v2(ev);
+            }
+            for (i, &ev) in self.landing_events.iter().enumerate() {
+                if !ev.is_null() {
+                    let _ = self.cards[self.stream_card[self.program.steps[i].stream()]]
+                        .dev
+                        .bind();
+                    cu::cuEventDestroy_v2(ev);
+                }
             }
             for (s, &st) in self.streams.iter().enumerate() {
                 let _ = self.cards[self.stream_card[s]].dev.bind();

@@ -33,9 +33,10 @@
 //! `kernels::compile_generated` (no `cuda_fp16.h`: conversions are PTX `cvt`, as in
 //! `half.rs`). Needs compute capability 8.0 or later (`mma.sync`, `cp.async`).
 //!
-//! Host arrays, strided layouts and device arrays reach [`SplitHalf`] through
-//! `transform::GpuTransform` (`GpuTransform::split_half`): the same chunked staging, layout
-//! kernel and recovery as its cuFFT stages. Plans choose it through `Backend::GpuSplitHalf`
+//! Device arrays and strided layouts reach [`SplitHalf`] through `transform::GpuTransform`
+//! (`GpuTransform::split_half`: the same layout kernel as its cuFFT stages); host arrays through
+//! the streamed Program, whose `Fft` steps the kernels take run as that transform
+//! (`program::Options::split_half`), with the same staging and recovery as cuFFT's. Plans choose it through `Backend::GpuSplitHalf`
 //! (`FFTX_TENSOR_CORES=split`, `planner::tensor_cores`).
 
 use super::half::CONVERT;

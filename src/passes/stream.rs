@@ -1,0 +1,612 @@
+//! Streaming lowering: a transform of host arrays that fits the device becomes a Program that
+//! moves it through device buffers a tile of whole transforms at a time, so that copies in,
+//! transforms and copies out of different tiles overlap.
+//!
+//! Tiles cut the transforms' loops in their order (the innermost loops whole, a range of one
+//! loop, one index of each loop outside it), about [`TILE_BYTES`] of data each (one transform
+//! where a transform is larger). A tile's transfers are cut into blocks of at most
+//! [`BLOCK_BYTES`] that alternate between two streams each way, so one block's host copy
+//! overlaps the other's DMA. Tiles alternate between two pairs of device buffers (input and
+//! output, packed: loops outside the transform's axes, row-major):
+//!
+//! - streams 1 and 2 copy tile c in, once the transform of tile c-2 has read its buffer;
+//! - stream 0 transforms tile c once it is in and tile c-2's output is out;
+//! - streams 3 and 4 copy tile c out once it is transformed.
+//!
+//! The steps are listed as tile c in, tile c's transform, tile c-1 out, so the CPU executor,
+//! which runs them in order, and the CUDA executor, which issues them in order, both see a
+//! valid sequence. An in-place transform reads tile c+1 before writing tile c back: the
+//! transforms own disjoint locations (`transform::supports`).
+//!
+//! The lowered program's tiles ([`TileOut`]) say which transforms are complete in the output once a tile's copies
+//! out have landed, so a failed run in place can be finished on the CPU from the first tile
+//! not written.
+
+use super::Budget;
+use crate::error::{Error, Result};
+use crate::problem::{IoDim, Problem};
+use crate::program::{At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT};
+
+/// Bytes of a tile's larger side (the unit of overlap for batched problems).
+pub const TILE_BYTES: usize = 16 << 20;
+/// Bytes of one transfer step (a block of a tile's copy in or out).
+pub const BLOCK_BYTES: usize = 8 << 20;
+
+/// The streams: transforms, copies in (two), copies out (two).
+const COMPUTE: usize = 0;
+const IN: [usize; 2] = [1, 2];
+const OUT: [usize; 2] = [3, 4];
+
+/// One tile: the offsets of its first element in the caller's arrays (real scalars), and the
+/// lengths of its loop axes (the cut loop, then the loops inside it).
+struct Tile {
+    input: isize,
+    output: isize,
+    loops: Vec<usize>,
+}
+
+/// Lowers `p` (its arrays the caller's host arrays) to a streamed program on device
+/// `budget.device`; `Err` when its buffers exceed `budget.bytes`.
+pub fn lower(p: &Problem, budget: Budget) -> Result<Lowered> {
+    if p.dims.is_empty() || p.howmany() == 0 {
+        return Err(Error::unsupported("nothing to stream: no transform"));
+    }
+    let unit = p.precision.bytes();
+    let (ci, co) = (p.kind.input_is_complex(), p.kind.output_is_complex());
+    let elems = |shape: &[isize]| shape.iter().map(|&n| n as usize).product::<usize>();
+    let (in_shape, out_shape) = (p.input_shape(), p.output_shape());
+    let per_transform =
+        (elems(&in_shape) * (1 + ci as usize)).max(elems(&out_shape) * (1 + co as usize)) * unit;
+    let (cut, tiles) = tiles(p, (TILE_BYTES / per_transform).max(1));
+    let largest: usize = tiles
+        .iter()
+        .map(|t| t.loops.iter().product())
+        .max()
+        .unwrap_or(1);
+    let scalars_in = largest * elems(&in_shape) * (1 + ci as usize);
+    let scalars_out = largest * elems(&out_shape) * (1 + co as usize);
+    let need = 2 * (scalars_in + scalars_out) * unit;
+    if need > budget.bytes {
+        return Err(Error::new(
+            crate::error::ErrorKind::OutOfDeviceMemory,
+            format!(
+                "streaming needs {need} device bytes, over the {} a plan may use",
+                budget.bytes
+            ),
+        ));
+    }
+    let mut prog = Program::new();
+    let device = Placement::Device(budget.device);
+    let din = [0, 1].map(|_| prog.temp(scalars_in, device));
+    let dout = [0, 1].map(|_| prog.temp(scalars_out, device));
+    let mut s = Schedule {
+        prog,
+        p,
+        cut,
+        block: (BLOCK_BYTES / unit).max(2),
+        din,
+        dout,
+        in_used: [[false; 2]; 2],
+        out_used: [[false; 2]; 2],
+        out_steps: Vec::new(),
+    };
+    for c in 0..tiles.len() {
+        s.copy_in(c, &tiles[c]);
+        s.transform(c, &tiles[c]);
+        if c > 0 {
+            s.copy_out(c - 1, &tiles[c - 1]);
+        }
+    }
+    s.copy_out(tiles.len() - 1, &tiles[tiles.len() - 1]);
+    let mut done = 0;
+    let tiles = tiles
+        .iter()
+        .zip(s.out_steps)
+        .map(|(t, steps)| {
+            done += t.loops.iter().product::<usize>();
+            TileOut { steps, done }
+        })
+        .collect();
+    Ok(Lowered {
+        program: s.prog,
+        tiles,
+    })
+}
+
+/// The tiles of `p` for `per_tile` transforms each, in loop order, and the index of the loop
+/// they cut (the loops inside it are whole; `p.loops.len()` when there are none).
+fn tiles(p: &Problem, per_tile: usize) -> (usize, Vec<Tile>) {
+    let n = |l: &IoDim| l.n as usize;
+    let inside = |a: usize| p.loops[a + 1..].iter().map(n).product::<usize>();
+    let Some(cut) = (0..p.loops.len()).find(|&a| inside(a) <= per_tile) else {
+        let whole = Tile {
+            input: 0,
+            output: 0,
+            loops: Vec::new(),
+        };
+        return (0, vec![whole]);
+    };
+    let run = (per_tile / inside(cut)).clamp(1, n(&p.loops[cut]));
+    let outer: usize = p.loops[..cut].iter().map(n).product();
+    let mut tiles = Vec::new();
+    for o in 0..outer {
+        // The indices of the loops outside the cut, row-major.
+        let (mut rest, mut input, mut output) = (o, 0, 0);
+        for l in p.loops[..cut].iter().rev() {
+            let k = (rest % n(l)) as isize;
+            rest /= n(l);
+            input += k * l.is;
+            output += k * l.os;
+        }
+        let l = &p.loops[cut];
+        for first in (0..n(l)).step_by(run) {
+            let mut loops = vec![run.min(n(l) - first)];
+            loops.extend(p.loops[cut + 1..].iter().map(n));
+            tiles.push(Tile {
+                input: input + first as isize * l.is,
+                output: output + first as isize * l.os,
+                loops,
+            });
+        }
+    }
+    (cut, tiles)
+}
+
+/// The program being listed, and which streams each slot's last copies used (their events
+/// exist only then).
+struct Schedule<'a> {
+    prog: Program,
+    p: &'a Problem,
+    cut: usize,
+    /// Real scalars of a block.
+    block: usize,
+    din: [BufId; 2],
+    dout: [BufId; 2],
+    /// Per slot, per stream of the pair: did the slot's last copy in (out) use it?
+    in_used: [[bool; 2]; 2],
+    out_used: [[bool; 2]; 2],
+    out_steps: Vec<Vec<usize>>,
+}
+
+/// Event ids: per slot, the transform done, each copy-in stream done, each copy-out stream
+/// done.
+fn computed(slot: usize) -> usize {
+    slot
+}
+fn copied_in(slot: usize, k: usize) -> usize {
+    2 + 2 * slot + k
+}
+fn copied_out(slot: usize, k: usize) -> usize {
+    6 + 2 * slot + k
+}
+
+impl Schedule<'_> {
+    /// The box of tile `t`'s data on one side: its loop axes then the transform's, with the
+    /// caller's strides and the packed device strides.
+    fn side(&self, t: &Tile, input: bool) -> (Vec<IoDim>, bool) {
+        let p = self.p;
+        let complex = if input {
+            p.kind.input_is_complex()
+        } else {
+            p.kind.output_is_complex()
+        };
+        let shape = if input {
+            p.input_shape()
+        } else {
+            p.output_shape()
+        };
+        let caller = |d: &IoDim| if input { d.is } else { d.os };
+        let axes: Vec<(usize, isize)> = t
+            .loops
+            .iter()
+            .zip(&p.loops[self.cut.min(p.loops.len())..])
+            .map(|(&n, l)| (n, caller(l)))
+            .chain(
+                shape
+                    .iter()
+                    .zip(&p.dims)
+                    .map(|(&n, d)| (n as usize, caller(d))),
+            )
+            .collect();
+        let mut packed = 1 + complex as isize;
+        let mut dims = vec![IoDim::new(0, 0, 0); axes.len()];
+        for (k, &(n, stride)) in axes.iter().enumerate().rev() {
+            dims[k] = IoDim::new(n as isize, stride, packed);
+            packed *= n as isize;
+        }
+        (dims, complex)
+    }
+
+    fn copy_in(&mut self, c: usize, t: &Tile) {
+        let slot = c % 2;
+        let (dims, complex) = self.side(t, true);
+        let blocks = split(&dims, self.block / (1 + complex as usize));
+        let used = [0, 1].map(|k| blocks.len() > k);
+        if c >= 2 {
+            for k in (0..2).filter(|&k| used[k]) {
+                self.wait(computed(slot), IN[k]);
+            }
+        }
+        for (b, (from, to, dims)) in blocks.into_iter().enumerate() {
+            self.prog.steps.push(Step::Transfer {
+                from: At {
+                    buf: INPUT,
+                    offset: t.input + from,
+                },
+                to: At {
+                    buf: self.din[slot],
+                    offset: to,
+                },
+                dims,
+                complex,
+                stream: IN[b % 2],
+            });
+        }
+        for k in (0..2).filter(|&k| used[k]) {
+            self.record(copied_in(slot, k), IN[k]);
+        }
+        self.in_used[slot] = used;
+    }
+
+    fn transform(&mut self, c: usize, t: &Tile) {
+        let slot = c % 2;
+        let (in_used, out_used) = (self.in_used[slot], self.out_used[slot]);
+        for k in (0..2).filter(|&k| in_used[k]) {
+            self.wait(copied_in(slot, k), COMPUTE);
+        }
+        if c >= 2 {
+            for k in (0..2).filter(|&k| out_used[k]) {
+                self.wait(copied_out(slot, k), COMPUTE);
+            }
+        }
+        let (ins, _) = self.side(t, true);
+        let (outs, _) = self.side(t, false);
+        let rank = self.p.dims.len();
+        let device = |k: usize| IoDim::new(ins[k].n, ins[k].os, outs[k].os);
+        let loops = ins.len() - rank;
+        let problem = Problem {
+            kind: self.p.kind.clone(),
+            dims: (loops..ins.len())
+                .zip(&self.p.dims)
+                .map(|(k, d)| IoDim {
+                    n: d.n,
+                    ..device(k)
+                })
+                .collect(),
+            loops: (0..loops).map(device).collect(),
+            precision: self.p.precision,
+            in_place: false,
+        };
+        self.prog.steps.push(Step::Fft {
+            problem,
+            input: At {
+                buf: self.din[slot],
+                offset: 0,
+            },
+            output: At {
+                buf: self.dout[slot],
+                offset: 0,
+            },
+            stream: COMPUTE,
+        });
+        self.record(computed(slot), COMPUTE);
+    }
+
+    fn copy_out(&mut self, c: usize, t: &Tile) {
+        let slot = c % 2;
+        let (dims, complex) = self.side(t, false);
+        // Device to host: the box's strides the other way round.
+        let dims: Vec<IoDim> = dims.iter().map(|d| IoDim::new(d.n, d.os, d.is)).collect();
+        let blocks = split(&dims, self.block / (1 + complex as usize));
+        let used = [0, 1].map(|k| blocks.len() > k);
+        for k in (0..2).filter(|&k| used[k]) {
+            self.wait(computed(slot), OUT[k]);
+        }
+        let mut steps = Vec::new();
+        for (b, (from, to, dims)) in blocks.into_iter().enumerate() {
+            steps.push(self.prog.steps.len());
+            self.prog.steps.push(Step::Transfer {
+                from: At {
+                    buf: self.dout[slot],
+                    offset: from,
+                },
+                to: At {
+                    buf: OUTPUT,
+                    offset: t.output + to,
+                },
+                dims,
+                complex,
+                stream: OUT[b % 2],
+            });
+        }
+        for k in (0..2).filter(|&k| used[k]) {
+            self.record(copied_out(slot, k), OUT[k]);
+        }
+        self.out_used[slot] = used;
+        self.out_steps.push(steps);
+    }
+
+    fn wait(&mut self, event: usize, stream: usize) {
+        self.prog.steps.push(Step::Wait { event, stream });
+    }
+    fn record(&mut self, event: usize, stream: usize) {
+        self.prog.steps.push(Step::Record { event, stream });
+    }
+}
+
+/// The box `dims` (strides `is` from, `os` to) cut into boxes of at most `most` elements (one
+/// row of the innermost axis where that alone is more): each with its offsets from the box's
+/// start on both sides.
+fn split(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)> {
+    let n = |d: &IoDim| d.n.max(0) as usize;
+    let inside = |a: usize| dims[a + 1..].iter().map(n).product::<usize>();
+    let Some(cut) = (0..dims.len()).find(|&a| inside(a) <= most) else {
+        return vec![(0, 0, dims.to_vec())];
+    };
+    let run = (most / inside(cut).max(1)).clamp(1, n(&dims[cut]).max(1));
+    let outer: usize = dims[..cut].iter().map(n).product();
+    let mut out = Vec::new();
+    for o in 0..outer {
+        let (mut rest, mut from, mut to) = (o, 0, 0);
+        for d in dims[..cut].iter().rev() {
+            let k = (rest % n(d)) as isize;
+            rest /= n(d);
+            from += k * d.is;
+            to += k * d.os;
+        }
+        let d = &dims[cut];
+        for first in (0..n(d)).step_by(run) {
+            let mut part = vec![IoDim::new(run.min(n(d) - first) as isize, d.is, d.os)];
+            part.extend_from_slice(&dims[cut + 1..]);
+            let first = first as isize;
+            out.push((from + first * d.is, to + first * d.os, merged(&part)));
+        }
+    }
+    out
+}
+
+/// The box with axes of length 1 dropped and each axis that continues the next inner one on
+/// both sides merged into it (a packed box is one axis: one run to copy).
+fn merged(dims: &[IoDim]) -> Vec<IoDim> {
+    let mut out: Vec<IoDim> = Vec::new();
+    for d in dims.iter().rev().filter(|d| d.n != 1) {
+        match out.last_mut() {
+            Some(inner) if d.is == inner.n * inner.is && d.os == inner.n * inner.os => {
+                inner.n *= d.n
+            }
+            _ => out.push(*d),
+        }
+    }
+    if out.is_empty() {
+        out.push(
+            dims.last()
+                .map_or(IoDim::new(1, 1, 1), |d| IoDim { n: 1, ..*d }),
+        );
+    }
+    out.reverse();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::cpu::layout::ArrayPtr;
+    use crate::exec::cpu::program::CpuProgram;
+    use crate::exec::cpu::CpuTransform;
+    use crate::problem::{Kind, Precision, R2rKind};
+    use rand::{Rng, SeedableRng};
+
+    const BUDGET: Budget = Budget {
+        device: 0,
+        bytes: 1 << 40,
+    };
+
+    /// Runs `p` as its streamed program and as one CPU transform on the same random input;
+    /// returns the largest difference relative to the largest output.
+    fn compare(p: &Problem, in_len: usize, out_len: usize) -> f64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let x: Vec<f64> = (0..in_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let s = lower(p, BUDGET).unwrap();
+        s.program.validate().unwrap();
+        let run = |program: bool| {
+            let (mut a, mut b) = (x.clone(), vec![0.0; out_len]);
+            let ptr = |v: &mut Vec<f64>| ArrayPtr::Real(v.as_mut_ptr() as usize);
+            let (i, o) = if p.in_place {
+                (ptr(&mut a), ptr(&mut a))
+            } else {
+                (ptr(&mut a), ptr(&mut b))
+            };
+            let complex = |a: ArrayPtr, c: bool| match a {
+                ArrayPtr::Real(r) if c => ArrayPtr::Complex { re: r, im: r + 8 },
+                a => a,
+            };
+            let (i, o) = (
+                complex(i, p.kind.input_is_complex()),
+                complex(o, p.kind.output_is_complex()),
+            );
+            // SAFETY: the arrays hold what the problem addresses (lengths from the caller).
+            unsafe {
+                if program {
+                    CpuProgram::<f64>::new(&s.program, 1)
+                        .unwrap()
+                        .run(i, o)
+                        .unwrap();
+                } else {
+                    CpuTransform::<f64>::new(p, 1).execute(i, o).unwrap();
+                }
+            }
+            if p.in_place {
+                a
+            } else {
+                b
+            }
+        };
+        let (got, want) = (run(true), run(false));
+        let top = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        got.iter()
+            .zip(&want)
+            .map(|(g, w)| (g - w).abs())
+            .fold(0.0, f64::max)
+            / top
+    }
+
+    fn problem(
+        kind: Kind,
+        dims: &[(isize, isize, isize)],
+        loops: &[(isize, isize, isize)],
+    ) -> Problem {
+        let io =
+            |v: &[(isize, isize, isize)]| v.iter().map(|&(n, i, o)| IoDim::new(n, i, o)).collect();
+        Problem {
+            kind,
+            dims: io(dims),
+            loops: io(loops),
+            precision: Precision::F64,
+            in_place: false,
+        }
+    }
+
+    /// Every kind, batched and strided, one or many tiles, in and out of place, runs on the
+    /// CPU executor as the direct transform computes it.
+    #[test]
+    fn streamed_programs_compute_the_transform() {
+        let c2c = Kind::Dft { sign: -1 };
+        // 300 transforms of 64 x 48 complex: 48 KiB each, 342 a tile, so one tile.
+        let cases: Vec<(Problem, usize, usize)> = vec![
+            (
+                problem(
+                    c2c.clone(),
+                    &[(64, 96, 96), (48, 2, 2)],
+                    &[(300, 6144, 6144)],
+                ),
+                300 * 6144,
+                300 * 6144,
+            ),
+            // A transform larger than a tile: one a tile, blocks of it alternating streams.
+            (
+                problem(c2c.clone(), &[(1 << 21, 2, 2)], &[(2, 1 << 22, 1 << 22)]),
+                1 << 23,
+                1 << 23,
+            ),
+            // Interleaved batches (the loop innermost in memory), two loops.
+            // 4 MiB each: 4 a tile, so the inner loop is cut (6 tiles).
+            (
+                problem(
+                    Kind::Dft { sign: 1 },
+                    &[(1 << 18, 2 * 3 * 5, 2 * 3 * 5)],
+                    &[(3, 2 * 5, 2 * 5), (5, 2, 2)],
+                ),
+                30 << 18,
+                30 << 18,
+            ),
+            // r2c and c2r batches over several tiles.
+            (
+                problem(
+                    Kind::R2c,
+                    &[(1 << 16, 1, 2)],
+                    &[(70, 1 << 16, 2 * ((1 << 15) + 1))],
+                ),
+                70 << 16,
+                70 * 2 * ((1 << 15) + 1),
+            ),
+            (
+                problem(
+                    Kind::C2r,
+                    &[(256, 2 * 129, 256), (256, 2, 1)],
+                    &[(40, 2 * 256 * 129, 65536)],
+                ),
+                40 * 2 * 256 * 129,
+                40 * 65536,
+            ),
+            (
+                problem(
+                    Kind::R2r(vec![R2rKind::Redft10, R2rKind::Rodft11]),
+                    &[(300, 400, 400), (400, 1, 1)],
+                    &[(30, 120000, 120000)],
+                ),
+                30 * 120000,
+                30 * 120000,
+            ),
+        ];
+        for (p, i, o) in &cases {
+            let tiles = lower(p, BUDGET).unwrap().tiles;
+            let e = compare(p, *i, *o);
+            assert!(
+                e < 1e-12,
+                "{}: {} tiles, error {e:e}",
+                p.describe(),
+                tiles.len()
+            );
+        }
+        // In place: c2c with many tiles, r2c with the padded rows.
+        let mut p = cases[3].0.clone();
+        p.dims = vec![IoDim::new(1 << 16, 1, 2)];
+        p.loops = vec![IoDim::new(70, 2 * ((1 << 15) + 1), 2 * ((1 << 15) + 1))];
+        p.in_place = true;
+        let len = 70 * 2 * ((1 << 15) + 1);
+        assert!(compare(&p, len, len) < 1e-12);
+        let mut p = problem(c2c, &[(4096, 2, 2)], &[(1000, 8192, 8192)]);
+        p.in_place = true;
+        assert!(lower(&p, BUDGET).unwrap().tiles.len() > 2);
+        assert!(compare(&p, 1000 * 8192, 1000 * 8192) < 1e-12);
+    }
+
+    /// Tiles cut the loops in order, whole inner loops; their `done` counts grow to every
+    /// transform; blocks stay within `BLOCK_BYTES` and cover the tile.
+    #[test]
+    fn tiles_and_blocks() {
+        let c2c = Kind::Dft { sign: -1 };
+        // 7 x 300 transforms of 4096 complex f64 (64 KiB): 256 a tile, so the inner loop is
+        // cut in runs of 256 (two tiles per outer index).
+        let p = problem(
+            c2c.clone(),
+            &[(4096, 2, 2)],
+            &[(7, 2 * 4096 * 300, 2 * 4096 * 300), (300, 8192, 8192)],
+        );
+        let (cut, t) = tiles(&p, 256);
+        assert_eq!((cut, t.len()), (1, 14));
+        assert_eq!(t[1].loops, vec![44]);
+        assert_eq!(t[2].input, 2 * 4096 * 300);
+        let s = lower(&p, BUDGET).unwrap();
+        let done: Vec<usize> = s.tiles.iter().map(|t| t.done).collect();
+        assert_eq!(done[..3], [256, 300, 556]);
+        assert_eq!(*done.last().unwrap(), 2100);
+        for tile in &s.tiles {
+            for &k in &tile.steps {
+                let Step::Transfer { to, dims, .. } = &s.program.steps[k] else {
+                    panic!("a transfer")
+                };
+                assert_eq!(to.buf, OUTPUT);
+                let elems: isize = dims.iter().map(|d| d.n).product();
+                assert!(elems as usize * 16 <= BLOCK_BYTES);
+            }
+        }
+        // A packed box is one run; strided axes stay apart.
+        let packed = [IoDim::new(4, 2 * 512, 2 * 512), IoDim::new(512, 2, 2)];
+        assert_eq!(merged(&packed), vec![IoDim::new(2048, 2, 2)]);
+        let padded = [
+            IoDim::new(1, 9, 9),
+            IoDim::new(4, 2 * 130, 2 * 128),
+            IoDim::new(128, 2, 2),
+        ];
+        assert_eq!(merged(&padded), padded[1..].to_vec());
+        // Blocks: a box cut on its outer axis, offsets on both sides.
+        let b = split(&[IoDim::new(10, 100, 7), IoDim::new(6, 1, 1)], 25);
+        assert_eq!(b.len(), 3);
+        assert_eq!((b[1].0, b[1].1, b[1].2[0].n), (400, 28, 4));
+        assert_eq!(b[2].2[0].n, 2);
+        // A row longer than a block is cut along it.
+        let b = split(&[IoDim::new(3, 1000, 1000), IoDim::new(100, 2, 2)], 40);
+        assert_eq!(b.len(), 9);
+        assert_eq!((b[4].0, b[4].2[0].n), (1000 + 80, 40));
+        // The budget is a hard limit.
+        assert!(lower(
+            &p,
+            Budget {
+                device: 0,
+                bytes: 1 << 20
+            }
+        )
+        .is_err());
+    }
+}
