@@ -1364,7 +1364,8 @@ impl<T: Real> CudaProgram<T> {
             });
         }
         let direct = self.runs_direct(input, output);
-        let (gathers, writes_host) = self.host_copies(&bases, direct);
+        // A resident run moves nothing between host and device: nothing to gather.
+        let (gathers, writes_host) = self.host_copies(&bases, direct || resident);
         let queue = Queue::default();
         let r = std::thread::scope(|scope| {
             let dev = self.cards[0].dev.clone();
