@@ -160,12 +160,16 @@ impl<T: Real> Executor<T> {
         };
         // The GPU streams tiles in and out: an output that overlaps the input in another
         // layout than FFTW's in-place ones (new-array execute can make one) is the CPU's.
-        let tangled = || overlap(problem, input, output) == Overlap::Tangled;
-        if !device_arrays && (self.on_cpu() || tangled()) {
+        if !device_arrays && self.on_cpu() {
+            return self.cpu()?.execute(input, output);
+        }
+        let arrays = overlap(problem, input, output);
+        let tangled = arrays == Overlap::Tangled;
+        if !device_arrays && tangled {
             return self.cpu()?.execute(input, output);
         }
         if device_arrays {
-            if tangled() {
+            if tangled {
                 return Err(Error::unsupported("the device arrays overlap in a layout the GPU cannot run in place; nothing was computed"));
             }
             let Some(g) = self.device_gpu() else {
@@ -180,7 +184,7 @@ impl<T: Real> Executor<T> {
         let Some(g) = self.host_gpu() else {
             return self.cpu()?.execute(input, output);
         };
-        let in_place = overlap(problem, input, output) != Overlap::Disjoint;
+        let in_place = arrays != Overlap::Disjoint;
         let Err(Failure { error, written }) = g.execute(input, output, in_place) else {
             return Ok(());
         };

@@ -26,7 +26,9 @@ pub fn normalize(p: &Problem) -> Problem {
     q
 }
 
-fn merge_loops(loops: &[IoDim]) -> Vec<IoDim> {
+/// `loops` with axes of length 1 dropped and each axis that continues the next inner one on both
+/// sides merged into it (one axis of length 0 for an empty box).
+pub fn merge_loops(loops: &[IoDim]) -> Vec<IoDim> {
     if loops.iter().any(|d| d.n == 0) {
         return vec![IoDim::new(0, 0, 0)];
     }

@@ -22,10 +22,13 @@
 //! out have landed, so a failed run in place can be finished on the CPU from the first tile
 //! not written.
 
+use super::normalize::merge_loops;
 use super::Budget;
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Problem};
-use crate::program::{At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT};
+use crate::program::{
+    box_offsets, At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT,
+};
 
 /// Bytes of a tile's larger side (the unit of overlap for batched problems).
 pub const TILE_BYTES: usize = 16 << 20;
@@ -113,43 +116,20 @@ pub fn lower(p: &Problem, budget: Budget) -> Result<Lowered> {
     })
 }
 
-/// The tiles of `p` for `per_tile` transforms each, in loop order, and the index of the loop
-/// they cut (the loops inside it are whole; `p.loops.len()` when there are none).
+/// The tiles of `p` for `per_tile` transforms each, in loop order (the loops' box [`cut`]),
+/// and the index of the loop they cut (the loops inside it are whole; 0 without loops).
 fn tiles(p: &Problem, per_tile: usize) -> (usize, Vec<Tile>) {
-    let n = |l: &IoDim| l.n as usize;
-    let inside = |a: usize| p.loops[a + 1..].iter().map(n).product::<usize>();
-    let Some(cut) = (0..p.loops.len()).find(|&a| inside(a) <= per_tile) else {
-        let whole = Tile {
-            input: 0,
-            output: 0,
-            loops: Vec::new(),
-        };
-        return (0, vec![whole]);
-    };
-    let run = (per_tile / inside(cut)).clamp(1, n(&p.loops[cut]));
-    let outer: usize = p.loops[..cut].iter().map(n).product();
-    let mut tiles = Vec::new();
-    for o in 0..outer {
-        // The indices of the loops outside the cut, row-major.
-        let (mut rest, mut input, mut output) = (o, 0, 0);
-        for l in p.loops[..cut].iter().rev() {
-            let k = (rest % n(l)) as isize;
-            rest /= n(l);
-            input += k * l.is;
-            output += k * l.os;
-        }
-        let l = &p.loops[cut];
-        for first in (0..n(l)).step_by(run) {
-            let mut loops = vec![run.min(n(l) - first)];
-            loops.extend(p.loops[cut + 1..].iter().map(n));
-            tiles.push(Tile {
-                input: input + first as isize * l.is,
-                output: output + first as isize * l.os,
-                loops,
-            });
-        }
-    }
-    (cut, tiles)
+    let pieces = cut(&p.loops, per_tile);
+    let first = p.loops.len() - pieces[0].2.len();
+    let tiles = pieces
+        .into_iter()
+        .map(|(input, output, loops)| Tile {
+            input,
+            output,
+            loops: loops.iter().map(|l| l.n as usize).collect(),
+        })
+        .collect();
+    (first, tiles)
 }
 
 /// The program being listed, and which streams each slot's last copies used (their events
@@ -218,34 +198,67 @@ impl Schedule<'_> {
     }
 
     fn copy_in(&mut self, c: usize, t: &Tile) {
+        self.copies(c, t, true);
+    }
+
+    fn copy_out(&mut self, c: usize, t: &Tile) {
+        let steps = self.copies(c, t, false);
+        self.out_steps.push(steps);
+    }
+
+    /// Tile `t`'s (tile `c`'s) copies in or out, in blocks alternating between the two streams
+    /// of their way, after the waits that free their buffer; the indices of the copy steps.
+    fn copies(&mut self, c: usize, t: &Tile, into_device: bool) -> Vec<usize> {
         let slot = c % 2;
-        let (dims, complex) = self.side(t, true);
+        let (dims, complex) = self.side(t, into_device);
+        // Device to host: the box's strides the other way round.
+        let dims: Vec<IoDim> = match into_device {
+            true => dims,
+            false => dims.iter().map(|d| IoDim::new(d.n, d.os, d.is)).collect(),
+        };
         let blocks = split(&dims, self.block / (1 + complex as usize));
         let used = [0, 1].map(|k| blocks.len() > k);
-        if c >= 2 {
+        let (streams, done) = match into_device {
+            true => (IN, copied_in as fn(usize, usize) -> usize),
+            false => (OUT, copied_out as fn(usize, usize) -> usize),
+        };
+        // A copy in overwrites the slot's input once tile c-2's transform has read it; a copy
+        // out reads the output once this tile's transform has written it.
+        if !into_device || c >= 2 {
             for k in (0..2).filter(|&k| used[k]) {
-                self.wait(computed(slot), IN[k]);
+                self.wait(computed(slot), streams[k]);
             }
         }
-        for (b, (from, to, dims)) in blocks.into_iter().enumerate() {
+        let mut steps = Vec::new();
+        for (b, (from_offset, to_offset, dims)) in blocks.into_iter().enumerate() {
+            let at = |buf, offset| At { buf, offset };
+            let (from, to) = match into_device {
+                true => (
+                    at(INPUT, t.input + from_offset),
+                    at(self.din[slot], to_offset),
+                ),
+                false => (
+                    at(self.dout[slot], from_offset),
+                    at(OUTPUT, t.output + to_offset),
+                ),
+            };
+            steps.push(self.prog.steps.len());
             self.prog.steps.push(Step::Transfer {
-                from: At {
-                    buf: INPUT,
-                    offset: t.input + from,
-                },
-                to: At {
-                    buf: self.din[slot],
-                    offset: to,
-                },
+                from,
+                to,
                 dims,
                 complex,
-                stream: IN[b % 2],
+                stream: streams[b % 2],
             });
         }
         for k in (0..2).filter(|&k| used[k]) {
-            self.record(copied_in(slot, k), IN[k]);
+            self.record(done(slot, k), streams[k]);
         }
-        self.in_used[slot] = used;
+        match into_device {
+            true => self.in_used[slot] = used,
+            false => self.out_used[slot] = used,
+        }
+        steps
     }
 
     fn transform(&mut self, c: usize, t: &Tile) {
@@ -292,40 +305,6 @@ impl Schedule<'_> {
         self.record(computed(slot), COMPUTE);
     }
 
-    fn copy_out(&mut self, c: usize, t: &Tile) {
-        let slot = c % 2;
-        let (dims, complex) = self.side(t, false);
-        // Device to host: the box's strides the other way round.
-        let dims: Vec<IoDim> = dims.iter().map(|d| IoDim::new(d.n, d.os, d.is)).collect();
-        let blocks = split(&dims, self.block / (1 + complex as usize));
-        let used = [0, 1].map(|k| blocks.len() > k);
-        for k in (0..2).filter(|&k| used[k]) {
-            self.wait(computed(slot), OUT[k]);
-        }
-        let mut steps = Vec::new();
-        for (b, (from, to, dims)) in blocks.into_iter().enumerate() {
-            steps.push(self.prog.steps.len());
-            self.prog.steps.push(Step::Transfer {
-                from: At {
-                    buf: self.dout[slot],
-                    offset: from,
-                },
-                to: At {
-                    buf: OUTPUT,
-                    offset: t.output + to,
-                },
-                dims,
-                complex,
-                stream: OUT[b % 2],
-            });
-        }
-        for k in (0..2).filter(|&k| used[k]) {
-            self.record(copied_out(slot, k), OUT[k]);
-        }
-        self.out_used[slot] = used;
-        self.out_steps.push(steps);
-    }
-
     fn wait(&mut self, event: usize, stream: usize) {
         self.prog.steps.push(Step::Wait { event, stream });
     }
@@ -335,55 +314,39 @@ impl Schedule<'_> {
 }
 
 /// The box `dims` (strides `is` from, `os` to) cut into boxes of at most `most` elements (one
-/// row of the innermost axis where that alone is more): each with its offsets from the box's
+/// row of the innermost axis where that alone is more), each merged to its fewest axes
+/// (`normalize::merge_loops`: a packed box is one run to copy), with its offsets from the box's
 /// start on both sides.
 fn split(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)> {
-    let n = |d: &IoDim| d.n.max(0) as usize;
-    let inside = |a: usize| dims[a + 1..].iter().map(n).product::<usize>();
-    let Some(cut) = (0..dims.len()).find(|&a| inside(a) <= most) else {
-        return vec![(0, 0, dims.to_vec())];
-    };
-    let run = (most / inside(cut).max(1)).clamp(1, n(&dims[cut]).max(1));
-    let outer: usize = dims[..cut].iter().map(n).product();
-    let mut out = Vec::new();
-    for o in 0..outer {
-        let (mut rest, mut from, mut to) = (o, 0, 0);
-        for d in dims[..cut].iter().rev() {
-            let k = (rest % n(d)) as isize;
-            rest /= n(d);
-            from += k * d.is;
-            to += k * d.os;
-        }
-        let d = &dims[cut];
-        for first in (0..n(d)).step_by(run) {
-            let mut part = vec![IoDim::new(run.min(n(d) - first) as isize, d.is, d.os)];
-            part.extend_from_slice(&dims[cut + 1..]);
-            let first = first as isize;
-            out.push((from + first * d.is, to + first * d.os, merged(&part)));
-        }
+    let mut pieces = cut(dims, most);
+    for (_, _, part) in &mut pieces {
+        *part = merge_loops(part);
     }
-    out
+    pieces
 }
 
-/// The box with axes of length 1 dropped and each axis that continues the next inner one on
-/// both sides merged into it (a packed box is one axis: one run to copy).
-fn merged(dims: &[IoDim]) -> Vec<IoDim> {
-    let mut out: Vec<IoDim> = Vec::new();
-    for d in dims.iter().rev().filter(|d| d.n != 1) {
-        match out.last_mut() {
-            Some(inner) if d.is == inner.n * inner.is && d.os == inner.n * inner.os => {
-                inner.n *= d.n
-            }
-            _ => out.push(*d),
+/// The box `dims` cut in order into boxes of at most `most` elements: the axes inside the cut
+/// axis whole, runs of the cut axis, one index of each axis outside it; each with its offsets
+/// from the box's start on both sides and its axes (the cut one first).
+fn cut(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)> {
+    let n = |d: &IoDim| d.n.max(0) as usize;
+    let inside = |a: usize| dims[a + 1..].iter().map(n).product::<usize>();
+    let Some(at) = (0..dims.len()).find(|&a| inside(a) <= most) else {
+        return vec![(0, 0, dims.to_vec())];
+    };
+    let run = (most / inside(at).max(1)).clamp(1, n(&dims[at]).max(1));
+    let outer: usize = dims[..at].iter().map(n).product();
+    let d = &dims[at];
+    let mut out = Vec::new();
+    for o in 0..outer {
+        let (from, to) = box_offsets(&dims[..at], o);
+        for first in (0..n(d)).step_by(run) {
+            let mut part = vec![IoDim::new(run.min(n(d) - first) as isize, d.is, d.os)];
+            part.extend_from_slice(&dims[at + 1..]);
+            let first = first as isize;
+            out.push((from + first * d.is, to + first * d.os, part));
         }
     }
-    if out.is_empty() {
-        out.push(
-            dims.last()
-                .map_or(IoDim::new(1, 1, 1), |d| IoDim { n: 1, ..*d }),
-        );
-    }
-    out.reverse();
     out
 }
 
@@ -582,14 +545,10 @@ mod tests {
             }
         }
         // A packed box is one run; strided axes stay apart.
-        let packed = [IoDim::new(4, 2 * 512, 2 * 512), IoDim::new(512, 2, 2)];
-        assert_eq!(merged(&packed), vec![IoDim::new(2048, 2, 2)]);
-        let padded = [
-            IoDim::new(1, 9, 9),
-            IoDim::new(4, 2 * 130, 2 * 128),
-            IoDim::new(128, 2, 2),
-        ];
-        assert_eq!(merged(&padded), padded[1..].to_vec());
+        let packed = [IoDim::new(8, 2 * 512, 2 * 512), IoDim::new(512, 2, 2)];
+        assert_eq!(split(&packed, 1024)[1].2, vec![IoDim::new(1024, 2, 2)]);
+        let padded = [IoDim::new(4, 2 * 130, 2 * 128), IoDim::new(128, 2, 2)];
+        assert_eq!(split(&padded, 1024)[0].2, padded.to_vec());
         // Blocks: a box cut on its outer axis, offsets on both sides.
         let b = split(&[IoDim::new(10, 100, 7), IoDim::new(6, 1, 1)], 25);
         assert_eq!(b.len(), 3);

@@ -468,6 +468,19 @@ impl Program {
     }
 }
 
+/// The offsets (input, output) of element `index` of the box `dims`, elements in the order
+/// [`for_each_in_box`] visits them (the last axis fastest).
+pub fn box_offsets(dims: &[IoDim], mut index: usize) -> (isize, isize) {
+    let (mut i, mut o) = (0, 0);
+    for d in dims.iter().rev() {
+        let k = (index % d.n as usize) as isize;
+        index /= d.n as usize;
+        i += k * d.is;
+        o += k * d.os;
+    }
+    (i, o)
+}
+
 /// Calls `f(input offset, output offset)` for every element of the box `dims` (a
 /// [`Step::Transfer`]'s elements, in order).
 pub fn for_each_in_box(dims: &[IoDim], i0: isize, o0: isize, f: &mut impl FnMut(isize, isize)) {

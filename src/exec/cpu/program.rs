@@ -9,7 +9,7 @@ use super::kernel::{CpuKernel, WorkBuffers};
 use super::layout::ArrayPtr;
 use super::CpuTransform;
 use crate::problem::IoDim;
-use crate::program::{for_each_in_box, At, Axis, FmmStep, Program, Role, Step};
+use crate::program::{box_offsets, for_each_in_box, At, Axis, FmmStep, Program, Role, Step};
 use crate::real::Real;
 use num_complex::Complex;
 use std::f64::consts::PI;
@@ -345,7 +345,7 @@ pub(crate) unsafe fn host_transfer_on<T: Real>(
     let copy_pieces = |jobs: std::ops::Range<usize>| {
         for job in jobs {
             let (row, k) = (job / pieces, job % pieces);
-            let (i, o) = row_offsets(outer, row);
+            let (i, o) = box_offsets(outer, row);
             let first = k * piece;
             let len = piece.min(run.saturating_sub(first));
             let (i, o) = (from.1 + i + first as isize, to.1 + o + first as isize);
@@ -360,19 +360,6 @@ pub(crate) unsafe fn host_transfer_on<T: Real>(
         }
     };
     crate::exec::parallel::parallel_for(threads, rows * pieces, &copy_pieces);
-}
-
-/// The offsets (input, output) of row `row` of the box `outer`, rows in order (the last
-/// axis fastest).
-fn row_offsets(outer: &[IoDim], mut row: usize) -> (isize, isize) {
-    let (mut i, mut o) = (0, 0);
-    for d in outer.iter().rev() {
-        let k = (row % d.n as usize) as isize;
-        row /= d.n as usize;
-        i += k * d.is;
-        o += k * d.os;
-    }
-    (i, o)
 }
 
 /// exp(sign · 2πi · m / n) for m in 0..n, in f64 (then rounded to T once).

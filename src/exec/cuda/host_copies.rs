@@ -10,8 +10,9 @@
 //!
 //! Host memory is what the steps so far made it wherever a later step looks: before a copy
 //! that reads or writes host bytes, the copies in flight that reach them ([`Extent`]) finish.
-//! Blocks come from the device's staging pool (`staging`), at most [`MAX_BLOCKS`] a run; one
-//! whose DMA was queued is free once the event after it fires.
+//! Blocks come from the device's staging pool (`staging`), at most [`MAX_BLOCKS`] and
+//! [`MAX_PINNED`] bytes a run (two blocks whatever their size); one whose DMA was queued is free
+//! once the event after it fires.
 //!
 //! [`HostCopies`] also records, per step, how far each write into the caller's arrays got
 //! ([`Landing`]): after a failure the recovery needs to know which copies out are whole in
@@ -32,6 +33,9 @@ use std::thread::Scope;
 /// Most staging blocks of one run (on the 16-core H100 box, 16 copy threads with two blocks
 /// each moved pageable arrays 18-19% faster than 8: `bench/results/2026-11-26-h100-movers-ab.md`).
 pub const MAX_BLOCKS: usize = 32;
+/// Most pinned bytes of one run's blocks (the resident schedule copies 256 MiB blocks: 32 of
+/// them would pin 8 GiB).
+pub const MAX_PINNED: usize = MAX_BLOCKS * staging::BLOCK_BYTES;
 
 /// The bytes `[lo, hi)` of host memory that a box reaches (for split complex arrays the span
 /// from the lowest real to the highest imaginary byte: conservative, never too small).
@@ -153,9 +157,8 @@ enum Held {
     Free,
     /// A DMA from or into it was queued: free once its event fires.
     Dma,
-    /// Step `step`'s input, gathered by job `job`.
+    /// A step's input, gathered by job `job`.
     Gathered {
-        step: usize,
         job: usize,
     },
     /// A scatter (job `job`) reads it.
@@ -166,25 +169,31 @@ enum Held {
 
 struct Block {
     pinned: PinnedBlock,
-    /// The event after the block's last DMA, made in the context of the stream that queued it
-    /// (null before the first).
+    /// The event after the block's last DMA (null before the first), and the context it was
+    /// made in: a DMA on another card's stream needs one of that card's.
     event: cu::CUevent,
+    context: cu::CUcontext,
     held: Held,
 }
 
 impl Block {
-    /// Records a new event after the work queued on `stream` so far (in the current context,
-    /// the stream's).
+    /// Records the block's event after the work queued on `stream` so far (the current
+    /// context's stream), making it first where the block has none of this context.
     unsafe fn record(&mut self, stream: cu::CUstream) -> Result<()> {
-        if !self.event.is_null() {
-            cu::cuEventDestroy_v2(self.event);
-            self.event = std::ptr::null_mut();
+        let mut context = std::ptr::null_mut();
+        check(cu::cuCtxGetCurrent(&mut context), "cuCtxGetCurrent")?;
+        if self.event.is_null() || self.context != context {
+            if !self.event.is_null() {
+                cu::cuEventDestroy_v2(self.event);
+                self.event = std::ptr::null_mut();
+            }
+            // Blocking: a copy thread waiting for the DMA sleeps instead of spinning on a core
+            // that the other copies need.
+            let flags = cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32
+                | cu::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
+            check(cu::cuEventCreate(&mut self.event, flags), "cuEventCreate")?;
+            self.context = context;
         }
-        // Blocking: a copy thread waiting for the DMA sleeps instead of spinning on a core
-        // that the other copies need.
-        let flags = cu::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32
-            | cu::CUevent_flags::CU_EVENT_BLOCKING_SYNC as u32;
-        check(cu::cuEventCreate(&mut self.event, flags), "cuEventCreate")?;
         check(cu::cuEventRecord(self.event, stream), "cuEventRecord")
     }
 
@@ -379,10 +388,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             self.landing[s] = Landing::Landed;
         }
         st.landed.clear();
-        match st.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        st.error.take().map_or(Ok(()), Err)
     }
 
     /// Per step, how far its write into host memory got; gives the blocks back to the pool
@@ -415,7 +421,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             dims: g.dims,
             complex: g.complex,
         });
-        self.blocks[b].held = Held::Gathered { step, job };
+        self.blocks[b].held = Held::Gathered { job };
         self.in_flight.push((job, g.extent));
         Ok(b)
     }
@@ -428,9 +434,11 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         while self.ahead < self.specs.len() && !self.writes_host[self.ahead] {
             let step = self.ahead;
             if let Some(g) = &self.specs[step] {
-                let blocks_left = MAX_BLOCKS - self.blocks.len()
-                    + self.blocks.iter().filter(|b| b.held == Held::Free).count();
-                if blocks_left <= 2 || self.in_flight.iter().any(|(_, e)| e.overlaps(g.extent)) {
+                let free = self.blocks.iter().filter(|b| b.held == Held::Free).count();
+                let blocks_left = MAX_BLOCKS - self.blocks.len() + free;
+                let pinned_left = self.pinned() + g.bytes <= MAX_PINNED || free > 2;
+                let waits = self.in_flight.iter().any(|(_, e)| e.overlaps(g.extent));
+                if blocks_left <= 2 || !pinned_left || waits {
                     return Ok(());
                 }
                 let b = self.gather(step)?;
@@ -448,10 +456,12 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         if let Some(b) = self.blocks.iter().position(|b| b.held == Held::Free) {
             return self.sized(b, bytes);
         }
-        if self.blocks.len() < MAX_BLOCKS {
+        let room = self.pinned() + bytes <= MAX_PINNED || self.blocks.len() < 2;
+        if self.blocks.len() < MAX_BLOCKS && room {
             self.blocks.push(Block {
                 pinned: staging::take(&self.dev, bytes)?,
                 event: std::ptr::null_mut(),
+                context: std::ptr::null_mut(),
                 held: Held::Free,
             });
             return Ok(self.blocks.len() - 1);
@@ -481,24 +491,26 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
 
     /// Marks free the blocks whose DMA is done or whose scatter finished.
     fn refresh(&mut self) -> Result<()> {
-        let finished = {
-            let st = self.queue.state.lock();
-            st.finished.clone()
-        };
+        let st = self.queue.state.lock();
         for b in &mut self.blocks {
             let free = match b.held {
                 Held::Free => true,
                 // SAFETY: an event of this run.
                 Held::Dma => unsafe { b.dma_done(false) }?,
-                Held::Scattering { job } => finished[job],
+                Held::Scattering { job } => st.finished[job],
                 Held::Gathered { .. } => false,
             };
             if free {
                 b.held = Held::Free;
             }
         }
-        self.in_flight.retain(|&(j, _)| !finished[j]);
+        self.in_flight.retain(|&(j, _)| !st.finished[j]);
         Ok(())
+    }
+
+    /// Pinned bytes of the run's blocks.
+    fn pinned(&self) -> usize {
+        self.blocks.iter().map(|b| b.pinned.len).sum()
     }
 
     /// Block `b` (free), replaced by a larger one if it holds less than `bytes`.
@@ -529,28 +541,18 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         id
     }
 
-    /// Waits until one of `jobs` has finished.
+    /// Waits until one of `jobs` has finished; a copy thread's error, if any.
     fn wait_any(&mut self, jobs: &[usize]) -> Result<()> {
         let mut st = self.queue.state.lock();
         while !jobs.iter().any(|&j| st.finished[j]) {
             self.queue.done.wait(&mut st);
         }
-        match st.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.in_flight.retain(|&(j, _)| !st.finished[j]);
+        st.error.take().map_or(Ok(()), Err)
     }
 
     fn wait(&mut self, job: usize) -> Result<()> {
-        let mut st = self.queue.state.lock();
-        while !st.finished[job] {
-            self.queue.done.wait(&mut st);
-        }
-        self.in_flight.retain(|&(j, _)| j != job);
-        match st.error.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.wait_any(&[job])
     }
 }
 
