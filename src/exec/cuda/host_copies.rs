@@ -4,7 +4,8 @@
 //!
 //! - A host-to-device transfer's gather runs ahead: when the calling thread reaches one, the
 //!   copy threads also start the gathers of the next ones, up to the next step that writes host
-//!   memory, so that gathers run side by side and the DMA engine never waits for the next block.
+//!   memory, so that the DMA engine never waits for the next block. Every copy is cut in parts
+//!   that the threads take in order (`Job`): blocks fill one after another, each by all threads.
 //! - A device-to-host transfer's DMA goes into a free block; a copy thread waits for it and
 //!   scatters the block into host memory while the calling thread goes on.
 //!
@@ -112,26 +113,60 @@ pub struct Scatter {
     pub extent: Extent,
 }
 
-enum Job {
-    Gather {
-        from: (Base, isize),
-        block: usize,
-        dims: Vec<IoDim>,
-        complex: bool,
-    },
-    Scatter {
-        copied: usize,
-        block: usize,
-        to: (Base, isize),
-        dims: Vec<IoDim>,
-        complex: bool,
-        step: usize,
-    },
+/// A copy between host memory and a block: the box `dims` from `from` (strides `is`) to `to`
+/// (strides `os`); a scatter's also waits for the DMA into its block (`after`: the event) and
+/// then counts its step as landed. Copy threads take it in [`PARTS`] of its [`Job::axis`], in
+/// order, so a block is ready (or a scatter done) after its share of every thread's time rather
+/// than one thread's whole copy: the first DMA of a run waits for one block, not for all.
+struct Job {
+    from: (Base, isize),
+    to: (Base, isize),
+    dims: Vec<IoDim>,
+    complex: bool,
+    after: Option<(usize, usize)>,
+    /// The axis its parts cut, and how many parts.
+    axis: usize,
+    parts: usize,
 }
 
-// SAFETY: plain addresses of memory the run keeps alive until every job is done, and an event
-// handle usable from any thread of the context.
-unsafe impl Send for Job {}
+/// Bytes of the smallest part of a job worth a copy thread's hand-over.
+const MIN_PART_BYTES: usize = 512 << 10;
+
+impl Job {
+    /// Cuts the job's box in up to `want` parts of at least [`MIN_PART_BYTES`]: along its
+    /// outermost axis that is long enough, else its longest.
+    fn cut(mut self, bytes: usize, want: usize) -> Job {
+        let want = want.min(bytes / MIN_PART_BYTES).max(1);
+        let longest = (0..self.dims.len())
+            .max_by_key(|&a| self.dims[a].n)
+            .unwrap_or(0);
+        self.axis = (0..self.dims.len())
+            .find(|&a| self.dims[a].n as usize >= want)
+            .unwrap_or(longest);
+        self.parts = self
+            .dims
+            .get(self.axis)
+            .map_or(1, |d| want.min(d.n.max(1) as usize));
+        self
+    }
+
+    /// Copies part `k` of the job's box.
+    ///
+    /// # Safety
+    /// Both sides of the box are valid, and no other copy writes the part's destination.
+    unsafe fn copy_part<T: Real>(&self, k: usize) {
+        let mut dims = self.dims.clone();
+        let (mut from, mut to) = (self.from, self.to);
+        if let Some(d) = dims.get_mut(self.axis) {
+            let n = d.n as usize;
+            let (start, end) = (k * n / self.parts, (k + 1) * n / self.parts);
+            from.1 += start as isize * d.is;
+            to.1 += start as isize * d.os;
+            d.n = (end - start) as isize;
+        }
+        host_transfer_on::<T>(from, to, &dims, self.complex, 1);
+    }
+}
 
 /// What the copy threads share with the calling thread.
 #[derive(Default)]
@@ -143,7 +178,10 @@ pub struct Queue {
 
 #[derive(Default)]
 struct Shared {
-    jobs: VecDeque<(usize, Job)>,
+    /// Parts to copy: the job's number, the job, the part.
+    jobs: VecDeque<(usize, Arc<Job>, usize)>,
+    /// Per job: its parts not yet copied, and whether it is done.
+    left: Vec<usize>,
     finished: Vec<bool>,
     closed: bool,
     idle: usize,
@@ -347,14 +385,18 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     pub unsafe fn scatter(&mut self, b: usize, stream: cu::CUstream, s: Scatter) -> Result<()> {
         self.wait_reaching(s.extent)?;
         self.blocks[b].record(stream)?;
-        let job = self.submit(Job::Scatter {
-            copied: self.blocks[b].event as usize,
-            block: self.blocks[b].pinned.ptr as usize,
+        let elements: usize = s.dims.iter().map(|d| d.n.max(0) as usize).product();
+        let bytes = elements * (1 + s.complex as usize) * std::mem::size_of::<T>();
+        let job = Job {
+            from: (self.block_base(b), 0),
             to: s.to,
             dims: s.dims,
             complex: s.complex,
-            step: s.step,
-        });
+            after: Some((self.blocks[b].event as usize, s.step)),
+            axis: 0,
+            parts: 1,
+        };
+        let job = self.submit(job, bytes);
         self.blocks[b].held = Held::Scattering { job };
         self.in_flight.push((job, s.extent));
         Ok(())
@@ -415,12 +457,16 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             .ok_or_else(|| Error::internal("a staged transfer without its gather"))?;
         self.wait_reaching(g.extent)?;
         let b = self.free_block(g.bytes)?;
-        let job = self.submit(Job::Gather {
+        let job = Job {
             from: g.from,
-            block: self.blocks[b].pinned.ptr as usize,
+            to: (self.block_base(b), 0),
             dims: g.dims,
             complex: g.complex,
-        });
+            after: None,
+            axis: 0,
+            parts: 1,
+        };
+        let job = self.submit(job, g.bytes);
         self.blocks[b].held = Held::Gathered { job };
         self.in_flight.push((job, g.extent));
         Ok(b)
@@ -508,6 +554,15 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         Ok(())
     }
 
+    /// Block `b` as an interleaved complex (or real) array.
+    fn block_base(&self, b: usize) -> Base {
+        let re = self.blocks[b].pinned.ptr as usize;
+        Base {
+            re,
+            im: re + std::mem::size_of::<T>(),
+        }
+    }
+
     /// Pinned bytes of the run's blocks.
     fn pinned(&self) -> usize {
         self.blocks.iter().map(|b| b.pinned.len).sum()
@@ -523,17 +578,23 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         Ok(b)
     }
 
-    fn submit(&mut self, job: Job) -> usize {
+    /// Queues `job` (of `bytes`) in parts, waking or starting a copy thread for each.
+    fn submit(&mut self, job: Job, bytes: usize) -> usize {
+        let job = Arc::new(job.cut(bytes, self.threads));
         let id = self.next_job;
         self.next_job += 1;
         let spawn = {
             let mut st = self.queue.state.lock();
             st.finished.push(false);
-            st.jobs.push_back((id, job));
-            self.queue.work.notify_one();
-            st.idle == 0 && self.spawned < self.threads
+            st.left.push(job.parts);
+            for k in 0..job.parts {
+                st.jobs.push_back((id, job.clone(), k));
+            }
+            self.queue.work.notify_all();
+            let waiting = st.jobs.len().saturating_sub(st.idle);
+            waiting.min(self.threads - self.spawned)
         };
-        if spawn {
+        for _ in 0..spawn {
             self.spawned += 1;
             let (queue, dev) = (self.queue, self.dev.clone());
             self.scope.spawn(move || copy_thread::<T>(queue, &dev));
@@ -565,12 +626,12 @@ impl<T: Real> Drop for HostCopies<'_, '_, T> {
     }
 }
 
-/// A copy thread: takes jobs until the run closes the queue.
+/// A copy thread: takes parts of jobs until the run closes the queue.
 fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
     let bound = dev.bind();
     let mut st = q.state.lock();
     loop {
-        let Some((id, job)) = st.jobs.pop_front() else {
+        let Some((id, job, k)) = st.jobs.pop_front() else {
             if st.closed {
                 return;
             }
@@ -581,53 +642,29 @@ fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
         };
         drop(st);
         let r = bound.clone().and_then(|()| {
-            // SAFETY: the run keeps the memory of every job alive until it is done.
-            unsafe { run_job::<T>(job) }
+            if let Some((event, _)) = job.after {
+                // SAFETY: an event of the run, alive until every job is done.
+                check(
+                    unsafe { cu::cuEventSynchronize(event as cu::CUevent) },
+                    "cuEventSynchronize",
+                )?;
+            }
+            // SAFETY: the run keeps the memory of every job alive until it is done; parts
+            // write disjoint bytes.
+            unsafe { job.copy_part::<T>(k) };
+            Ok(())
         });
         st = q.state.lock();
-        match r {
-            Ok(Some(step)) => st.landed.push(step),
-            Ok(None) => {}
-            Err(e) => {
-                st.error.get_or_insert(e);
+        if let Err(e) = r {
+            st.error.get_or_insert(e);
+        }
+        st.left[id] -= 1;
+        if st.left[id] == 0 {
+            st.finished[id] = true;
+            if let Some((_, step)) = job.after {
+                st.landed.push(step);
             }
-        }
-        st.finished[id] = true;
-        q.done.notify_all();
-    }
-}
-
-/// Runs a job on this thread; a scatter's step once it landed.
-unsafe fn run_job<T: Real>(job: Job) -> Result<Option<usize>> {
-    let unit = std::mem::size_of::<T>();
-    let block = |p: usize| Base {
-        re: p,
-        im: p + unit,
-    };
-    match job {
-        Job::Gather {
-            from,
-            block: b,
-            dims,
-            complex,
-        } => {
-            host_transfer_on::<T>(from, (block(b), 0), &dims, complex, 1);
-            Ok(None)
-        }
-        Job::Scatter {
-            copied,
-            block: b,
-            to,
-            dims,
-            complex,
-            step,
-        } => {
-            check(
-                cu::cuEventSynchronize(copied as cu::CUevent),
-                "cuEventSynchronize",
-            )?;
-            host_transfer_on::<T>((block(b), 0), to, &dims, complex, 1);
-            Ok(Some(step))
+            q.done.notify_all();
         }
     }
 }
@@ -635,6 +672,76 @@ unsafe fn run_job<T: Real>(job: Job) -> Result<Option<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A job's parts copy its box exactly: a strided box (the outer axis reversed, the inner
+    /// axes interleaved complex) gathered part by part equals the element-by-element gather,
+    /// whatever the number of parts asked for, and the bytes around the block stay untouched.
+    #[test]
+    fn parts_copy_the_whole_box() {
+        let host: Vec<f64> = (0..2 * 7 * 5 * 64)
+            .map(|i| (i as f64 * 0.37).sin())
+            .collect();
+        // Box: 7 x 5 x 64 complex, host strides (-5*64*2, 64*2, 2) from the last plane.
+        let dims = vec![
+            IoDim::new(7, -5 * 64 * 2, 5 * 64 * 2),
+            IoDim::new(5, 64 * 2, 64 * 2),
+            IoDim::new(64, 2, 2),
+        ];
+        let first = 6 * 5 * 64 * 2;
+        let base = |v: &[f64]| Base {
+            re: v.as_ptr() as usize,
+            im: v.as_ptr() as usize + 8,
+        };
+        let mut expected = vec![0.0f64; 7 * 5 * 64 * 2];
+        for (p, plane) in (0..7).zip((0..7).rev()) {
+            for r in 0..5 {
+                for c in 0..128 {
+                    expected[(p * 5 + r) * 128 + c] = host[(plane * 5 + r) * 128 + c];
+                }
+            }
+        }
+        for want in [1, 2, 3, 7, 16] {
+            let mut block = vec![-1.0f64; 7 * 5 * 64 * 2 + 2];
+            let job = Job {
+                from: (base(&host), first),
+                to: (
+                    Base {
+                        re: block[1..].as_mut_ptr() as usize,
+                        im: block[1..].as_mut_ptr() as usize + 8,
+                    },
+                    0,
+                ),
+                dims: dims.clone(),
+                complex: true,
+                after: None,
+                axis: 0,
+                parts: 1,
+            };
+            // 7*5*64*16 bytes: at most one part per 512 KiB, so cut a larger size to see parts.
+            let job = job.cut(want << 20, want);
+            assert_eq!(
+                job.parts, want,
+                "the outermost axis of at least {want}, else 64"
+            );
+            for k in 0..job.parts {
+                // SAFETY: both boxes lie in their vectors.
+                unsafe { job.copy_part::<f64>(k) };
+            }
+            assert_eq!(&block[1..block.len() - 1], &expected[..], "{want} parts");
+            assert_eq!((block[0], block[block.len() - 1]), (-1.0, -1.0));
+        }
+        // Small copies stay whole.
+        let job = Job {
+            from: (base(&host), 0),
+            to: (base(&host), 0),
+            dims,
+            complex: true,
+            after: None,
+            axis: 0,
+            parts: 1,
+        };
+        assert_eq!(job.cut(100 << 10, 16).parts, 1);
+    }
 
     fn base(re: usize, im: usize) -> Base {
         Base { re, im }
