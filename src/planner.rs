@@ -443,6 +443,7 @@ fn split_or_cufft<T: Real>(p: &Problem, rigor: Rigor, mem: (Memory, Memory), key
             threads: 1,
             cost_ns,
             backend,
+            fusion: None,
         },
     );
     backend
@@ -468,6 +469,7 @@ fn estimate(problem: &Problem, max_threads: usize) -> Choice {
         threads: cpu_threads(problem, max_threads, PAR_GRAIN),
         cost_ns: 0.0,
         backend: Backend::Cpu,
+        fusion: None,
     }
 }
 
@@ -1077,6 +1079,7 @@ fn measure<T: Real>(
                 threads,
                 cost_ns: fastest,
                 backend: Backend::Cpu,
+                fusion: None,
             });
         }
     }

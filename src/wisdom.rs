@@ -5,11 +5,13 @@
 //! through dlopen), so that FFTW reads a file fftx wrote without `error reading wisdom` (and
 //! learns nothing from it); without an FFTW here it is left out. The second is fftx's, headed
 //! `(fftw-3.3.10 fftx_wisdom` (`fftxf_wisdom` in single precision), one
-//! `(choice "KEY" LEVEL THREADS COST BACKEND)` per problem (BACKEND `cpu` or `gpu`; wisdom
-//! without it means `cpu`). Importing reads every s-expression of the text: FFTW's own are
+//! `(choice "KEY" LEVEL THREADS COST BACKEND [FUSION])` per problem (BACKEND `cpu` or `gpu`; wisdom
+//! without it means `cpu`; FUSION, for an FFTX chain on the GPU, how its loads and stores
+//! run: `fused`, `callback` or `kernel`). Importing reads every s-expression of the text: FFTW's own are
 //! well-formed and hold nothing fftx uses.
 
 use crate::problem::Precision;
+use crate::program::kernel::Fusion;
 use crate::program::Backend;
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
@@ -53,6 +55,8 @@ pub struct Choice {
     pub cost_ns: f64,
     /// Where the transform runs.
     pub backend: Backend,
+    /// How an FFTX chain on the GPU runs (its key is `Chain::wisdom_key`).
+    pub fusion: Option<Fusion>,
 }
 
 pub struct Wisdom {
@@ -121,8 +125,12 @@ impl Wisdom {
         let mut s = fftw_empty_wisdom(self.precision).unwrap_or_default();
         s.push_str(&format!("(fftw-3.3.10 {}\n", self.tag()));
         for (k, c) in self.entries.lock().iter() {
+            let fusion = c
+                .fusion
+                .map(|f| format!(" {}", f.name()))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "  (choice \"{}\" {} {} {:.1} {})\n",
+                "  (choice \"{}\" {} {} {:.1} {}{fusion})\n",
                 k,
                 c.rigor.name(),
                 c.threads,
@@ -325,9 +333,12 @@ fn parse(text: &str) -> Option<Parsed> {
                     &items[..]
                 {
                     if head == "choice" {
-                        let backend = match rest {
-                            [] => Backend::Cpu,
-                            [Tok::Atom(b)] => Backend::parse(b)?,
+                        let (backend, fusion) = match rest {
+                            [] => (Backend::Cpu, None),
+                            [Tok::Atom(b)] => (Backend::parse(b)?, None),
+                            [Tok::Atom(b), Tok::Atom(f)] => {
+                                (Backend::parse(b)?, Some(Fusion::parse(f)?))
+                            }
                             _ => return None,
                         };
                         let choice = Choice {
@@ -335,6 +346,7 @@ fn parse(text: &str) -> Option<Parsed> {
                             threads: threads.parse().ok().filter(|&t| t >= 1)?,
                             cost_ns: cost.parse().ok()?,
                             backend,
+                            fusion,
                         };
                         entries.push((key.clone(), choice));
                     }
@@ -407,6 +419,7 @@ mod tests {
                 threads: 2,
                 cost_ns: 10.0,
                 backend: Backend::Cpu,
+                fusion: None,
             },
         );
         w.remember(
@@ -416,6 +429,7 @@ mod tests {
                 threads: 1,
                 cost_ns: 0.0,
                 backend: Backend::Cpu,
+                fusion: None,
             },
         );
         assert_eq!(w.lookup("a", Rigor::Measure).unwrap().threads, 2);
@@ -438,6 +452,7 @@ mod tests {
                 threads: 4,
                 cost_ns: 3.5e6,
                 backend: Backend::Gpu,
+                fusion: None,
             },
         );
         let text = w.export();
@@ -459,6 +474,47 @@ mod tests {
             !v.import("(fftw-3.3.10 fftxf_wisdom (choice \"bad\" measure 2 10.0 tpu))"),
             "unknown backend"
         );
+    }
+
+    /// An FFTX chain's fusion follows its backend, and is kept through export and import;
+    /// a name that is no fusion makes the text malformed.
+    #[test]
+    fn fusion_round_trips() {
+        let w = Wisdom::new(Precision::F64);
+        let chain = Choice {
+            rigor: Rigor::Measure,
+            threads: 1,
+            cost_ns: 2.5e5,
+            backend: Backend::Gpu,
+            fusion: Some(Fusion::Callback),
+        };
+        w.remember("fftx-chain 8x8 #00ff", chain);
+        w.remember(
+            "plain",
+            Choice {
+                fusion: None,
+                ..chain
+            },
+        );
+        let text = w.export();
+        assert!(text.contains(" gpu callback)"), "{text}");
+        let v = Wisdom::new(Precision::F64);
+        assert!(v.import(&text));
+        assert_eq!(
+            v.lookup("fftx-chain 8x8 #00ff", Rigor::Estimate),
+            Some(chain)
+        );
+        assert_eq!(v.lookup("plain", Rigor::Measure).unwrap().fusion, None);
+        for f in ["fused", "kernel"] {
+            let one = format!("(fftw-3.3.10 fftx_wisdom (choice \"c\" measure 1 1.0 gpu {f}))");
+            assert!(v.import(&one));
+            assert_eq!(
+                v.lookup("c", Rigor::Measure).unwrap().fusion,
+                Fusion::parse(f)
+            );
+        }
+        assert!(!v.import("(fftw-3.3.10 fftx_wisdom (choice \"c\" measure 1 1.0 gpu fast))"));
+        assert!(!v.import("(fftw-3.3.10 fftx_wisdom (choice \"c\" measure 1 1.0 gpu kernel x))"));
     }
 
     #[test]

@@ -1230,6 +1230,84 @@ fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
 }
 
+/// The exported wisdom text (double precision).
+fn wisdom_text() -> String {
+    // SAFETY: the string is ours until freed.
+    unsafe {
+        let p = fftw_export_wisdom_to_string();
+        let text = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+        fftw_free(p as *mut std::ffi::c_void);
+        text
+    }
+}
+
+/// An FFTX chain's fusion, timed under FFTX_MEASURE, is recorded in wisdom as FFTW plans'
+/// choices are; after export, forget and import, a plan (FFTX_ESTIMATE too, as FFTW's
+/// measured wisdom serves its estimates) runs that fusion without timing, and computes the same.
+#[test]
+fn fftx_fusion_choice_is_kept_in_wisdom() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let (n, ns, nd) = (34usize, 17usize, 17usize);
+    let input = random(ns * ns * ns, 7);
+    let g = random(2 * n * n * (n / 2 + 1), 8);
+    let run = |flags: u32| -> (Vec<f64>, String) {
+        force_backend(Some(BackendSetting::Gpu));
+        let mut out = vec![0.0; nd * nd * nd];
+        let (mut inp, mut gg) = (input.clone(), g.clone());
+        let text = unsafe {
+            fftx_conv3(
+                n,
+                ns,
+                nd,
+                inp.as_mut_ptr(),
+                out.as_mut_ptr(),
+                gg.as_mut_ptr() as *mut fftx_complex,
+                flags,
+            )
+        };
+        force_backend(None);
+        (out, text)
+    };
+    // SAFETY: tests run one at a time (state()).
+    unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
+    fftw_forget_wisdom();
+    let (measured, text) = run(FFTX_MEASURE);
+    assert!(text.contains(" measured "), "timed under MEASURE\n{text}");
+    let fusion = ["fused", "callback", "kernel"]
+        .into_iter()
+        .find(|f| text.contains(&format!("fusion={f} measured")))
+        .unwrap_or_else(|| panic!("no fusion in\n{text}"));
+    let wisdom = wisdom_text();
+    let line = wisdom
+        .lines()
+        .find(|l| l.contains("\"fftx-chain 34x34x34 #"))
+        .unwrap_or_else(|| panic!("no chain in wisdom\n{wisdom}"));
+    assert!(
+        line.trim_end().ends_with(&format!(" gpu {fusion})")),
+        "{line}"
+    );
+    fftw_forget_wisdom();
+    assert!(!wisdom_text().contains("fftx-chain"));
+    let c = std::ffi::CString::new(wisdom).unwrap();
+    assert_eq!(unsafe { fftw_import_wisdom_from_string(c.as_ptr()) }, 1);
+    for flags in [FFTX_MEASURE, FFTX_ESTIMATE] {
+        let (got, text) = run(flags);
+        assert!(
+            text.contains(&format!("fusion={fusion} from wisdom")),
+            "flags {flags}: {fusion} from wisdom, not timed again\n{text}"
+        );
+        let e = rel_l2(&got, &measured);
+        assert!(
+            e < 1e-13,
+            "flags {flags}: rel L2 {e:e} against the measured plan"
+        );
+    }
+    fftw_forget_wisdom();
+}
+
 unsafe extern "C" fn fftxf_scaling(
     i: *mut std::ffi::c_void,
     o: *mut std::ffi::c_void,

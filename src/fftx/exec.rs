@@ -17,7 +17,7 @@ use super::graph::{problem_of, Access, Buf, Op, Temp};
 use super::passes::Step;
 use crate::error::Result;
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::exec::cuda::program::{CudaProgram, Options};
+use crate::exec::cuda::program::{CudaProgram, MeasuredFusion, Options};
 use crate::exec::cuda::run::CudaRun;
 use crate::exec::cuda::Device;
 use crate::exec::{Executable, Executor};
@@ -26,6 +26,7 @@ use crate::problem::Precision;
 use crate::program::kernel::{self, Elements, Kernel};
 use crate::program::{At, BufId, Buffer, Placement, Program, Role, Step as PStep};
 use crate::real::Real;
+use crate::wisdom::{Choice, Rigor};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -185,7 +186,13 @@ fn gpu(
             }
         }
     }
-    let placed = place::place(program, precision, 0, on_device)?;
+    let mut placed = place::place(program, precision, 0, on_device)?;
+    let rigor = if measure {
+        Rigor::Measure
+    } else {
+        Rigor::Estimate
+    };
+    fusions_from_wisdom(&mut placed, precision, rigor);
     let options = Options {
         peer: true,
         measure,
@@ -195,29 +202,61 @@ fn gpu(
         split_half: precision == Precision::F32
             && crate::backend::tensor_cores_setting() == crate::backend::TensorCores::Split,
     };
+    /// The executable, and the chains' fusions measured while making it.
     fn ready<T: Real>(
         program: &Program,
         placed: &Program,
         g: Arc<Device>,
         options: Options,
-    ) -> Result<Executable> {
+    ) -> Result<(Executable, Vec<MeasuredFusion>)> {
         let ordinal = g.ordinal;
-        let run = CudaRun::ready(
-            CudaProgram::<T>::with_options(placed, &[g], options)?,
-            ordinal,
-        );
+        let cuda = CudaProgram::<T>::with_options(placed, &[g], options)?;
+        let measured = cuda.measured_fusions();
+        let run = CudaRun::ready(cuda, ordinal);
         let threads = crate::planner::settings(T::PRECISION).nthreads();
-        Ok(Box::new(Executor::<T>::for_arrays(
-            program,
-            Some(run),
-            threads,
-        )?))
+        let exec = Executor::<T>::for_arrays(program, Some(run), threads)?;
+        Ok((Box::new(exec), measured))
     }
-    let run = match precision {
+    let (run, measured) = match precision {
         Precision::F64 => ready::<f64>(program, &placed, g, options)?,
         Precision::F32 => ready::<f32>(program, &placed, g, options)?,
     };
+    remember_fusions(&placed, precision, rigor, &measured);
     Ok((placed, run))
+}
+
+/// The chains of `placed` whose fusion wisdom names (made with at least `rigor`) take it.
+fn fusions_from_wisdom(placed: &mut Program, precision: Precision, rigor: Rigor) {
+    let wisdom = crate::wisdom::of(precision);
+    for s in &mut placed.steps {
+        if let PStep::Kernel {
+            kernel: Kernel::Chain(c),
+            ..
+        } = s
+        {
+            c.fusion = wisdom.lookup(&c.wisdom_key(), rigor).and_then(|w| w.fusion);
+        }
+    }
+}
+
+/// Wisdom records each timed chain's fusion, as it records FFTW plans' choices.
+fn remember_fusions(placed: &Program, precision: Precision, rigor: Rigor, m: &[MeasuredFusion]) {
+    for &MeasuredFusion { step, fusion, ms } in m {
+        if let PStep::Kernel {
+            kernel: Kernel::Chain(c),
+            ..
+        } = &placed.steps[step]
+        {
+            let choice = Choice {
+                rigor,
+                threads: 1,
+                cost_ns: ms * 1e6,
+                backend: crate::program::Backend::Gpu,
+                fusion: Some(fusion),
+            };
+            crate::wisdom::of(precision).remember(&c.wisdom_key(), choice);
+        }
+    }
 }
 
 /// What a plan runs: its Program, on the CPU or placed on the GPU.
@@ -375,6 +414,53 @@ mod tests {
             }
         }
         g
+    }
+
+    /// The wisdom keys of a graph's chains, lowered as the plan lowers them.
+    fn chain_keys(g: &Graph) -> Vec<String> {
+        let (program, _, _) = lower_program(&fuse(&prune(g).unwrap().0)).unwrap();
+        let chains = program.steps.iter().filter_map(|s| match s {
+            PStep::Kernel {
+                kernel: Kernel::Chain(c),
+                ..
+            } => Some(c.wisdom_key()),
+            _ => None,
+        });
+        chains.collect()
+    }
+
+    /// A chain's wisdom key names its structure only: the same wherever the caller's arrays
+    /// are (another process) and whatever the subplans' labels or a fusion already chosen;
+    /// another size, input box or output box is another key.
+    #[test]
+    fn chain_keys_ignore_addresses_and_labels() {
+        let g = fig2(16, 5, 7);
+        let keys = chain_keys(&g);
+        assert_eq!(keys.len(), 1, "{keys:?}");
+        assert!(keys[0].starts_with("fftx-chain 16x16 #"), "{keys:?}");
+        let moved: HashMap<usize, usize> =
+            [(0x1000, 0x7000), (0x100000, 0x300000), (0x200000, 0x500000)].into();
+        let mut relabeled = relocate(&g, &moved);
+        for n in &mut relabeled.nodes {
+            n.label = format!("renamed {}", n.label);
+        }
+        assert_eq!(chain_keys(&relabeled), keys);
+        let (program, _, _) = lower_program(&fuse(&prune(&g).unwrap().0)).unwrap();
+        for s in program.steps {
+            if let PStep::Kernel {
+                kernel: Kernel::Chain(mut c),
+                ..
+            } = s
+            {
+                c.fusion = Some(kernel::Fusion::Kernel);
+                assert_eq!(vec![c.wisdom_key()], keys);
+            }
+        }
+        for other in [fig2(16, 6, 7), fig2(16, 5, 8), fig2(12, 5, 7)] {
+            let k = chain_keys(&other);
+            assert_eq!(k.len(), 1);
+            assert_ne!(k, keys);
+        }
     }
 
     /// Runs `program` on the CPU executor.

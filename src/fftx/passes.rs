@@ -828,6 +828,7 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
                 loads: load_segs,
                 stages,
                 stores: store_segs,
+                fusion: None,
             },
         );
     }

@@ -537,6 +537,7 @@ pub fn make<T: Real>(
             threads: 1,
             cost_ns: 0.0,
             backend: Backend::Cpu,
+            fusion: None,
         },
         device_arrays: false,
     })

@@ -197,6 +197,33 @@ pub enum Stage<B = Elements> {
     },
 }
 
+/// How the GPU runs a chain's loads, stores and pointwise stages (`exec::cuda::kernel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fusion {
+    /// Our pass kernels: loads, a shared-memory FFT of whole pencils, stores (passes whose
+    /// length has no split run as `Kernel`).
+    Fused,
+    /// cuFFT LTO callbacks: inside cuFFT's own loads and stores.
+    Callback,
+    /// A gather kernel before and a scatter kernel after each plain cuFFT plan.
+    Kernel,
+}
+
+impl Fusion {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fusion::Fused => "fused",
+            Fusion::Callback => "callback",
+            Fusion::Kernel => "kernel",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Fusion> {
+        [Fusion::Fused, Fusion::Callback, Fusion::Kernel]
+            .into_iter()
+            .find(|f| f.name() == s)
+    }
+}
+
 /// Fused steps around one or two DFTs, run as one unit on work buffers: loads (zero elsewhere),
 /// stages, stores.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,6 +234,9 @@ pub struct Chain<B = Elements> {
     pub loads: Vec<Segment<B>>,
     pub stages: Vec<Stage<B>>,
     pub stores: Vec<Segment<B>>,
+    /// How the GPU runs it, where that was decided before (from wisdom: [`Chain::wisdom_key`]);
+    /// None: the GPU executor chooses (timing the ways unless FFTX_ESTIMATE).
+    pub fusion: Option<Fusion>,
 }
 
 impl<B> Chain<B> {
@@ -275,7 +305,30 @@ impl<B> Chain<B> {
                 })
                 .collect(),
             stores: self.stores.iter().map(|s| seg(s, f)).collect(),
+            fusion: self.fusion,
         }
+    }
+}
+
+impl<B: Clone + fmt::Debug> Chain<B> {
+    /// The chain's name in wisdom: its sizes, and a hash of everything that decides how fast
+    /// each way of fusing runs it (boxes, strides, stages, pointwise programs), not of its
+    /// labels or of a fusion already chosen. The same in every process (FNV-1a of the
+    /// printed structure).
+    pub fn wisdom_key(&self) -> String {
+        let mut bare = self.clone();
+        bare.labels.clear();
+        bare.fusion = None;
+        for s in bare.loads.iter_mut().chain(bare.stores.iter_mut()) {
+            s.from.clear();
+        }
+        let hash = format!("{bare:?}")
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+            });
+        let n: Vec<String> = self.n.iter().map(usize::to_string).collect();
+        format!("fftx-chain {} #{hash:016x}", n.join("x"))
     }
 }
 

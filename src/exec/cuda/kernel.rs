@@ -6,8 +6,9 @@
 //!   the live pencils only, with the zero padding, the loads, the stores and the pointwise
 //!   programs in generated code (`cudagen`), one of three ways ([`Fusion`]): our pass kernels,
 //!   cuFFT plans with LTO callbacks, or gather and scatter kernels around plain cuFFT plans.
-//!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE or
-//!   `FFTX_GPU_FUSION` decides), and printed.
+//!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE,
+//!   `FFTX_GPU_FUSION` or the chain's fusion from wisdom decides), and printed; the front end
+//!   records the measured choice in wisdom ([`CudaProgram::measured_fusions`]).
 //! - A `Map` kernel is one generated kernel.
 //! - An `Fft` step that the executor does not plan itself (FFTX's, which keep their inputs, or
 //!   one whose layout its cuFFT plans cannot take) runs as the CUDA executor's transform over
@@ -21,7 +22,7 @@ use super::transform::GpuTransform;
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cuda::{self, check, Error, Result};
 use crate::problem::{Kind1d, Precision, Problem};
-use crate::program::kernel::{Access, Chain, Kernel};
+use crate::program::kernel::{Access, Chain, Fusion, Kernel};
 use crate::program::pencil::PencilProgram;
 use crate::program::BufId;
 use cudarc::driver::sys as cu;
@@ -71,40 +72,9 @@ impl Drop for DevBuf {
     }
 }
 
-/// How a chain's load/store functions run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fusion {
-    /// Our pass kernels: loads, a shared-memory FFT of whole pencils, stores (passes whose
-    /// length has no split run as `Kernel`).
-    Fused,
-    /// cuFFT LTO callbacks: inside cuFFT's own loads and stores.
-    Callback,
-    /// A gather kernel before and a scatter kernel after each plain cuFFT plan.
-    Kernel,
-}
-
-impl Fusion {
-    fn name(self) -> &'static str {
-        match self {
-            Fusion::Fused => "fused",
-            Fusion::Callback => "callback",
-            Fusion::Kernel => "kernel",
-        }
-    }
-}
-
 /// `FFTX_GPU_FUSION=fused|callback|kernel` forces one; unset or `auto`: measured.
 fn fusion_setting() -> Option<Fusion> {
-    match std::env::var("FFTX_GPU_FUSION")
-        .ok()
-        .as_deref()
-        .map(str::trim)
-    {
-        Some("callback") => Some(Fusion::Callback),
-        Some("kernel") => Some(Fusion::Kernel),
-        Some("fused") => Some(Fusion::Fused),
-        _ => None,
-    }
+    Fusion::parse(std::env::var("FFTX_GPU_FUSION").ok()?.trim())
 }
 
 /// Whether this cuFFT makes plans with LTO callbacks (cuFFT of CUDA 12.8 or later, an
@@ -447,6 +417,8 @@ pub struct GpuChain {
     variant: Variant,
     /// (fusion, ms per run) of the variants timed at plan time.
     timings: Vec<(Fusion, f64)>,
+    /// The chain's fusion came with it (from wisdom) and built.
+    from_wisdom: bool,
 }
 
 impl GpuChain {
@@ -457,7 +429,24 @@ impl GpuChain {
         stream: cu::CUstream,
         measure: bool,
     ) -> Result<GpuChain> {
-        let candidates: Vec<Fusion> = match fusion_setting() {
+        let setting = fusion_setting();
+        if let (None, Some(f)) = (setting, chain.fusion) {
+            match Variant::new(chain, precision, f, addr, stream) {
+                Ok(variant) => {
+                    crate::log::log_info!("fftx gpu: chain runs with {} fusion (wisdom)", f.name());
+                    return Ok(GpuChain {
+                        variant,
+                        timings: Vec::new(),
+                        from_wisdom: true,
+                    });
+                }
+                Err(e) => crate::log::log_info!(
+                    "fftx gpu: the {} fusion that wisdom names does not build here ({e}): choosing again",
+                    f.name()
+                ),
+            }
+        }
+        let candidates: Vec<Fusion> = match setting {
             Some(f) => vec![f],
             None => {
                 let mut v = vec![Fusion::Fused];
@@ -513,12 +502,25 @@ impl GpuChain {
                 .map(|(f, ms)| format!(" ({} {ms:.3} ms)", f.name()))
                 .collect::<String>()
         );
-        Ok(GpuChain { variant, timings })
+        Ok(GpuChain {
+            variant,
+            timings,
+            from_wisdom: false,
+        })
+    }
+
+    /// The fusion it runs with and its measured ms per run, where it was timed (for wisdom).
+    pub fn measured(&self) -> Option<(Fusion, f64)> {
+        let f = self.variant.fusion;
+        let ms = self.timings.iter().find(|t| t.0 == f)?.1;
+        Some((f, ms))
     }
 
     fn describe(&self) -> String {
         let v = &self.variant;
-        let measured = if self.timings.is_empty() {
+        let measured = if self.from_wisdom {
+            " from wisdom".to_string()
+        } else if self.timings.is_empty() {
             String::new()
         } else {
             format!(

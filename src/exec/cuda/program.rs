@@ -59,6 +59,7 @@ use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::cpu::program::{host_transfer, Base};
 use crate::problem::{IoDim, Kind, Problem};
+use crate::program::kernel::Fusion;
 use crate::program::{for_each_in_box, BufId, Placement, Program, Role, Step, INPUT, OUTPUT};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
@@ -231,6 +232,14 @@ pub struct CudaProgram<T: Real> {
     /// One run at a time (the staging blocks are shared).
     running: Mutex<()>,
     _t: PhantomData<T>,
+}
+
+/// A chain step's fusion, chosen by timing: the one it runs with, and its ms per run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeasuredFusion {
+    pub step: usize,
+    pub fusion: Fusion,
+    pub ms: f64,
 }
 
 /// How [`CudaProgram::with_options`] makes a program ready.
@@ -1238,6 +1247,23 @@ impl<T: Real> CudaProgram<T> {
             }
         }
         kinds
+    }
+
+    /// The chain steps whose ways of fusing were timed at plan time (what the front end
+    /// records in wisdom).
+    pub fn measured_fusions(&self) -> Vec<MeasuredFusion> {
+        let chains = self
+            .kernels
+            .iter()
+            .enumerate()
+            .filter_map(|(step, k)| match k {
+                Some(KernelStep::Chain(c)) => {
+                    c.measured()
+                        .map(|(fusion, ms)| MeasuredFusion { step, fusion, ms })
+                }
+                _ => None,
+            });
+        chains.collect()
     }
 
     /// The printout's lines of the steps made ready as kernels (`step k: ...`).
