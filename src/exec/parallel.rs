@@ -59,6 +59,14 @@ impl Drop for InJob {
     }
 }
 
+/// The cores this process may use, asked once (`available_parallelism` reads the cgroup
+/// files: about 10 µs, which a per-execute or per-copy question would pay every time).
+pub fn cores() -> usize {
+    static CORES: once_cell::sync::Lazy<usize> =
+        once_cell::sync::Lazy::new(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    *CORES
+}
+
 /// Runs `f` over `0..njobs`, split into at most `threads` contiguous ranges that may run at once
 /// (each range is one call of `f`). Returns when every range is done. A panic in a job is
 /// re-raised here (the C boundary catches it).

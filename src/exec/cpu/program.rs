@@ -289,8 +289,7 @@ pub(crate) unsafe fn host_transfer<T: Real>(
     dims: &[IoDim],
     complex: bool,
 ) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    host_transfer_on::<T>(from, to, dims, complex, threads)
+    host_transfer_on::<T>(from, to, dims, complex, crate::exec::parallel::cores())
 }
 
 /// [`host_transfer`] on at most `threads` threads (1: on the calling thread alone, as the CUDA

@@ -113,6 +113,58 @@ pub struct Scatter {
     pub extent: Extent,
 }
 
+/// `FFTX_TRACE_COPIES=FILE`: every run appends a timeline of its host copies to FILE (a
+/// diagnostic for the benchmarks: `µs since the first event,thread,event,job or step,part`).
+struct Trace {
+    start: std::time::Instant,
+    path: String,
+    lines: Mutex<Vec<String>>,
+}
+
+static TRACE: once_cell::sync::Lazy<Option<Trace>> = once_cell::sync::Lazy::new(|| {
+    let path = std::env::var("FFTX_TRACE_COPIES").ok()?;
+    Some(Trace {
+        start: std::time::Instant::now(),
+        path,
+        lines: Mutex::new(Vec::new()),
+    })
+});
+
+/// Records `what` about job or step `id` (part `k`) when tracing.
+fn trace(what: &str, id: usize, k: usize) {
+    if let Some(t) = TRACE.as_ref() {
+        let us = t.start.elapsed().as_micros();
+        let thread = format!("{:?}", std::thread::current().id());
+        let thread = thread.trim_start_matches("ThreadId(").trim_end_matches(')');
+        t.lines
+            .lock()
+            .push(format!("{us},{thread},{what},{id},{k}"));
+    }
+}
+
+/// Appends the traced lines to the trace file, with a line that marks the end of a run.
+fn flush_trace() {
+    if let Some(t) = TRACE.as_ref() {
+        use std::io::Write;
+        let lines = std::mem::take(&mut *t.lines.lock());
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&t.path)
+        {
+            let _ = writeln!(f, "{}\nrun-end", lines.join("\n"));
+        }
+    }
+}
+
+/// Copy threads a run may start: the cores but two, left to the thread that issues the steps
+/// and to the driver's (the DMAs wait for the issuing thread).
+fn copy_threads() -> usize {
+    crate::exec::parallel::cores()
+        .saturating_sub(2)
+        .clamp(2, MAX_BLOCKS / 2)
+}
+
 /// A copy between host memory and a block: the box `dims` from `from` (strides `is`) to `to`
 /// (strides `os`); a scatter's also waits for the DMA into its block (`after`: the event) and
 /// then counts its step as landed. Copy threads take it in [`PARTS`] of its [`Job::axis`], in
@@ -279,15 +331,12 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         specs: Vec<Option<Gather>>,
         writes_host: Vec<bool>,
     ) -> Self {
-        // Two cores left to the thread that issues the steps and to the driver's: the DMAs
-        // wait for the issuing thread.
-        let threads = std::thread::available_parallelism().map_or(4, |n| n.get().saturating_sub(2));
         let steps = specs.len();
         HostCopies {
             scope,
             queue,
             dev,
-            threads: threads.clamp(2, MAX_BLOCKS / 2),
+            threads: copy_threads(),
             spawned: 0,
             blocks: Vec::new(),
             specs,
@@ -319,6 +368,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         };
         self.run_ahead(step + 1)?;
         self.wait(job)?;
+        trace("dma-in", step, 0);
         Ok((b, self.blocks[b].pinned.ptr as usize))
     }
 
@@ -364,6 +414,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     /// A free block of at least `bytes` for a DMA into it: its index and address.
     pub fn block_for(&mut self, bytes: usize) -> Result<(usize, usize)> {
         let b = self.free_block(bytes)?;
+        trace("dma-out", b, 0);
         Ok((b, self.blocks[b].pinned.ptr as usize))
     }
 
@@ -437,6 +488,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     /// (after the run's streams are idle).
     pub fn release(mut self) -> Vec<Landing> {
         let _ = self.drain();
+        flush_trace();
         for b in std::mem::take(&mut self.blocks) {
             // SAFETY: an event of this run, recorded on an idle stream (or never).
             unsafe {
@@ -467,6 +519,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             parts: 1,
         };
         let job = self.submit(job, g.bytes);
+        trace("gather-submit", job, step);
         self.blocks[b].held = Held::Gathered { job };
         self.in_flight.push((job, g.extent));
         Ok(b)
@@ -605,8 +658,12 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     /// Waits until one of `jobs` has finished; a copy thread's error, if any.
     fn wait_any(&mut self, jobs: &[usize]) -> Result<()> {
         let mut st = self.queue.state.lock();
-        while !jobs.iter().any(|&j| st.finished[j]) {
-            self.queue.done.wait(&mut st);
+        if !jobs.iter().any(|&j| st.finished[j]) {
+            trace("wait", jobs[0], jobs.len());
+            while !jobs.iter().any(|&j| st.finished[j]) {
+                self.queue.done.wait(&mut st);
+            }
+            trace("waited", jobs[0], jobs.len());
         }
         self.in_flight.retain(|&(j, _)| !st.finished[j]);
         st.error.take().map_or(Ok(()), Err)
@@ -648,10 +705,21 @@ fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
                     unsafe { cu::cuEventSynchronize(event as cu::CUevent) },
                     "cuEventSynchronize",
                 )?;
+                trace("dma-done", id, k);
             }
+            trace(
+                if job.after.is_some() {
+                    "scatter"
+                } else {
+                    "gather"
+                },
+                id,
+                k,
+            );
             // SAFETY: the run keeps the memory of every job alive until it is done; parts
             // write disjoint bytes.
             unsafe { job.copy_part::<T>(k) };
+            trace("copied", id, k);
             Ok(())
         });
         st = q.state.lock();
