@@ -801,7 +801,6 @@ mod tests {
         );
     }
 
-    /// The pencil program of a graph's chain.
     /// The pencil program of a graph's chain (lowered through the FFTX front end's Program).
     fn lower_chain(c: &crate::fftx::passes::Chain, merge: bool) -> Result<PencilProgram, String> {
         use crate::program::{kernel::Kernel, Step};

@@ -21,7 +21,7 @@
 
 use super::staging::{self, PinnedBlock};
 use super::{check, Device, Error, Result};
-use crate::exec::cpu::program::{host_transfer_on, Base};
+use crate::exec::cpu::program::{host_transfer_on, Base, Stores};
 use crate::problem::IoDim;
 use crate::real::Real;
 use cudarc::driver::sys as cu;
@@ -216,7 +216,7 @@ impl Job {
             to.1 += start as isize * d.os;
             d.n = (end - start) as isize;
         }
-        host_transfer_on::<T>(from, to, &dims, self.complex, 1);
+        host_transfer_on::<T>(from, to, &dims, self.complex, 1, Stores::Streaming);
     }
 }
 
