@@ -1134,6 +1134,34 @@ unsafe fn fftx_conv3(
     text
 }
 
+/// `fftx_conv3` on host arrays (copies of `input` and `g`) with `backend` forced: the output
+/// and the printed plan.
+fn conv3_on(
+    backend: BackendSetting,
+    (n, ns, nd): (usize, usize, usize),
+    input: &[f64],
+    g: &[f64],
+    flags: u32,
+) -> (Vec<f64>, String) {
+    force_backend(Some(backend));
+    let mut out = vec![0.0; nd * nd * nd];
+    let (mut inp, mut gg) = (input.to_vec(), g.to_vec());
+    // SAFETY: the arrays are as large as fftx_conv3 addresses.
+    let text = unsafe {
+        fftx_conv3(
+            n,
+            ns,
+            nd,
+            inp.as_mut_ptr(),
+            out.as_mut_ptr(),
+            gg.as_mut_ptr() as *mut fftx_complex,
+            flags,
+        )
+    };
+    force_backend(None);
+    (out, text)
+}
+
 /// Whether the placed Program printed in `text` addresses every buffer on the device and moves
 /// nothing between host and device (the caller's device arrays are used where they are).
 fn used_where_they_are(text: &str) -> bool {
@@ -1159,25 +1187,9 @@ fn fftx_chains_on_the_gpu_match_the_cpu_executor() {
         let input = random(ns * ns * ns, n as u64);
         let g = random(2 * n * n * nk, n as u64 + 1);
         let run = |backend: BackendSetting, fusion: &str, flags: u32| -> (Vec<f64>, String) {
-            force_backend(Some(backend));
             // SAFETY: tests run one at a time (state()); the variable is read at plan time.
             unsafe { std::env::set_var("FFTX_GPU_FUSION", fusion) };
-            let mut out = vec![0.0; nd * nd * nd];
-            let mut inp = input.clone();
-            let mut gg = g.clone();
-            let text = unsafe {
-                fftx_conv3(
-                    n,
-                    ns,
-                    nd,
-                    inp.as_mut_ptr(),
-                    out.as_mut_ptr(),
-                    gg.as_mut_ptr() as *mut fftx_complex,
-                    flags,
-                )
-            };
-            force_backend(None);
-            (out, text)
+            conv3_on(backend, (n, ns, nd), &input, &g, flags)
         };
         let (want, _) = run(BackendSetting::Cpu, "auto", FFTX_ESTIMATE);
         let tol = 1e-14 * (n3 as f64).log2();
@@ -1253,24 +1265,7 @@ fn fftx_fusion_choice_is_kept_in_wisdom() {
     let (n, ns, nd) = (34usize, 17usize, 17usize);
     let input = random(ns * ns * ns, 7);
     let g = random(2 * n * n * (n / 2 + 1), 8);
-    let run = |flags: u32| -> (Vec<f64>, String) {
-        force_backend(Some(BackendSetting::Gpu));
-        let mut out = vec![0.0; nd * nd * nd];
-        let (mut inp, mut gg) = (input.clone(), g.clone());
-        let text = unsafe {
-            fftx_conv3(
-                n,
-                ns,
-                nd,
-                inp.as_mut_ptr(),
-                out.as_mut_ptr(),
-                gg.as_mut_ptr() as *mut fftx_complex,
-                flags,
-            )
-        };
-        force_backend(None);
-        (out, text)
-    };
+    let run = |flags: u32| conv3_on(BackendSetting::Gpu, (n, ns, nd), &input, &g, flags);
     // SAFETY: tests run one at a time (state()).
     unsafe { std::env::remove_var("FFTX_GPU_FUSION") };
     fftw_forget_wisdom();
