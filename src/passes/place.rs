@@ -219,6 +219,32 @@ pub fn place(
     device_arrays: &BTreeSet<BufId>,
 ) -> Result<Program, Error> {
     let spans = array_spans(program);
+    disjoint(program, &spans, precision, device_arrays)?;
+    let Mirrored {
+        buffers,
+        moved,
+        before,
+        after,
+    } = mirror(program, &spans, Placement::Device(device), device_arrays)?;
+    let mut steps = before;
+    for (k, s) in program.steps.iter().enumerate() {
+        steps.push(readdress(s, &moved).ok_or_else(|| {
+            Error::internal(format!("step {k}: not an FFTX program's (Fft or Kernel)"))
+        })?);
+    }
+    steps.extend(after);
+    let placed = Program { buffers, steps };
+    placed.validate()?;
+    Ok(placed)
+}
+
+/// `Err` when two of the caller's host arrays overlap (their spans, in bytes).
+fn disjoint(
+    program: &Program,
+    spans: &BTreeMap<BufId, Span>,
+    precision: Precision,
+    device_arrays: &BTreeSet<BufId>,
+) -> Result<(), Error> {
     let mut bytes: Vec<(usize, usize)> = spans
         .iter()
         .filter(|(b, _)| !device_arrays.contains(b))
@@ -231,30 +257,50 @@ pub fn place(
     if bytes.windows(2).any(|w| w[0].1 > w[1].0) {
         return Err(Error::bad_input("two of the caller's arrays overlap"));
     }
-    let on_device = Placement::Device(device);
-    let mut buffers = program.buffers.clone();
-    let mut moved: Vec<Moved> = (0..buffers.len())
-        .map(|buf| Moved { buf, shift: 0 })
-        .collect();
-    let mut before = Vec::new();
-    let mut after = Vec::new();
+    Ok(())
+}
+
+/// The buffers placed: temporaries and device arrays on the device, each host array with a
+/// device mirror of its span; where each buffer's elements now are; the copies into the
+/// mirrors before the steps and out of them after.
+struct Mirrored {
+    buffers: Vec<Buffer>,
+    moved: Vec<Moved>,
+    before: Vec<Step>,
+    after: Vec<Step>,
+}
+
+fn mirror(
+    program: &Program,
+    spans: &BTreeMap<BufId, Span>,
+    on_device: Placement,
+    device_arrays: &BTreeSet<BufId>,
+) -> Result<Mirrored, Error> {
+    let mut m = Mirrored {
+        buffers: program.buffers.clone(),
+        moved: (0..program.buffers.len())
+            .map(|buf| Moved { buf, shift: 0 })
+            .collect(),
+        before: Vec::new(),
+        after: Vec::new(),
+    };
     for (b, buffer) in program.buffers.iter().enumerate() {
         match buffer.role {
-            Role::Temp { .. } | Role::ZeroTemp { .. } => buffers[b].placement = on_device,
-            Role::Array { .. } if device_arrays.contains(&b) => buffers[b].placement = on_device,
+            Role::Temp { .. } | Role::ZeroTemp { .. } => m.buffers[b].placement = on_device,
+            Role::Array { .. } if device_arrays.contains(&b) => m.buffers[b].placement = on_device,
             Role::Array { .. } => {
                 // The mirror starts at an even scalar, so complex elements stay whole.
                 let span = spans.get(&b);
                 let lo = span.map_or(0, |s| s.lo - s.lo.rem_euclid(2));
                 let scalars = span.map_or(0, |s| s.hi - lo);
-                buffers.push(Buffer {
+                m.buffers.push(Buffer {
                     role: Role::Temp {
                         scalars: scalars as usize,
                     },
                     placement: on_device,
                 });
-                let mirror = buffers.len() - 1;
-                moved[b] = Moved {
+                let mirror = m.buffers.len() - 1;
+                m.moved[b] = Moved {
                     buf: mirror,
                     shift: lo,
                 };
@@ -266,21 +312,19 @@ pub fn place(
                     complex: false,
                     stream: 0,
                 };
-                let (host, dev) = (
-                    At {
-                        buf: b,
-                        offset: span.lo,
-                    },
-                    At {
-                        buf: mirror,
-                        offset: span.lo - lo,
-                    },
-                );
+                let host = At {
+                    buf: b,
+                    offset: span.lo,
+                };
+                let dev = At {
+                    buf: mirror,
+                    offset: span.lo - lo,
+                };
                 if span.needs_copy_in() {
-                    before.push(copy(host, dev));
+                    m.before.push(copy(host, dev));
                 }
                 if span.written {
-                    after.push(copy(dev, host));
+                    m.after.push(copy(dev, host));
                 }
             }
             Role::Input | Role::Output => {
@@ -290,6 +334,12 @@ pub fn place(
             }
         }
     }
+    Ok(m)
+}
+
+/// Step `s` over the buffers where `moved` says their elements now are; None for a step that
+/// is not an FFTX program's (`Fft` or `Kernel`).
+fn readdress(s: &Step, moved: &[Moved]) -> Option<Step> {
     let at = |a: &At| At {
         buf: moved[a.buf].buf,
         offset: a.offset - moved[a.buf].shift,
@@ -305,58 +355,47 @@ pub fn place(
             strides: a.strides.clone(),
         }
     };
-    let mut steps = before;
-    for (k, s) in program.steps.iter().enumerate() {
-        steps.push(match s {
-            Step::Fft {
-                problem,
-                input,
-                output,
-                stream,
-            } => Step::Fft {
-                problem: problem.clone(),
-                input: at(input),
-                output: at(output),
-                stream: *stream,
-            },
-            Step::Kernel {
-                kernel:
-                    Kernel::Map {
-                        shape,
-                        src,
-                        dst,
-                        data,
-                        code,
-                    },
-                stream,
-            } => Step::Kernel {
-                kernel: Kernel::Map {
-                    shape: shape.clone(),
-                    src: access(src),
-                    dst: access(dst),
-                    data: data.as_ref().map(access),
-                    code: code.clone(),
+    Some(match s {
+        Step::Fft {
+            problem,
+            input,
+            output,
+            stream,
+        } => Step::Fft {
+            problem: problem.clone(),
+            input: at(input),
+            output: at(output),
+            stream: *stream,
+        },
+        Step::Kernel {
+            kernel:
+                Kernel::Map {
+                    shape,
+                    src,
+                    dst,
+                    data,
+                    code,
                 },
-                stream: *stream,
+            stream,
+        } => Step::Kernel {
+            kernel: Kernel::Map {
+                shape: shape.clone(),
+                src: access(src),
+                dst: access(dst),
+                data: data.as_ref().map(access),
+                code: code.clone(),
             },
-            Step::Kernel {
-                kernel: Kernel::Chain(c),
-                stream,
-            } => Step::Kernel {
-                kernel: Kernel::Chain(c.map(&mut |a| access(a))),
-                stream: *stream,
-            },
-            _ => {
-                return Err(Error::internal(format!(
-                    "step {k}: not an FFTX program's (Fft or Kernel)"
-                )))
-            }
-        });
-    }
-    steps.extend(after);
-    let placed = Program { buffers, steps };
-    placed.validate()?;
-    Ok(placed)
+            stream: *stream,
+        },
+        Step::Kernel {
+            kernel: Kernel::Chain(c),
+            stream,
+        } => Step::Kernel {
+            kernel: Kernel::Chain(c.map(&mut |a| access(a))),
+            stream: *stream,
+        },
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
