@@ -130,41 +130,7 @@ impl<T: Real> CpuProgram<T> {
         output: ArrayPtr,
         w: &mut Workspace<T>,
     ) -> crate::error::Result<()> {
-        let unit = std::mem::size_of::<T>();
-        let temps = &mut w.temps;
-        let zero_temps = self
-            .program
-            .buffers
-            .iter()
-            .filter(|b| matches!(b.role, Role::Temp { .. } | Role::ZeroTemp { .. }))
-            .map(|b| matches!(b.role, Role::ZeroTemp { .. }));
-        for (v, zero) in temps.iter_mut().zip(zero_temps) {
-            if zero {
-                v.fill(T::zero());
-            }
-        }
-        let caller = |a: ArrayPtr| Base::of(a, unit);
-        let mut next_temp = temps.iter_mut();
-        let bases: Vec<Base> = self
-            .program
-            .buffers
-            .iter()
-            .map(|b| match b.role {
-                Role::Input => caller(input),
-                Role::Output => caller(output),
-                Role::Temp { .. } | Role::ZeroTemp { .. } => {
-                    let p = next_temp.next().expect("one per temp").as_mut_ptr() as usize;
-                    Base {
-                        re: p,
-                        im: p + unit,
-                    }
-                }
-                Role::Array { addr } => Base {
-                    re: addr,
-                    im: addr + unit,
-                },
-            })
-            .collect();
+        let bases = self.bases(input, output, &mut w.temps);
         let addrs: Vec<usize> = bases.iter().map(|b| b.re).collect();
         let steps = self.program.steps.iter().zip(&self.transforms);
         for (k, (step, transform)) in steps.enumerate() {
@@ -176,13 +142,11 @@ impl<T: Real> CpuProgram<T> {
                         .execute(input, output)?;
                 }
                 Step::Fft {
+                    problem,
                     input: i,
                     output: o,
                     ..
                 } => {
-                    let Step::Fft { problem, .. } = step else {
-                        unreachable!()
-                    };
                     let ptr = |a: &At, complex: bool| match complex_at::<T>(bases[a.buf], a.offset)
                     {
                         ArrayPtr::Complex { re, .. } if !complex => ArrayPtr::Real(re),
@@ -248,6 +212,39 @@ impl<T: Real> CpuProgram<T> {
             }
         }
         Ok(())
+    }
+
+    /// Where each buffer's elements are for one run: the caller's arrays, the workspace's
+    /// temporaries (its `ZeroTemp`s zeroed first), the FFTX arrays at their addresses.
+    fn bases(&self, input: ArrayPtr, output: ArrayPtr, temps: &mut [Vec<T>]) -> Vec<Base> {
+        let unit = std::mem::size_of::<T>();
+        let temp_roles = self.program.buffers.iter().filter_map(|b| match b.role {
+            Role::Temp { .. } => Some(false),
+            Role::ZeroTemp { .. } => Some(true),
+            _ => None,
+        });
+        for (v, zero) in temps.iter_mut().zip(temp_roles) {
+            if zero {
+                v.fill(T::zero());
+            }
+        }
+        let caller = |a: ArrayPtr| Base::of(a, unit);
+        let at = |p: usize| Base {
+            re: p,
+            im: p + unit,
+        };
+        let mut next_temp = temps.iter_mut();
+        let buffers = self.program.buffers.iter();
+        buffers
+            .map(|b| match b.role {
+                Role::Input => caller(input),
+                Role::Output => caller(output),
+                Role::Temp { .. } | Role::ZeroTemp { .. } => {
+                    at(next_temp.next().expect("one per temp").as_mut_ptr() as usize)
+                }
+                Role::Array { addr } => at(addr),
+            })
+            .collect()
     }
 
     /// An FMM stage on its two temporaries (distinct, the extents within them: `validate`).
