@@ -6,7 +6,7 @@ use super::decompose::unpruned_count;
 use super::exec::{self, Compiled};
 use super::graph::problem_of;
 use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
-use super::passes::{fuse, prune, zeros, PruneReport, Stage, Step};
+use super::passes::{fuse, prune, zeros, Chain, PruneReport, Segment, Stage, Step};
 use super::recorder::{precision_name, Code};
 use crate::problem::{Kind, Precision, R2rKind};
 use crate::program::kernel::{passes, pencil_count, shape_of};
@@ -498,77 +498,7 @@ impl FftxPlan {
                 Step::Node(n) => {
                     let _ = write!(s, "\n  {}", node_text(n));
                 }
-                Step::Chain(c) => {
-                    let _ = write!(s, "\n  (chain [{}]", c.labels.join(", "));
-                    for l in &c.loads {
-                        let _ = write!(
-                            s,
-                            "\n    (load {} from {} base={} strides={:?} ({}))",
-                            boxed(&l.origin, &l.extent),
-                            l.access.buf.name(),
-                            l.access.base,
-                            l.access.strides,
-                            l.from
-                        );
-                    }
-                    for st in &c.stages {
-                        match st {
-                            Stage::Fft {
-                                kind,
-                                in_live,
-                                out_live,
-                            } => {
-                                let p = passes(kind, &c.n, in_live, out_live);
-                                let per: Vec<String> = p
-                                    .iter()
-                                    .map(|(a, r)| {
-                                        format!(
-                                            "axis{a}:{}",
-                                            r.iter().map(|x| x.len() as u64).product::<u64>()
-                                        )
-                                    })
-                                    .collect();
-                                let _ = write!(
-                                    s,
-                                    "\n    ({} n={:?} live-in={} live-out={} pencils {} = {})",
-                                    kind.name(),
-                                    c.n,
-                                    ranges(in_live),
-                                    ranges(out_live),
-                                    per.join(" "),
-                                    pencil_count(&p)
-                                );
-                            }
-                            Stage::Pointwise { prog, data } => {
-                                let _ = write!(
-                                    s,
-                                    "\n    (pointwise \"{}\"{})",
-                                    prog.describe(),
-                                    data.as_ref()
-                                        .map(|d| format!(
-                                            " data={} base={} strides={:?}",
-                                            d.buf.name(),
-                                            d.base,
-                                            d.strides
-                                        ))
-                                        .unwrap_or_default()
-                                );
-                            }
-                        }
-                    }
-                    for l in &c.stores {
-                        let _ = write!(
-                            s,
-                            "\n    (store {} to {} base={} strides={:?} ({}))",
-                            boxed(&l.origin, &l.extent),
-                            l.access.buf.name(),
-                            l.access.base,
-                            l.access.strides,
-                            l.from
-                        );
-                    }
-                    s.push(')');
-                }
+                Step::Chain(c) => s.push_str(&chain_text(c)),
             }
         }
         // What runs: the Program the steps lower to.
@@ -595,6 +525,74 @@ impl FftxPlan {
         );
         s
     }
+}
+
+/// A chain's lines of the printout: its loads, stages and stores.
+fn chain_text(c: &Chain) -> String {
+    let mut s = format!("\n  (chain [{}]", c.labels.join(", "));
+    let segment = |s: &mut String, what: &str, l: &Segment, dir: &str| {
+        let _ = write!(
+            s,
+            "\n    ({what} {} {dir} {} base={} strides={:?} ({}))",
+            boxed(&l.origin, &l.extent),
+            l.access.buf.name(),
+            l.access.base,
+            l.access.strides,
+            l.from
+        );
+    };
+    for l in &c.loads {
+        segment(&mut s, "load", l, "from");
+    }
+    for st in &c.stages {
+        match st {
+            Stage::Fft {
+                kind,
+                in_live,
+                out_live,
+            } => {
+                let p = passes(kind, &c.n, in_live, out_live);
+                let per: Vec<String> = p
+                    .iter()
+                    .map(|(a, r)| {
+                        let count: u64 = r.iter().map(|x| x.len() as u64).product();
+                        format!("axis{a}:{count}")
+                    })
+                    .collect();
+                let _ = write!(
+                    s,
+                    "\n    ({} n={:?} live-in={} live-out={} pencils {} = {})",
+                    kind.name(),
+                    c.n,
+                    ranges(in_live),
+                    ranges(out_live),
+                    per.join(" "),
+                    pencil_count(&p)
+                );
+            }
+            Stage::Pointwise { prog, data } => {
+                let data = data.as_ref().map(|d| {
+                    format!(
+                        " data={} base={} strides={:?}",
+                        d.buf.name(),
+                        d.base,
+                        d.strides
+                    )
+                });
+                let _ = write!(
+                    s,
+                    "\n    (pointwise \"{}\"{})",
+                    prog.describe(),
+                    data.unwrap_or_default()
+                );
+            }
+        }
+    }
+    for l in &c.stores {
+        segment(&mut s, "store", l, "to");
+    }
+    s.push(')');
+    s
 }
 
 fn ranges(r: &[std::ops::Range<usize>]) -> String {
