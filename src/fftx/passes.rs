@@ -681,156 +681,10 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
         if consumed[i] || !fusable_fft(&nodes[i]) {
             continue;
         }
-        let mut members = vec![i];
-        let mut pw = None;
-        if let Some((p, j, data)) = find_pointwise(nodes, i) {
-            let moves = can_move(nodes, i, j, &[i, p, j]) && can_move(nodes, p, j, &[i, p, j]);
-            if moves && !consumed[p] && !consumed[j] {
-                members = vec![i, p, j];
-                pw = Some((p, data));
-            }
+        if let Some(around) = around(nodes, i, &consumed) {
+            let last = *around.members.last().unwrap();
+            chain_at.insert(last, chain(nodes, around, &mut consumed));
         }
-        // Otherwise a pointwise function reading the whole output: it runs in the work buffer
-        // and writes where it wrote.
-        let mut tail = None;
-        if pw.is_none() {
-            if let Some((p, data, seg)) = find_trailing(nodes, i) {
-                if !consumed[p] && can_move(nodes, i, p, &[i, p]) {
-                    members = vec![i, p];
-                    tail = Some((p, data, seg));
-                }
-            }
-        }
-        let last = *members.last().unwrap();
-        let first = &nodes[i];
-        let last_node = &nodes[last];
-        let mut loads = None;
-        if let Some((copies, segs)) = find_loads(nodes, i) {
-            let mut all: Vec<usize> = members.clone();
-            all.extend(&copies);
-            if copies
-                .iter()
-                .all(|&c| !consumed[c] && can_move(nodes, c, last, &all))
-            {
-                loads = Some((copies, segs));
-            }
-        }
-        // Or a pointwise function writing the whole input of a c2c: it runs in the work buffer,
-        // loading from where it read.
-        let mut head = None;
-        if loads.is_none() {
-            if let Some((p, data, seg)) = find_leading(nodes, i) {
-                let mut all = members.clone();
-                all.push(p);
-                if !consumed[p] && can_move(nodes, p, last, &all) {
-                    head = Some((p, data, seg));
-                }
-            }
-        }
-        let mut stores = None;
-        if tail.is_some() {
-            // the pointwise function's own output is the store
-        } else if let Some((copies, segs)) = find_stores(nodes, last) {
-            let mut all: Vec<usize> = members.clone();
-            all.extend(&copies);
-            if let Some((l, _)) = &loads {
-                all.extend(l);
-            }
-            if let Some((p, _, _)) = &head {
-                all.push(*p);
-            }
-            if copies
-                .iter()
-                .all(|&c| !consumed[c] && can_move(nodes, c, last, &all))
-            {
-                stores = Some((copies, segs));
-            }
-        }
-        let pruned = first.in_live.is_some()
-            || first.out_live.is_some()
-            || last_node.in_live.is_some()
-            || last_node.out_live.is_some();
-        if members.len() == 1 && loads.is_none() && head.is_none() && stores.is_none() && !pruned {
-            continue; // nothing gained: runs as the plain transform
-        }
-        let mut labels: Vec<String> = Vec::new();
-        let mut stages = vec![];
-        let load_segs = match (loads, head) {
-            (Some((copies, segs)), _) => {
-                for c in copies {
-                    consumed[c] = true;
-                    labels.push(nodes[c].label.clone());
-                }
-                segs
-            }
-            (None, Some((p, data, seg))) => {
-                consumed[p] = true;
-                labels.push(nodes[p].label.clone());
-                let Op::Pointwise(prog) = &nodes[p].op else {
-                    unreachable!()
-                };
-                stages.push(Stage::Pointwise {
-                    prog: prog.clone(),
-                    data,
-                });
-                vec![seg]
-            }
-            (None, None) => vec![full_segment(&first.input, &first.in_shape, &first.label)],
-        };
-        stages.push(fft_stage(first));
-        if let Some((p, data)) = pw {
-            let Op::Pointwise(prog) = &nodes[p].op else {
-                unreachable!()
-            };
-            stages.push(Stage::Pointwise {
-                prog: prog.clone(),
-                data,
-            });
-            stages.push(fft_stage(last_node));
-        }
-        let mut tail_store = None;
-        if let Some((p, data, seg)) = tail {
-            let Op::Pointwise(prog) = &nodes[p].op else {
-                unreachable!()
-            };
-            stages.push(Stage::Pointwise {
-                prog: prog.clone(),
-                data,
-            });
-            tail_store = Some(seg);
-        }
-        for &m in &members {
-            consumed[m] = true;
-            labels.push(nodes[m].label.clone());
-        }
-        let store_segs = match (tail_store, stores) {
-            (Some(seg), _) => vec![seg],
-            (None, stores) => match stores {
-                Some((copies, segs)) => {
-                    for c in copies {
-                        consumed[c] = true;
-                        labels.push(nodes[c].label.clone());
-                    }
-                    segs
-                }
-                None => vec![full_segment(
-                    &last_node.output,
-                    &last_node.out_shape,
-                    &last_node.label,
-                )],
-            },
-        };
-        chain_at.insert(
-            last,
-            Chain {
-                labels,
-                n: first.n.clone(),
-                loads: load_segs,
-                stages,
-                stores: store_segs,
-                fusion: None,
-            },
-        );
     }
     let mut steps = Vec::new();
     for (k, node) in nodes.iter().enumerate() {
@@ -841,6 +695,163 @@ pub fn fuse(g: &Graph) -> Vec<Step> {
         }
     }
     steps
+}
+
+/// What joins the transform at node `i` in a chain (none of it consumed by an earlier chain).
+struct Around {
+    /// The transform, and with a pointwise product between two transforms, the product and the
+    /// second transform.
+    members: Vec<usize>,
+    /// The product between two transforms: its node and data.
+    between: Option<(usize, Option<Access>)>,
+    /// A pointwise function reading the whole output (its node, data, and where it writes).
+    tail: Option<(usize, Option<Access>, Segment)>,
+    /// The copies that fill the first transform's input (their nodes and boxes).
+    loads: Option<(Vec<usize>, Vec<Segment>)>,
+    /// Or a pointwise function writing the whole input of a c2c (node, data, where it reads).
+    head: Option<(usize, Option<Access>, Segment)>,
+    /// The copies out of the last transform's output.
+    stores: Option<(Vec<usize>, Vec<Segment>)>,
+}
+
+/// The nodes that may join the transform at node `i`; None when a chain would gain nothing
+/// (the transform alone, unpruned: it runs as the plain transform).
+fn around(nodes: &[Node], i: usize, consumed: &[bool]) -> Option<Around> {
+    let mut members = vec![i];
+    let mut between = None;
+    if let Some((p, j, data)) = find_pointwise(nodes, i) {
+        let moves = can_move(nodes, i, j, &[i, p, j]) && can_move(nodes, p, j, &[i, p, j]);
+        if moves && !consumed[p] && !consumed[j] {
+            members = vec![i, p, j];
+            between = Some((p, data));
+        }
+    }
+    // Otherwise a pointwise function reading the whole output: it runs in the work buffer
+    // and writes where it wrote.
+    let mut tail = None;
+    if between.is_none() {
+        if let Some((p, data, seg)) = find_trailing(nodes, i) {
+            if !consumed[p] && can_move(nodes, i, p, &[i, p]) {
+                members = vec![i, p];
+                tail = Some((p, data, seg));
+            }
+        }
+    }
+    let last = *members.last().unwrap();
+    let free_to_move = |copies: &[usize], all: &[usize]| {
+        copies
+            .iter()
+            .all(|&c| !consumed[c] && can_move(nodes, c, last, all))
+    };
+    let mut loads = None;
+    if let Some((copies, segs)) = find_loads(nodes, i) {
+        let all: Vec<usize> = members.iter().chain(&copies).copied().collect();
+        if free_to_move(&copies, &all) {
+            loads = Some((copies, segs));
+        }
+    }
+    // Or a pointwise function writing the whole input of a c2c: it runs in the work buffer,
+    // loading from where it read.
+    let mut head = None;
+    if loads.is_none() {
+        if let Some((p, data, seg)) = find_leading(nodes, i) {
+            let all: Vec<usize> = members.iter().copied().chain([p]).collect();
+            if !consumed[p] && can_move(nodes, p, last, &all) {
+                head = Some((p, data, seg));
+            }
+        }
+    }
+    let mut stores = None;
+    // A trailing pointwise function's own output is the store.
+    if tail.is_none() {
+        if let Some((copies, segs)) = find_stores(nodes, last) {
+            let mut all: Vec<usize> = members.iter().chain(&copies).copied().collect();
+            all.extend(loads.iter().flat_map(|(l, _)| l));
+            all.extend(head.iter().map(|(p, _, _)| *p));
+            if free_to_move(&copies, &all) {
+                stores = Some((copies, segs));
+            }
+        }
+    }
+    let (first, last_node) = (&nodes[i], &nodes[last]);
+    let pruned = first.in_live.is_some()
+        || first.out_live.is_some()
+        || last_node.in_live.is_some()
+        || last_node.out_live.is_some();
+    if members.len() == 1 && loads.is_none() && head.is_none() && stores.is_none() && !pruned {
+        return None;
+    }
+    Some(Around {
+        members,
+        between,
+        tail,
+        loads,
+        head,
+        stores,
+    })
+}
+
+/// The chain of what [`around`] found, its nodes marked consumed.
+fn chain(nodes: &[Node], a: Around, consumed: &mut [bool]) -> Chain {
+    let (first, last_node) = (&nodes[a.members[0]], &nodes[*a.members.last().unwrap()]);
+    let pointwise = |p: usize, data: Option<Access>| {
+        let Op::Pointwise(prog) = &nodes[p].op else {
+            unreachable!("a pointwise node")
+        };
+        Stage::Pointwise {
+            prog: prog.clone(),
+            data,
+        }
+    };
+    let mut labels: Vec<String> = Vec::new();
+    let mut take = |k: usize, labels: &mut Vec<String>| {
+        consumed[k] = true;
+        labels.push(nodes[k].label.clone());
+    };
+    let mut stages = vec![];
+    let loads = match (a.loads, a.head) {
+        (Some((copies, segs)), _) => {
+            copies.into_iter().for_each(|c| take(c, &mut labels));
+            segs
+        }
+        (None, Some((p, data, seg))) => {
+            take(p, &mut labels);
+            stages.push(pointwise(p, data));
+            vec![seg]
+        }
+        (None, None) => vec![full_segment(&first.input, &first.in_shape, &first.label)],
+    };
+    stages.push(fft_stage(first));
+    if let Some((p, data)) = a.between {
+        stages.push(pointwise(p, data));
+        stages.push(fft_stage(last_node));
+    }
+    let mut tail_store = None;
+    if let Some((p, data, seg)) = a.tail {
+        stages.push(pointwise(p, data));
+        tail_store = Some(seg);
+    }
+    a.members.iter().for_each(|&m| take(m, &mut labels));
+    let stores = match (tail_store, a.stores) {
+        (Some(seg), _) => vec![seg],
+        (None, Some((copies, segs))) => {
+            copies.into_iter().for_each(|c| take(c, &mut labels));
+            segs
+        }
+        (None, None) => vec![full_segment(
+            &last_node.output,
+            &last_node.out_shape,
+            &last_node.label,
+        )],
+    };
+    Chain {
+        labels,
+        n: first.n.clone(),
+        loads,
+        stages,
+        stores,
+        fusion: None,
+    }
 }
 
 #[cfg(test)]
