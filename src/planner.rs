@@ -149,21 +149,7 @@ pub fn plan<T: Real>(
     let parts = memory.map_or(1, |mem| spread_parts(&problem, mem));
     // The GPU's choice depends on where the arrays live (and how many devices may share the
     // transform), so that is part of the key.
-    let key = match memory {
-        None => format!("{} threads<={}", problem.describe(), max_threads),
-        Some((i, o)) => format!(
-            "{} threads<={} gpu:{:?}/{:?}{}",
-            problem.describe(),
-            max_threads,
-            i,
-            o,
-            if parts > 1 {
-                format!(" devices={parts}")
-            } else {
-                String::new()
-            }
-        ),
-    };
+    let key = wisdom_key(&problem, max_threads, memory, parts);
     let wisdom = wisdom::of(T::PRECISION);
     let choice = match wisdom.lookup(&key, rigor) {
         Some(c) => {
@@ -181,42 +167,7 @@ pub fn plan<T: Real>(
             )));
         }
         None => {
-            let c = match (setting, memory) {
-                (_, None) => match rigor {
-                    Rigor::Estimate => estimate(&problem, max_threads),
-                    _ => measure::<T>(&problem, max_threads, rigor, settings.timelimit())
-                        .unwrap_or_else(|| estimate(&problem, max_threads)),
-                },
-                // The GPU is imposed (FFTX_BACKEND=gpu, or the arrays are on it): time it
-                // under MEASURE, so the plan's cost is real.
-                (s, Some(mem)) if s == BackendSetting::Gpu || device_arrays => {
-                    let c = Choice {
-                        backend: estimate_gpu_only(&problem, max_threads, mem, parts),
-                        ..estimate(&problem, max_threads)
-                    };
-                    match (rigor, measure_gpus::<T>(&problem, mem, rigor, parts)) {
-                        (Rigor::Estimate, _) | (_, None) => c,
-                        (_, Some((backend, ns))) => Choice {
-                            rigor,
-                            cost_ns: ns,
-                            backend,
-                            ..c
-                        },
-                    }
-                }
-                (_, Some(mem)) => match rigor {
-                    Rigor::Estimate => estimate_with_gpu(&problem, max_threads, mem, parts),
-                    _ => measure_with_gpu::<T>(
-                        &problem,
-                        max_threads,
-                        rigor,
-                        settings.timelimit(),
-                        mem,
-                        parts,
-                    )
-                    .unwrap_or_else(|| estimate_with_gpu(&problem, max_threads, mem, parts)),
-                },
-            };
+            let c = choose::<T>(&problem, rigor, memory, parts, device_arrays);
             crate::log::log_info!(
                 "plan {key}: {} chose {} with {} thread(s){}",
                 rigor.name(),
@@ -240,9 +191,96 @@ pub fn plan<T: Real>(
     };
     let backend = tensor_cores::<T>(&problem, backend, rigor, memory, device_arrays, &key);
     let choice = Choice { backend, ..choice };
-    // What the choice needs that this machine cannot give (the split-half kernels on an old
-    // card, device memory for cuFFT's plans) falls back: the split-half kernels to cuFFT, a
-    // GPU on host arrays to the CPU.
+    make_ready::<T>(problem, (input, output), choice, flags, device_arrays, &key)
+}
+
+/// The planner's choice for `problem` without wisdom: estimated or timed (as `rigor` says),
+/// among the CPU and, where `memory` says where the arrays are for the GPU, the GPU (over
+/// `parts` devices); the GPU alone where it is imposed or holds the arrays.
+fn choose<T: Real>(
+    problem: &Problem,
+    rigor: Rigor,
+    memory: Option<(Memory, Memory)>,
+    parts: usize,
+    device_arrays: bool,
+) -> Choice {
+    let settings = settings(T::PRECISION);
+    let max_threads = settings.nthreads();
+    match (backend_setting(), memory) {
+        (_, None) => match rigor {
+            Rigor::Estimate => estimate(problem, max_threads),
+            _ => measure::<T>(problem, max_threads, rigor, settings.timelimit())
+                .unwrap_or_else(|| estimate(problem, max_threads)),
+        },
+        // The GPU is imposed (FFTX_BACKEND=gpu, or the arrays are on it): time it
+        // under MEASURE, so the plan's cost is real.
+        (s, Some(mem)) if s == BackendSetting::Gpu || device_arrays => {
+            let c = Choice {
+                backend: estimate_gpu_only(problem, max_threads, mem, parts),
+                ..estimate(problem, max_threads)
+            };
+            match (rigor, measure_gpus::<T>(problem, mem, rigor, parts)) {
+                (Rigor::Estimate, _) | (_, None) => c,
+                (_, Some((backend, ns))) => Choice {
+                    rigor,
+                    cost_ns: ns,
+                    backend,
+                    ..c
+                },
+            }
+        }
+        (_, Some(mem)) => match rigor {
+            Rigor::Estimate => estimate_with_gpu(problem, max_threads, mem, parts),
+            _ => measure_with_gpu::<T>(
+                problem,
+                max_threads,
+                rigor,
+                settings.timelimit(),
+                mem,
+                parts,
+            )
+            .unwrap_or_else(|| estimate_with_gpu(problem, max_threads, mem, parts)),
+        },
+    }
+}
+
+/// The key of a plan's choice in wisdom: the problem, the threads it may use and, for the GPU,
+/// where the arrays live and over how many devices (the GPU's choice depends on both).
+fn wisdom_key(
+    problem: &Problem,
+    max_threads: usize,
+    memory: Option<(Memory, Memory)>,
+    parts: usize,
+) -> String {
+    match memory {
+        None => format!("{} threads<={}", problem.describe(), max_threads),
+        Some((i, o)) => format!(
+            "{} threads<={} gpu:{:?}/{:?}{}",
+            problem.describe(),
+            max_threads,
+            i,
+            o,
+            if parts > 1 {
+                format!(" devices={parts}")
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
+/// The plan for `choice` made ready. What the choice needs that this machine cannot give (the
+/// split-half kernels on an old card, device memory for cuFFT's plans) falls back: the
+/// split-half kernels to cuFFT, a GPU on host arrays to the CPU.
+fn make_ready<T: Real>(
+    problem: Problem,
+    (input, output): (ArrayPtr, ArrayPtr),
+    choice: Choice,
+    flags: u32,
+    device_arrays: bool,
+    key: &str,
+) -> Result<Plan> {
+    let backend = choice.backend;
     let mut candidates = vec![backend];
     if backend == Backend::GpuSplitHalf {
         candidates.push(Backend::Gpu);
