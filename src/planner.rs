@@ -117,12 +117,12 @@ pub fn plan<T: Real>(
     debug_assert_eq!(problem.precision, T::PRECISION);
     // FFTW ignores flag bits it does not know, and FFTW_PRESERVE_INPUT wins over
     // FFTW_DESTROY_INPUT; fftx overwrites an out-of-place input only in a multi-dimensional
-    // c2r without FFTW_PRESERVE_INPUT (`lower`), so the rigor, FFTW_WISDOM_ONLY and that matter. NULL arrays plan too (FFTW never reads the arrays under
-    // ESTIMATE, and fftx times on scratch arrays): the caller executes with new arrays.
+    // c2r without FFTW_PRESERVE_INPUT (`lower`), so the rigor, FFTW_WISDOM_ONLY and that
+    // matter. NULL arrays plan too (FFTW never reads the arrays under ESTIMATE, and fftx times
+    // on scratch arrays): the caller executes with new arrays.
     problem.validate().map_err(|e| e.0)?;
     let problem = normalize(&problem);
-    let settings = settings(T::PRECISION);
-    let max_threads = settings.nthreads();
+    let max_threads = settings(T::PRECISION).nthreads();
     let rigor = rigor_of(flags);
     let setting = backend_setting();
     let device_arrays = on_device(input, output);
@@ -167,7 +167,14 @@ pub fn plan<T: Real>(
             )));
         }
         None => {
-            let c = choose::<T>(&problem, rigor, memory, parts, device_arrays);
+            let c = choose::<T>(
+                &problem,
+                (setting, max_threads),
+                rigor,
+                memory,
+                parts,
+                device_arrays,
+            );
             crate::log::log_info!(
                 "plan {key}: {} chose {} with {} thread(s){}",
                 rigor.name(),
@@ -195,21 +202,22 @@ pub fn plan<T: Real>(
 }
 
 /// The planner's choice for `problem` without wisdom: estimated or timed (as `rigor` says),
-/// among the CPU and, where `memory` says where the arrays are for the GPU, the GPU (over
-/// `parts` devices); the GPU alone where it is imposed or holds the arrays.
+/// among the CPU (up to `max_threads`) and, where `memory` says where the arrays are for the
+/// GPU, the GPU (over `parts` devices); the GPU alone where `setting` imposes it or it holds
+/// the arrays. `setting` and `max_threads` are those the plan's wisdom key was made with.
 fn choose<T: Real>(
     problem: &Problem,
+    (setting, max_threads): (BackendSetting, usize),
     rigor: Rigor,
     memory: Option<(Memory, Memory)>,
     parts: usize,
     device_arrays: bool,
 ) -> Choice {
-    let settings = settings(T::PRECISION);
-    let max_threads = settings.nthreads();
-    match (backend_setting(), memory) {
+    let timelimit = settings(T::PRECISION).timelimit();
+    match (setting, memory) {
         (_, None) => match rigor {
             Rigor::Estimate => estimate(problem, max_threads),
-            _ => measure::<T>(problem, max_threads, rigor, settings.timelimit())
+            _ => measure::<T>(problem, max_threads, rigor, timelimit)
                 .unwrap_or_else(|| estimate(problem, max_threads)),
         },
         // The GPU is imposed (FFTX_BACKEND=gpu, or the arrays are on it): time it
@@ -231,15 +239,8 @@ fn choose<T: Real>(
         }
         (_, Some(mem)) => match rigor {
             Rigor::Estimate => estimate_with_gpu(problem, max_threads, mem, parts),
-            _ => measure_with_gpu::<T>(
-                problem,
-                max_threads,
-                rigor,
-                settings.timelimit(),
-                mem,
-                parts,
-            )
-            .unwrap_or_else(|| estimate_with_gpu(problem, max_threads, mem, parts)),
+            _ => measure_with_gpu::<T>(problem, max_threads, rigor, timelimit, mem, parts)
+                .unwrap_or_else(|| estimate_with_gpu(problem, max_threads, mem, parts)),
         },
     }
 }
