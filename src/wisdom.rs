@@ -5,10 +5,10 @@
 //! through dlopen), so that FFTW reads a file fftx wrote without `error reading wisdom` (and
 //! learns nothing from it); without an FFTW here it is left out. The second is fftx's, headed
 //! `(fftw-3.3.10 fftx_wisdom` (`fftxf_wisdom` in single precision), one
-//! `(choice "KEY" LEVEL THREADS COST BACKEND [FUSION])` per problem (BACKEND `cpu` or `gpu`; wisdom
-//! without it means `cpu`; FUSION, for an FFTX chain on the GPU, how its loads and stores
-//! run: `fused`, `callback` or `kernel`). Importing reads every s-expression of the text: FFTW's own are
-//! well-formed and hold nothing fftx uses.
+//! `(choice "KEY" LEVEL THREADS COST BACKEND [FUSION])` per problem (BACKEND `cpu` or `gpu`;
+//! wisdom without it means `cpu`; FUSION, for an FFTX chain on the GPU, how its loads and
+//! stores run: `fused`, `callback` or `kernel`). Importing reads every s-expression of the
+//! text: FFTW's own are well-formed and hold nothing fftx uses.
 
 use crate::problem::Precision;
 use crate::program::kernel::Fusion;

@@ -166,17 +166,17 @@ fn copy_threads() -> usize {
 }
 
 /// A copy between host memory and a block: the box `dims` from `from` (strides `is`) to `to`
-/// (strides `os`); a scatter's also waits for the DMA into its block (`after`: the event) and
-/// then counts its step as landed. Copy threads take it in [`PARTS`] of its [`Job::axis`], in
-/// order, so a block is ready (or a scatter done) after its share of every thread's time rather
-/// than one thread's whole copy: the first DMA of a run waits for one block, not for all.
+/// (strides `os`); a scatter's also waits for the DMA into its block (`after`: the event, and
+/// the step it then counts as landed). Copy threads take it in `parts` along `axis` ([`Job::cut`]),
+/// in order, so a block is ready (or a scatter done) after its share of every thread's time
+/// rather than one thread's whole copy: the first DMA of a run waits for one block, not for all.
 struct Job {
     from: (Base, isize),
     to: (Base, isize),
     dims: Vec<IoDim>,
     complex: bool,
     after: Option<(usize, usize)>,
-    /// The axis its parts cut, and how many parts.
+    /// The axis its parts cut, and how many parts (0 and 1, whole, until [`Job::cut`]).
     axis: usize,
     parts: usize,
 }
@@ -185,9 +185,11 @@ struct Job {
 const MIN_PART_BYTES: usize = 512 << 10;
 
 impl Job {
-    /// Cuts the job's box in up to `want` parts of at least [`MIN_PART_BYTES`]: along its
-    /// outermost axis that is long enough, else its longest.
-    fn cut(mut self, bytes: usize, want: usize) -> Job {
+    /// Cuts the job's box (of `unit`-byte scalars) in up to `want` parts of at least
+    /// [`MIN_PART_BYTES`]: along its outermost axis that is long enough, else its longest.
+    fn cut(mut self, unit: usize, want: usize) -> Job {
+        let elements: usize = self.dims.iter().map(|d| d.n.max(0) as usize).product();
+        let bytes = elements * (1 + self.complex as usize) * unit;
         let want = want.min(bytes / MIN_PART_BYTES).max(1);
         let longest = (0..self.dims.len())
             .max_by_key(|&a| self.dims[a].n)
@@ -436,8 +438,6 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     pub unsafe fn scatter(&mut self, b: usize, stream: cu::CUstream, s: Scatter) -> Result<()> {
         self.wait_reaching(s.extent)?;
         self.blocks[b].record(stream)?;
-        let elements: usize = s.dims.iter().map(|d| d.n.max(0) as usize).product();
-        let bytes = elements * (1 + s.complex as usize) * std::mem::size_of::<T>();
         let job = Job {
             from: (self.block_base(b), 0),
             to: s.to,
@@ -447,7 +447,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             axis: 0,
             parts: 1,
         };
-        let job = self.submit(job, bytes);
+        let job = self.submit(job);
         self.blocks[b].held = Held::Scattering { job };
         self.in_flight.push((job, s.extent));
         Ok(())
@@ -518,7 +518,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             axis: 0,
             parts: 1,
         };
-        let job = self.submit(job, g.bytes);
+        let job = self.submit(job);
         trace("gather-submit", job, step);
         self.blocks[b].held = Held::Gathered { job };
         self.in_flight.push((job, g.extent));
@@ -631,9 +631,9 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         Ok(b)
     }
 
-    /// Queues `job` (of `bytes`) in parts, waking or starting a copy thread for each.
-    fn submit(&mut self, job: Job, bytes: usize) -> usize {
-        let job = Arc::new(job.cut(bytes, self.threads));
+    /// Queues `job` in parts, waking or starting a copy thread for each.
+    fn submit(&mut self, job: Job) -> usize {
+        let job = Arc::new(job.cut(std::mem::size_of::<T>(), self.threads));
         let id = self.next_job;
         self.next_job += 1;
         let spawn = {
@@ -785,8 +785,9 @@ mod tests {
                 axis: 0,
                 parts: 1,
             };
-            // 7*5*64*16 bytes: at most one part per 512 KiB, so cut a larger size to see parts.
-            let job = job.cut(want << 20, want);
+            // The box is 35 KiB of f64: cut as if its scalars were 1 MiB each, so that the
+            // byte count allows `want` parts (it alone decides their number).
+            let job = job.cut(1 << 20, want);
             assert_eq!(
                 job.parts, want,
                 "the outermost axis of at least {want}, else 64"
@@ -808,7 +809,7 @@ mod tests {
             axis: 0,
             parts: 1,
         };
-        assert_eq!(job.cut(100 << 10, 16).parts, 1);
+        assert_eq!(job.cut(8, 16).parts, 1);
     }
 
     fn base(re: usize, im: usize) -> Base {

@@ -8,7 +8,7 @@
 //!   cuFFT plans with LTO callbacks, or gather and scatter kernels around plain cuFFT plans.
 //!   Which runs is measured at plan time (each that builds is timed, unless FFTX_ESTIMATE,
 //!   `FFTX_GPU_FUSION` or the chain's fusion from wisdom decides), and printed; the front end
-//!   records the measured choice in wisdom ([`CudaProgram::measured_fusions`]).
+//!   records the measured choice in wisdom (`CudaProgram::measured_fusions`).
 //! - A `Map` kernel is one generated kernel.
 //! - An `Fft` step that the executor does not plan itself (FFTX's, which keep their inputs, or
 //!   one whose layout its cuFFT plans cannot take) runs as the CUDA executor's transform over
