@@ -3,7 +3,7 @@
 //! accumulated wisdom, which records fftx's choices (CPU or GPU, threads) and starts with FFTW's
 //! own empty wisdom, so FFTW reads the file too.
 
-use crate::libs::{self, Precision};
+use crate::libs::{self, Api, Precision};
 use crate::problem::{self, Problem};
 use crate::progress::Progress;
 use crate::run::{input_flags, Arrays, Layout};
@@ -172,12 +172,28 @@ fn wisdom_api(p: Precision) -> Wisdom {
 
 /// Runs the tool; `name` is how it was invoked (fftw-wisdom, fftwf-wisdom, fftx wisdom).
 pub fn run(name: &str, args: &[String]) -> i32 {
+    let o = match options(name, args) {
+        Ok(o) => o,
+        Err(status) => return status,
+    };
+    match create_wisdom(name, &o) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            1
+        }
+    }
+}
+
+/// The options given, or the exit status once the help, the version or an option's error
+/// is printed.
+fn options(name: &str, args: &[String]) -> Result<Options, i32> {
     let single = name.starts_with("fftwf");
-    let o = match parse_args(args, single) {
-        Ok(Ok(o)) => o,
+    match parse_args(args, single) {
+        Ok(Ok(o)) => Ok(o),
         Ok(Err(0)) => {
             println!("{}", usage(name));
-            return 0;
+            Err(0)
         }
         Ok(Err(_)) => {
             println!(
@@ -185,18 +201,48 @@ pub fn run(name: &str, args: &[String]) -> i32 {
                  fftx is free software under the GNU General Public License, version 2 or later.",
                 env!("CARGO_PKG_VERSION")
             );
-            return 0;
+            Err(0)
         }
         Err(e) => {
             eprintln!("{name}: {e}\n\n{}", usage(name));
-            return 1;
+            Err(1)
         }
-    };
+    }
+}
+
+/// Reads the wisdom asked for, plans the problems and writes the accumulated wisdom out.
+fn create_wisdom(name: &str, o: &Options) -> Result<(), String> {
     let w = wisdom_api(o.precision);
     if let Some(n) = o.threads {
         (w.init_threads)();
         (w.plan_with_nthreads)(n);
     }
+    read_wisdom(name, o, &w)?;
+    let problems = problems(o)?;
+    // Check that the output can be written before spending hours planning.
+    if let Some(f) = &o.output {
+        std::fs::File::create(f).map_err(|e| format!("error creating \"{f}\": {e}"))?;
+    }
+
+    let api = libs::fftx(o.precision);
+    let start = Instant::now();
+    let (planned, exceeded) = plan_all(name, o, &w, &api, &problems, start);
+    if exceeded && o.verbose {
+        eprintln!("EXCEEDED TIME LIMIT OF {} HOURS.", o.hours);
+    }
+    write_wisdom(o, &w)?;
+    if o.verbose {
+        eprintln!(
+            "{name}: {planned} of {} problem(s) planned in {:.1} s",
+            problems.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Imports the system wisdom (unless -n) and each wisdom file given.
+fn read_wisdom(name: &str, o: &Options, w: &Wisdom) -> Result<(), String> {
     if o.system_wisdom && (w.import_system)() == 0 && o.verbose {
         eprintln!("{name}: system-wisdom import failed");
     }
@@ -213,10 +259,15 @@ pub fn run(name: &str, args: &[String]) -> i32 {
                 .unwrap_or(false)
         };
         if !ok {
-            eprintln!("{name}: error reading wisdom from \"{f}\"");
-            return 1;
+            return Err(format!("error reading wisdom from \"{f}\""));
         }
     }
+    Ok(())
+}
+
+/// The problems to plan (FFTW's canonical set first with -c, then those given), smallest
+/// first.
+fn problems(o: &Options) -> Result<Vec<Problem>, String> {
     let mut texts = if o.canonical {
         problem::canonical()
     } else {
@@ -225,35 +276,32 @@ pub fn run(name: &str, args: &[String]) -> i32 {
     texts.extend(o.problems.iter().cloned());
     let mut problems: Vec<Problem> = Vec::new();
     for t in &texts {
-        match problem::parse(t) {
-            Ok(p) if p.split || p.scrambled => {
-                eprintln!("{name}: {t}: split and MPI problems are not supported");
-                return 1;
-            }
-            Ok(p) => problems.push(p),
-            Err(e) => {
-                eprintln!("{name}: {e}");
-                return 1;
-            }
+        let p = problem::parse(t).map_err(|e| e.to_string())?;
+        if p.split || p.scrambled {
+            return Err(format!("{t}: split and MPI problems are not supported"));
         }
+        problems.push(p);
     }
     // Smallest first, as FFTW's tool does (stable for equal sizes).
     problems.sort_by_key(|p| p.transform_points().saturating_mul(p.howmany()));
-    // Check that the output can be written before spending hours planning.
-    if let Some(f) = &o.output {
-        if let Err(e) = std::fs::File::create(f) {
-            eprintln!("{name}: error creating \"{f}\": {e}");
-            return 1;
-        }
-    }
+    Ok(problems)
+}
 
-    let api = libs::fftx(o.precision);
-    let start = Instant::now();
+/// Plans the problems in turn while the time limit (counted from `start`) allows; returns
+/// how many fftx planned and whether the limit stopped it.
+fn plan_all(
+    name: &str,
+    o: &Options,
+    w: &Wisdom,
+    api: &Api,
+    problems: &[Problem],
+    start: Instant,
+) -> (usize, bool) {
     let limit = (o.hours > 0.0).then_some(o.hours * 3600.0);
     let mut progress = Progress::new(problems.len(), o.verbose || !is_tty());
     let mut planned = 0;
     let mut exceeded = false;
-    for p in &problems {
+    for p in problems {
         let elapsed = start.elapsed().as_secs_f64();
         if let Some(l) = limit {
             if elapsed >= l {
@@ -264,45 +312,53 @@ pub fn run(name: &str, args: &[String]) -> i32 {
             // problems).
             (w.set_timelimit)(l - elapsed);
         }
-        progress.show(&format!("planning {}", p.text));
-        if o.verbose {
-            progress.note(&format!("Planning transform: {}", p.text));
-        }
-        let arrays = match Arrays::new(&api, o.precision, Layout::of(p)) {
-            Ok(a) => a,
-            Err(e) => {
-                progress.note(&format!("{name}: {}: {e}", p.text));
-                progress.advance();
-                continue;
-            }
-        };
-        let t = Instant::now();
-        let plan = arrays.plan(p, o.flags | input_flags(p));
-        if plan.is_null() {
-            progress.note(&format!("{name}: {}: fftx returned no plan", p.text));
-        } else {
+        if plan_one(name, o, api, p, &mut progress) {
             planned += 1;
-            if o.verbose {
-                let on = crate::bench::ran_on(&libs::sprint(&api, plan).unwrap_or_default());
-                progress.note(&format!(
-                    "  {} on {on}, planned in {:.3} s",
-                    p.text,
-                    t.elapsed().as_secs_f64()
-                ));
-            }
-            // SAFETY: a plan of fftx, destroyed once.
-            unsafe { (api.destroy)(plan) };
         }
         progress.advance();
     }
     progress.clear();
-    if exceeded && o.verbose {
-        eprintln!("EXCEEDED TIME LIMIT OF {} HOURS.", o.hours);
+    (planned, exceeded)
+}
+
+/// Plans one problem (fftx keeps its choice as wisdom) and destroys the plan; notes on
+/// `progress` what went wrong; returns whether fftx made a plan.
+fn plan_one(name: &str, o: &Options, api: &Api, p: &Problem, progress: &mut Progress) -> bool {
+    progress.show(&format!("planning {}", p.text));
+    if o.verbose {
+        progress.note(&format!("Planning transform: {}", p.text));
     }
+    let arrays = match Arrays::new(api, o.precision, Layout::of(p)) {
+        Ok(a) => a,
+        Err(e) => {
+            progress.note(&format!("{name}: {}: {e}", p.text));
+            return false;
+        }
+    };
+    let t = Instant::now();
+    let plan = arrays.plan(p, o.flags | input_flags(p));
+    if plan.is_null() {
+        progress.note(&format!("{name}: {}: fftx returned no plan", p.text));
+        return false;
+    }
+    if o.verbose {
+        let on = crate::bench::ran_on(&libs::sprint(api, plan).unwrap_or_default());
+        progress.note(&format!(
+            "  {} on {on}, planned in {:.3} s",
+            p.text,
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    // SAFETY: a plan of fftx, destroyed once.
+    unsafe { (api.destroy)(plan) };
+    true
+}
+
+/// Writes the accumulated wisdom to the output file, or to stdout.
+fn write_wisdom(o: &Options, w: &Wisdom) -> Result<(), String> {
     let s = (w.export_string)();
     if s.is_null() {
-        eprintln!("{name}: exporting wisdom failed");
-        return 1;
+        return Err("exporting wisdom failed".into());
     }
     // SAFETY: a NUL-terminated string from fftw_export_wisdom_to_string, freed with free().
     let text = unsafe {
@@ -314,21 +370,7 @@ pub fn run(name: &str, args: &[String]) -> i32 {
         Some(f) => std::fs::write(f, &text),
         None => std::io::Write::write_all(&mut std::io::stdout(), text.as_bytes()),
     };
-    if let Err(e) = written {
-        eprintln!(
-            "{name}: writing {}: {e}",
-            o.output.as_deref().unwrap_or("stdout")
-        );
-        return 1;
-    }
-    if o.verbose {
-        eprintln!(
-            "{name}: {planned} of {} problem(s) planned in {:.1} s",
-            problems.len(),
-            start.elapsed().as_secs_f64()
-        );
-    }
-    0
+    written.map_err(|e| format!("writing {}: {e}", o.output.as_deref().unwrap_or("stdout")))
 }
 
 fn is_tty() -> bool {
