@@ -326,29 +326,45 @@ fn plan_and_explain(p: &Problem) -> Result<(String, Vec<String>), String> {
     Ok((crate::bench::ran_on(&printed), lines))
 }
 
+/// Runs `fftx info`; returns the exit status (1 when a problem could not be planned).
 pub fn run(args: &[String]) -> i32 {
     if args.iter().any(|a| a == "-h" || a == "--help") {
         println!("{USAGE}");
         return 0;
     }
+    let problems = match problems(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("fftx info: {e}");
+            return 1;
+        }
+    };
+    let backend = print_library();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    print_cpu(threads);
+    let gpu_usable = print_gpu(backend);
+    print_mpi();
+    print_planner(&problems, threads, gpu_usable, backend)
+}
+
+/// The problems given (parsed), or the typical ones when none is.
+fn problems(args: &[String]) -> Result<Vec<Problem>, String> {
     let mut problems = Vec::new();
     for a in args {
         match problem::parse(a) {
             Ok(p) if !p.split && !p.scrambled => problems.push(p),
-            Ok(_) => {
-                eprintln!("fftx info: {a}: split and MPI problems are not planned here");
-                return 1;
-            }
-            Err(e) => {
-                eprintln!("fftx info: {e}\n\n{USAGE}");
-                return 1;
-            }
+            Ok(_) => return Err(format!("{a}: split and MPI problems are not planned here")),
+            Err(e) => return Err(format!("{e}\n\n{USAGE}")),
         }
     }
     if problems.is_empty() {
         problems = TYPICAL.iter().map(|s| problem::parse(s).unwrap()).collect();
     }
+    Ok(problems)
+}
 
+/// Prints fftx's version, the library's path and the FFTX_BACKEND setting, which it returns.
+fn print_library() -> BackendSetting {
     println!("fftx {}", env!("CARGO_PKG_VERSION"));
     println!(
         "  library: {} (fftw_version \"{}\"), double and single precision",
@@ -371,8 +387,11 @@ pub fn run(args: &[String]) -> i32 {
             BackendSetting::Gpu => "gpu (every problem the GPU can run goes there)",
         }
     );
+    backend
+}
 
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// Prints the CPU section: model, `threads`, SIMD features.
+fn print_cpu(threads: usize) {
     let (features, path) = cpu_simd();
     println!("CPU");
     println!("  model: {}", cpu_model());
@@ -380,65 +399,77 @@ pub fn run(args: &[String]) -> i32 {
         "  threads: {threads} (std::thread::available_parallelism; FFTW's default is 1, fftw_plan_with_nthreads sets more)"
     );
     println!("  SIMD: {} (rustfft's path: {path})", features.join(" "));
+}
 
+/// Prints the GPU section (unless FFTX_BACKEND=cpu, the CUDA libraries and the GPUs);
+/// returns whether fftx has a usable GPU.
+fn print_gpu(backend: BackendSetting) -> bool {
     println!("GPU");
-    let gpu_usable = if backend == BackendSetting::Cpu {
+    if backend == BackendSetting::Cpu {
         println!("  not probed: FFTX_BACKEND=cpu, so the library never starts CUDA");
-        false
-    } else {
-        for (what, v) in [
-            ("driver", driver_version()),
-            ("cuFFT", cufft_version()),
-            ("NVRTC", nvrtc_version()),
-            ("nvJitLink", nvjitlink_version()),
-        ] {
-            match v {
-                Ok(v) => println!("  {what}: {v}"),
-                Err(e) => println!("  {what}: {e}"),
-            }
+        return false;
+    }
+    for (what, v) in [
+        ("driver", driver_version()),
+        ("cuFFT", cufft_version()),
+        ("NVRTC", nvrtc_version()),
+        ("nvJitLink", nvjitlink_version()),
+    ] {
+        match v {
+            Ok(v) => println!("  {what}: {v}"),
+            Err(e) => println!("  {what}: {e}"),
         }
-        match cuda::why_no_gpu() {
-            Some(why) => {
-                println!("  no usable GPU: {why}; every plan runs on the CPU");
-                false
+    }
+    match cuda::why_no_gpu() {
+        Some(why) => {
+            println!("  no usable GPU: {why}; every plan runs on the CPU");
+            false
+        }
+        None => {
+            print_devices();
+            true
+        }
+    }
+}
+
+/// Prints each GPU the driver sees, those fftx spreads work over (and why), and whether
+/// cuFFT's LTO callbacks work.
+fn print_devices() {
+    let used = cuda::default_device().map(|g| g.ordinal);
+    for (i, name, mem, sms, cc) in devices() {
+        println!(
+            "  device {i}: {name}, {} MiB, {sms} SMs, compute capability {}.{}{}",
+            mem >> 20,
+            cc.0,
+            cc.1,
+            if Some(i) == used {
+                " (fftx uses this one: FFTX_DEVICE)"
+            } else {
+                ""
             }
-            None => {
-                let used = cuda::default_device().map(|g| g.ordinal);
-                for (i, name, mem, sms, cc) in devices() {
-                    println!(
-                        "  device {i}: {name}, {} MiB, {sms} SMs, compute capability {}.{}{}",
-                        mem >> 20,
-                        cc.0,
-                        cc.1,
-                        if Some(i) == used {
-                            " (fftx uses this one: FFTX_DEVICE)"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-                let chosen: Vec<i32> = cuda::devices().iter().map(|d| d.ordinal).collect();
-                let selection = std::env::var("FFTX_DEVICES").unwrap_or_default();
-                let why = if selection.trim().is_empty() {
-                    "FFTX_DEVICES unset: the default device".to_string()
-                } else {
-                    match cuda::parse_selection(&selection, cuda::device_count()) {
-                        Ok(_) => format!("FFTX_DEVICES={selection}"),
-                        Err(e) => format!("{e}; the default device instead"),
-                    }
-                };
-                println!("  distributed work: device(s) {chosen:?} ({why})");
-                match fftx::cufft_lto_callbacks_usable() {
-                    Ok(()) => println!(
-                        "  cuFFT LTO callbacks: usable (FFTX chains can fuse pointwise steps into cuFFT plans)"
-                    ),
-                    Err(e) => println!("  cuFFT LTO callbacks: not usable: {e}"),
-                }
-                true
-            }
+        );
+    }
+    let chosen: Vec<i32> = cuda::devices().iter().map(|d| d.ordinal).collect();
+    let selection = std::env::var("FFTX_DEVICES").unwrap_or_default();
+    let why = if selection.trim().is_empty() {
+        "FFTX_DEVICES unset: the default device".to_string()
+    } else {
+        match cuda::parse_selection(&selection, cuda::device_count()) {
+            Ok(_) => format!("FFTX_DEVICES={selection}"),
+            Err(e) => format!("{e}; the default device instead"),
         }
     };
+    println!("  distributed work: device(s) {chosen:?} ({why})");
+    match fftx::cufft_lto_callbacks_usable() {
+        Ok(()) => println!(
+            "  cuFFT LTO callbacks: usable (FFTX chains can fuse pointwise steps into cuFFT plans)"
+        ),
+        Err(e) => println!("  cuFFT LTO callbacks: not usable: {e}"),
+    }
+}
 
+/// Prints the MPI section: the MPI libraries found and the one the FFTW-MPI interface loads.
+fn print_mpi() {
     println!("MPI");
     let mpi = mpi_libraries();
     if mpi.is_empty() {
@@ -453,7 +484,16 @@ pub fn run(args: &[String]) -> i32 {
             _ => "Open MPI's libmpi.so.40 (or the program's own copy)".to_string(),
         }
     );
+}
 
+/// Prints the planner section: where each problem runs with `threads` threads, and why;
+/// returns the exit status (1 when a problem got no plan).
+fn print_planner(
+    problems: &[Problem],
+    threads: usize,
+    gpu_usable: bool,
+    backend: BackendSetting,
+) -> i32 {
     println!(
         "Planner (FFTW_ESTIMATE, {threads} thread(s) allowed, double precision{})",
         match (gpu_usable, backend) {
@@ -465,7 +505,7 @@ pub fn run(args: &[String]) -> i32 {
     fftx::fftw_init_threads();
     fftx::fftw_plan_with_nthreads(threads as c_int);
     let mut status = 0;
-    for p in &problems {
+    for p in problems {
         match plan_and_explain(p) {
             Ok((on, lines)) => {
                 println!("  {:<16} -> {on}", p.text);
