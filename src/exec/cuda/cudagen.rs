@@ -452,46 +452,16 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         signs.push(m.kind.sign());
     }
     if radices.len() > 1 {
-        for (h, &sign) in signs.iter().enumerate() {
-            let _ = write!(s, "__device__ const fx_cplx fftx_tw{k}_{h}[{n}] = {{");
-            for m in 0..n {
-                let (re, im) = crate::program::fftgen::root(sign, m, n);
-                let _ = write!(
-                    s,
-                    "{}{{{}, {}}}",
-                    if m > 0 { ", " } else { "" },
-                    table_lit(re, precision),
-                    table_lit(im, precision)
-                );
-            }
-            s += "};\n";
-        }
+        s += &twiddle_tables(k, n, &signs, precision);
     }
     let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
     // Loads in two phases: every global read of the thread first, then the shared-memory
     // writes, so that the reads are in flight together (the kernels are latency-bound).
-    let ld = |b: &str, j: &str| format!("fftx_ldp{k}(P, {b}, {j})");
-    let c2r_in = |b: &str| {
-        format!(
-            "(j <= {h} ? {} : fx_conj({}))",
-            ld(b, "j"),
-            ld(b, &format!("({n} - j)")),
-            h = n / 2
-        )
-    };
-    let read = match (p.kind, packed) {
-        (Kind1d::R2c, false) => format!("if (b < batch) v[it] = fx_c({}, 0.0);", ld("b", "j")),
-        (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = {};", ld("b", "j")),
-        (Kind1d::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
-        // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
-        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_real xa = 0, xb = 0; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa, xb);", ld("ba", "j"), ld("bb", "j")),
-        (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_cplx xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
-    };
     s += &two_phase(
         pb * n,
         threads,
         &order(contiguous_along(&p.load, p.axis), n),
-        &read,
+        &load_read(k, p, packed),
         &format!("sm[q * {stride} + {}] = v[it];", pad("j")),
     );
     s += "  __syncthreads();\n";
@@ -515,7 +485,59 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
     }
     let contig = contiguous_along(&p.store, p.axis);
-    let value = match (p.kind_out(), packed) {
+    let value = stored_value(p, packed, stride, &pad);
+    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
+    Some(s)
+}
+
+/// The twiddle tables `fftx_tw{k}_{h}` of a pass's transforms of length `n`, one per sign.
+fn twiddle_tables(k: usize, n: usize, signs: &[i32], precision: Precision) -> String {
+    let mut s = String::new();
+    for (h, &sign) in signs.iter().enumerate() {
+        let _ = write!(s, "__device__ const fx_cplx fftx_tw{k}_{h}[{n}] = {{");
+        for m in 0..n {
+            let (re, im) = crate::program::fftgen::root(sign, m, n);
+            let _ = write!(
+                s,
+                "{}{{{}, {}}}",
+                if m > 0 { ", " } else { "" },
+                table_lit(re, precision),
+                table_lit(im, precision)
+            );
+        }
+        s += "};\n";
+    }
+    s
+}
+
+/// The first load phase's statement of a fused pass: element `j` of pencil `b` (of the pair
+/// from `b0 + 2 * q` where the pass packs) read into `v[it]`.
+fn load_read(k: usize, p: &Pass, packed: bool) -> String {
+    let n = p.n;
+    let ld = |b: &str, j: &str| format!("fftx_ldp{k}(P, {b}, {j})");
+    let c2r_in = |b: &str| {
+        format!(
+            "(j <= {h} ? {} : fx_conj({}))",
+            ld(b, "j"),
+            ld(b, &format!("({n} - j)")),
+            h = n / 2
+        )
+    };
+    match (p.kind, packed) {
+        (Kind1d::R2c, false) => format!("if (b < batch) v[it] = fx_c({}, 0.0);", ld("b", "j")),
+        (Kind1d::Dft { .. }, _) => format!("if (b < batch) v[it] = {};", ld("b", "j")),
+        (Kind1d::C2r, false) => format!("if (b < batch) v[it] = {};", c2r_in("b")),
+        // z = a + i b: the two real pencils, or the two half spectra (extended) combined.
+        (Kind1d::R2c, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_real xa = 0, xb = 0; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa, xb);", ld("ba", "j"), ld("bb", "j")),
+        (Kind1d::C2r, true) => format!("const u64 ba = b0 + 2 * q, bb = ba + 1; fx_cplx xa = fx_c(0.0, 0.0), xb = xa; if (ba < batch) xa = {}; if (bb < batch) xb = {}; v[it] = fx_c(xa.x - xb.y, xa.y + xb.x);", c2r_in("ba"), c2r_in("bb")),
+    }
+}
+
+/// The value a fused pass stores at element `j` of its pencil `q`, from shared memory
+/// (`stride` apart, positions padded by `pad`).
+fn stored_value(p: &Pass, packed: bool, stride: usize, pad: &dyn Fn(&str) -> String) -> String {
+    let n = p.n;
+    match (p.kind_out(), packed) {
         (Kind1d::C2r, false) => format!("sm[q * {stride} + {}].x", pad("j")),
         (_, false) => format!("sm[q * {stride} + {}]", pad("j")),
         // Pencil q of the pair q / 2: its half of z = a + i b.
@@ -528,9 +550,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
             pad("j"),
             pad(&format!("(({n} - j) % {n})"))
         ),
-    };
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
-    Some(s)
+    }
 }
 
 /// A twiddle table entry: a literal of the precision (`1.5e0f` for float), correctly rounded.
