@@ -19,7 +19,7 @@ use super::split_half::SplitHalf;
 use super::{check, default_device, Device, Error, Result};
 use crate::exec::cpu::layout::{ArrayPtr, Strided};
 use crate::exec::twins::{self, Lines};
-use crate::problem::{IoDim, Kind, Problem};
+use crate::problem::{IoDim, Kind, Problem, R2rKind};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
@@ -216,6 +216,8 @@ impl<T: Real> GpuTransform<T> {
         format!("{what} of {} transform(s) on device arrays", self.howmany)
     }
 
+    /// The stages of a run of `batch` transforms: cuFFT plans, or for the split-half kernels
+    /// none, only the work bytes they need.
     fn make_stages(&self, batch: usize) -> Result<Stages> {
         if let Some(s) = &self.split {
             return Ok(Stages {
@@ -224,7 +226,6 @@ impl<T: Real> GpuTransform<T> {
                 batch,
             });
         }
-        let p = T::PRECISION;
         let rank = self.shape.len();
         let sh: Vec<i64> = self.shape.iter().map(|&n| n as i64).collect();
         let mut csh = sh.clone();
@@ -239,61 +240,27 @@ impl<T: Real> GpuTransform<T> {
         let split = rank.saturating_sub(3);
         let lead: i64 = sh[..split].iter().product();
         let tail_batch = batch as i64 * lead;
-        let trailing =
-            |ty: FftType, ish: &[i64], osh: &[i64], from: Buf, to: Buf| -> Result<Stage> {
-                let plan = CufftPlan::new(
-                    &sh[split..],
-                    &Layout::packed(&ish[split..]),
-                    &Layout::packed(&osh[split..]),
-                    tail_batch,
-                    ty,
-                    p,
-                )?;
-                Ok(Stage {
-                    plan,
-                    from,
-                    to,
-                    outer: 1,
-                    in_step: 0,
-                    out_step: 0,
-                    sign,
-                    bound: Default::default(),
-                    r2r: None,
-                })
-            };
-        // One strided c2c pass along leading dimension k of a complex buffer of shape `csh`.
-        let leading = |k: usize, buf: Buf| -> Result<Stage> {
-            let inner: i64 = csh[k + 1..].iter().product();
-            let outer = batch as i64 * csh[..k].iter().product::<i64>();
-            let lay = Layout {
-                embed: vec![csh[k]],
-                stride: inner,
-                dist: 1,
-            };
-            let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, p)?;
-            let step = (csh[k] * inner) as usize;
-            Ok(Stage {
-                plan,
-                from: buf,
-                to: buf,
-                outer: outer as usize,
-                in_step: step,
-                out_step: step,
+        let trailing = |ty: FftType, ish: &[i64], osh: &[i64]| {
+            Self::trailing_stage(
+                ty,
+                &sh[split..],
+                &ish[split..],
+                &osh[split..],
+                tail_batch,
                 sign,
-                bound: Default::default(),
-                r2r: None,
-            })
+            )
         };
+        let leading = |k: usize, buf: Buf| Self::leading_stage(&csh, k, buf, batch, sign);
         let mut stages = Vec::new();
         match self.kind {
             Kind::Dft { .. } => {
-                stages.push(trailing(FftType::C2c, &sh, &sh, Buf::In, Buf::Out)?);
+                stages.push(trailing(FftType::C2c, &sh, &sh)?);
                 for k in (0..split).rev() {
                     stages.push(leading(k, Buf::Out)?);
                 }
             }
             Kind::R2c => {
-                stages.push(trailing(FftType::R2c, &sh, &csh, Buf::In, Buf::Out)?);
+                stages.push(trailing(FftType::R2c, &sh, &csh)?);
                 for k in (0..split).rev() {
                     stages.push(leading(k, Buf::Out)?);
                 }
@@ -302,48 +269,109 @@ impl<T: Real> GpuTransform<T> {
                 for k in 0..split {
                     stages.push(leading(k, Buf::In)?);
                 }
-                stages.push(trailing(FftType::C2r, &csh, &sh, Buf::In, Buf::Out)?);
+                stages.push(trailing(FftType::C2r, &csh, &sh)?);
             }
-            Kind::R2r(ref kinds) => {
-                let mut work = 0usize;
-                for (d, &k) in kinds.iter().enumerate() {
-                    let n = sh[d];
-                    let logical = twins::r2r_logical_size(k, n as usize) as i64;
-                    let inner: i64 = sh[d + 1..].iter().product();
-                    let outer = batch as i64 * sh[..d].iter().product::<i64>();
-                    let lines = outer * inner;
-                    work = work.max(lines as usize * logical as usize * elem_bytes::<T>(true));
-                    let lay = Layout::packed(&[logical]);
-                    let plan = CufftPlan::new(&[logical], &lay, &lay, lines, FftType::C2c, p)?;
-                    let from = if d == 0 { Buf::In } else { Buf::Out };
-                    let axis = R2rAxis {
-                        kind: k as i32,
-                        n,
-                        logical,
-                        inner,
-                    };
-                    stages.push(Stage {
-                        plan,
-                        from,
-                        to: Buf::Out,
-                        outer: outer as usize,
-                        in_step: 0,
-                        out_step: 0,
-                        sign: twins::r2r_fft_sign(k),
-                        bound: Default::default(),
-                        r2r: Some(axis),
-                    });
-                }
-                return Ok(Stages {
-                    list: stages,
-                    work_bytes: work,
-                    batch,
-                });
-            }
+            Kind::R2r(ref kinds) => return Self::r2r_stages(kinds, &sh, batch),
         }
         Ok(Stages {
             list: stages,
             work_bytes: 0,
+            batch,
+        })
+    }
+
+    /// One cuFFT plan over the trailing (at most three) dimensions `n` of every transform,
+    /// packed `ish` to packed `osh`, `batch` of them, from the input buffer to the output.
+    fn trailing_stage(
+        ty: FftType,
+        n: &[i64],
+        ish: &[i64],
+        osh: &[i64],
+        batch: i64,
+        sign: i32,
+    ) -> Result<Stage> {
+        let plan = CufftPlan::new(
+            n,
+            &Layout::packed(ish),
+            &Layout::packed(osh),
+            batch,
+            ty,
+            T::PRECISION,
+        )?;
+        Ok(Stage {
+            plan,
+            from: Buf::In,
+            to: Buf::Out,
+            outer: 1,
+            in_step: 0,
+            out_step: 0,
+            sign,
+            bound: Default::default(),
+            r2r: None,
+        })
+    }
+
+    /// One strided c2c pass along leading dimension k of a complex buffer of shape `csh`, in
+    /// place in `buf`, for `batch` transforms.
+    fn leading_stage(csh: &[i64], k: usize, buf: Buf, batch: usize, sign: i32) -> Result<Stage> {
+        let inner: i64 = csh[k + 1..].iter().product();
+        let outer = batch as i64 * csh[..k].iter().product::<i64>();
+        let lay = Layout {
+            embed: vec![csh[k]],
+            stride: inner,
+            dist: 1,
+        };
+        let plan = CufftPlan::new(&[csh[k]], &lay, &lay, inner, FftType::C2c, T::PRECISION)?;
+        let step = (csh[k] * inner) as usize;
+        Ok(Stage {
+            plan,
+            from: buf,
+            to: buf,
+            outer: outer as usize,
+            in_step: step,
+            out_step: step,
+            sign,
+            bound: Default::default(),
+            r2r: None,
+        })
+    }
+
+    /// An r2r's stages: one pass per axis of shape `sh` (`kinds[d]` along axis `d`), each a
+    /// c2c plan of the logical size over every line, and the work bytes the largest needs.
+    fn r2r_stages(kinds: &[R2rKind], sh: &[i64], batch: usize) -> Result<Stages> {
+        let mut stages = Vec::new();
+        let mut work = 0usize;
+        for (d, &k) in kinds.iter().enumerate() {
+            let n = sh[d];
+            let logical = twins::r2r_logical_size(k, n as usize) as i64;
+            let inner: i64 = sh[d + 1..].iter().product();
+            let outer = batch as i64 * sh[..d].iter().product::<i64>();
+            let lines = outer * inner;
+            work = work.max(lines as usize * logical as usize * elem_bytes::<T>(true));
+            let lay = Layout::packed(&[logical]);
+            let plan = CufftPlan::new(&[logical], &lay, &lay, lines, FftType::C2c, T::PRECISION)?;
+            let from = if d == 0 { Buf::In } else { Buf::Out };
+            let axis = R2rAxis {
+                kind: k as i32,
+                n,
+                logical,
+                inner,
+            };
+            stages.push(Stage {
+                plan,
+                from,
+                to: Buf::Out,
+                outer: outer as usize,
+                in_step: 0,
+                out_step: 0,
+                sign: twins::r2r_fft_sign(k),
+                bound: Default::default(),
+                r2r: Some(axis),
+            });
+        }
+        Ok(Stages {
+            list: stages,
+            work_bytes: work,
             batch,
         })
     }
