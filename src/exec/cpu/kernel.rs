@@ -208,18 +208,21 @@ fn clip(seg: &Segment, live: &[Range<usize>]) -> Vec<Range<usize>> {
 
 /// One stage of a chain, with its 1-D algorithms.
 enum StageExec<T> {
-    Fft {
-        passes: Vec<(usize, Vec<Range<usize>>)>,
-        in_live: Vec<Range<usize>>,
-        out_live: Vec<Range<usize>>,
-        c2c: Vec<Arc<dyn Fft<T>>>,
-        r2c: Option<Arc<dyn RealToComplex<T>>>,
-        c2r: Option<Arc<dyn ComplexToReal<T>>>,
-    },
+    Fft(FftStage<T>),
     Pointwise {
         prog: Arc<Code>,
         data: Option<Access>,
     },
+}
+
+/// An FFT stage: its passes (axis, box of pencils), live boxes and 1-D algorithms.
+struct FftStage<T> {
+    passes: Vec<(usize, Vec<Range<usize>>)>,
+    in_live: Vec<Range<usize>>,
+    out_live: Vec<Range<usize>>,
+    c2c: Vec<Arc<dyn Fft<T>>>,
+    r2c: Option<Arc<dyn RealToComplex<T>>>,
+    c2r: Option<Arc<dyn ComplexToReal<T>>>,
 }
 
 /// A fused chain on the pencil engine, in precision `T`.
@@ -264,14 +267,14 @@ impl<T: Real> ChainExec<T> {
                     .then(|| planners.real.lock().plan_fft_forward(chain.n[rank - 1]));
                 let c2r = (*kind == Kind::C2r)
                     .then(|| planners.real.lock().plan_fft_inverse(chain.n[rank - 1]));
-                StageExec::Fft {
+                StageExec::Fft(FftStage {
                     passes: passes(kind, &chain.n, in_live, out_live),
                     in_live: in_live.clone(),
                     out_live: out_live.clone(),
                     c2c,
                     r2c,
                     c2r,
-                }
+                })
             }
             Stage::Pointwise { prog, data } => StageExec::Pointwise {
                 prog: prog.clone(),
@@ -369,126 +372,217 @@ impl<T: Real> ChainExec<T> {
         let cstr = strides_of(&cshape);
         match &self.stages[s] {
             StageExec::Pointwise { prog, data } => {
-                let mut regs = Vec::new();
-                let full: Vec<Range<usize>> = cshape.iter().map(|&n| 0..n).collect();
-                let cbuf = &mut w.cbuf;
-                let mut l = 0;
-                walk_box(&full, |i| {
-                    let g = match data {
-                        Some(acc) => read(
-                            addrs[acc.buf.buf],
-                            acc.buf.complex,
-                            acc.base
-                                + i.iter()
-                                    .zip(&acc.strides)
-                                    .map(|(&x, &s)| x as isize * s)
-                                    .sum::<isize>(),
-                        ),
-                        None => Cx::default(),
-                    };
-                    cbuf[l] = prog.run(cbuf[l], g, &mut regs);
-                    l += 1;
-                });
+                pointwise(prog, data.as_ref(), &cshape, addrs, &mut w.cbuf)
             }
-            StageExec::Fft {
-                passes,
-                in_live,
-                out_live,
-                c2c,
-                r2c,
-                c2r,
-            } => {
-                let rank = cshape.len();
-                let last = rank - 1;
-                let n_real = self.rshape[last];
-                let h = cshape[last];
-                let rshape = &self.rshape;
-                let (rbuf, cbuf) = (
-                    SharedMut(w.rbuf.as_mut_ptr()),
-                    SharedMut(w.cbuf.as_mut_ptr()),
-                );
-                for (a, ranges) in passes {
-                    let a = *a;
-                    let lens: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
-                    let pencils: usize = lens.iter().product();
-                    // Threads pay off with enough points per pass (as the FFTW path's estimate).
-                    let threads = if pencils * cshape[a] >= 1 << 15 {
-                        self.threads
-                    } else {
-                        1
-                    };
-                    let job = |range: Range<usize>| {
-                        #[allow(clippy::redundant_locals)] // the Sync wrappers, not their pointers
-                        let (rbuf, cbuf) = (rbuf, cbuf);
-                        let mut line: Vec<Cx<T>> = Vec::new();
-                        let mut scratch: Vec<Cx<T>> = Vec::new();
-                        let mut row: Vec<T> = vec![T::zero(); n_real];
-                        let mut idx = vec![0usize; rank];
-                        for p in range {
-                            let mut rest = p;
-                            for d in (0..rank).rev() {
-                                idx[d] = ranges[d].start + rest % lens[d];
-                                rest /= lens[d];
+            StageExec::Fft(stage) => self.run_fft(stage, &cshape, &cstr, w),
+        }
+    }
+
+    /// Runs an FFT stage's passes on the work buffers, the pencils of each shared among threads.
+    ///
+    /// # Safety
+    /// As [`ChainExec::run`].
+    unsafe fn run_fft(
+        &self,
+        stage: &FftStage<T>,
+        cshape: &[usize],
+        cstr: &[usize],
+        w: &mut WorkBuffers<T>,
+    ) {
+        let FftStage {
+            passes,
+            in_live,
+            out_live,
+            c2c,
+            r2c,
+            c2r,
+        } = stage;
+        let rank = cshape.len();
+        let last = rank - 1;
+        let n_real = self.rshape[last];
+        let h = cshape[last];
+        let rshape = &self.rshape;
+        let (rbuf, cbuf) = (
+            SharedMut(w.rbuf.as_mut_ptr()),
+            SharedMut(w.cbuf.as_mut_ptr()),
+        );
+        for (a, ranges) in passes {
+            let a = *a;
+            let lens: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+            let pencils: usize = lens.iter().product();
+            // Threads pay off with enough points per pass (as the FFTW path's estimate).
+            let threads = if pencils * cshape[a] >= 1 << 15 {
+                self.threads
+            } else {
+                1
+            };
+            let job = |range: Range<usize>| {
+                #[allow(clippy::redundant_locals)] // the Sync wrappers, not their pointers
+                let (rbuf, cbuf) = (rbuf, cbuf);
+                let mut lines = Lines {
+                    line: Vec::new(),
+                    scratch: Vec::new(),
+                    row: vec![T::zero(); n_real],
+                };
+                let mut idx = vec![0usize; rank];
+                for p in range {
+                    let mut rest = p;
+                    for d in (0..rank).rev() {
+                        idx[d] = ranges[d].start + rest % lens[d];
+                        rest /= lens[d];
+                    }
+                    let (ins, outs) = (in_live[a].clone(), out_live[a].clone());
+                    let cb = linear(cshape, &idx);
+                    // SAFETY: each pencil reads and writes only its own line (or row) of
+                    // the work buffers; pencils of one pass are distinct.
+                    unsafe {
+                        match (r2c, c2r) {
+                            (Some(fft), _) if a == last => {
+                                let rb = rbuf.0.add(linear(rshape, &idx));
+                                lines.r2c(&**fft, rb, cbuf.0.add(cb), h, ins, outs)
                             }
-                            // SAFETY: each pencil reads and writes only its own line (or row) of
-                            // the work buffers; pencils of one pass are distinct.
-                            unsafe {
-                                if a == last && r2c.is_some() {
-                                    let fft = r2c.as_ref().unwrap();
-                                    line.resize(h, Cx::default());
-                                    scratch.resize(fft.get_scratch_len(), Cx::default());
-                                    let rb = linear(rshape, &idx);
-                                    let cb = linear(&cshape, &idx);
-                                    row.iter_mut().for_each(|x| *x = T::zero());
-                                    for j in in_live[a].clone() {
-                                        row[j] = *rbuf.0.add(rb + j);
-                                    }
-                                    fft.process_with_scratch(&mut row, &mut line, &mut scratch)
-                                        .expect("lengths set at plan time");
-                                    for j in out_live[a].clone() {
-                                        *cbuf.0.add(cb + j) = line[j];
-                                    }
-                                } else if a == last && c2r.is_some() {
-                                    let fft = c2r.as_ref().unwrap();
-                                    line.resize(h, Cx::default());
-                                    scratch.resize(fft.get_scratch_len(), Cx::default());
-                                    let rb = linear(rshape, &idx);
-                                    let cb = linear(&cshape, &idx);
-                                    line.iter_mut().for_each(|x| *x = Cx::default());
-                                    for j in in_live[a].clone() {
-                                        line[j] = *cbuf.0.add(cb + j);
-                                    }
-                                    // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
-                                    line[0].im = T::zero();
-                                    if n_real.is_multiple_of(2) {
-                                        line[h - 1].im = T::zero();
-                                    }
-                                    fft.process_with_scratch(&mut line, &mut row, &mut scratch)
-                                        .expect("lengths set at plan time");
-                                    for j in out_live[a].clone() {
-                                        *rbuf.0.add(rb + j) = row[j];
-                                    }
-                                } else {
-                                    let fft = &c2c[a];
-                                    let stride = cstr[a];
-                                    line.resize(cshape[a], Cx::default());
-                                    scratch.resize(fft.get_inplace_scratch_len(), Cx::default());
-                                    let base = linear(&cshape, &idx);
-                                    line.iter_mut().for_each(|x| *x = Cx::default());
-                                    for j in in_live[a].clone() {
-                                        line[j] = *cbuf.0.add(base + j * stride);
-                                    }
-                                    fft.process_with_scratch(&mut line, &mut scratch);
-                                    for j in out_live[a].clone() {
-                                        *cbuf.0.add(base + j * stride) = line[j];
-                                    }
-                                }
+                            (_, Some(fft)) if a == last => {
+                                let rb = rbuf.0.add(linear(rshape, &idx));
+                                lines.c2r(&**fft, cbuf.0.add(cb), rb, h, ins, outs)
                             }
+                            _ => lines.c2c(&*c2c[a], cbuf.0.add(cb), cstr[a], cshape[a], ins, outs),
                         }
-                    };
-                    parallel_for(threads, pencils, &job);
+                    }
                 }
-            }
+            };
+            parallel_for(threads, pencils, &job);
+        }
+    }
+}
+
+/// Runs a pointwise program on every element of the work buffer `cbuf` (of `cshape`), with
+/// its data (zero without) read from the buffers at `addrs`.
+///
+/// # Safety
+/// The data's buffer must hold every element its access addresses.
+unsafe fn pointwise<T: Real>(
+    prog: &Code,
+    data: Option<&Access>,
+    cshape: &[usize],
+    addrs: &[usize],
+    cbuf: &mut [Cx<T>],
+) {
+    let mut regs = Vec::new();
+    let full: Vec<Range<usize>> = cshape.iter().map(|&n| 0..n).collect();
+    let mut l = 0;
+    walk_box(&full, |i| {
+        let g = match data {
+            Some(acc) => read(
+                addrs[acc.buf.buf],
+                acc.buf.complex,
+                acc.base
+                    + i.iter()
+                        .zip(&acc.strides)
+                        .map(|(&x, &s)| x as isize * s)
+                        .sum::<isize>(),
+            ),
+            None => Cx::default(),
+        };
+        cbuf[l] = prog.run(cbuf[l], g, &mut regs);
+        l += 1;
+    });
+}
+
+/// One thread's lines for the pencils of an FFT pass: a complex line, the FFT's scratch and
+/// a real row (of the real length).
+struct Lines<T> {
+    line: Vec<Cx<T>>,
+    scratch: Vec<Cx<T>>,
+    row: Vec<T>,
+}
+
+impl<T: Real> Lines<T> {
+    /// An r2c row: the live part `ins` of the real row at `src` (zeros elsewhere) to its `h`
+    /// bins, of which the live part `outs` is stored at `dst`.
+    ///
+    /// # Safety
+    /// `src` and `dst` must address the row's live parts, which no other thread touches.
+    #[inline]
+    unsafe fn r2c(
+        &mut self,
+        fft: &dyn RealToComplex<T>,
+        src: *const T,
+        dst: *mut Cx<T>,
+        h: usize,
+        ins: Range<usize>,
+        outs: Range<usize>,
+    ) {
+        self.line.resize(h, Cx::default());
+        self.scratch.resize(fft.get_scratch_len(), Cx::default());
+        self.row.iter_mut().for_each(|x| *x = T::zero());
+        for j in ins {
+            self.row[j] = *src.add(j);
+        }
+        fft.process_with_scratch(&mut self.row, &mut self.line, &mut self.scratch)
+            .expect("lengths set at plan time");
+        for j in outs {
+            *dst.add(j) = self.line[j];
+        }
+    }
+
+    /// A c2r row: the live part `ins` of the `h` bins at `src` (zeros elsewhere) to the real
+    /// row, of which the live part `outs` is stored at `dst`.
+    ///
+    /// # Safety
+    /// As [`Lines::r2c`].
+    #[inline]
+    unsafe fn c2r(
+        &mut self,
+        fft: &dyn ComplexToReal<T>,
+        src: *const Cx<T>,
+        dst: *mut T,
+        h: usize,
+        ins: Range<usize>,
+        outs: Range<usize>,
+    ) {
+        self.line.resize(h, Cx::default());
+        self.scratch.resize(fft.get_scratch_len(), Cx::default());
+        self.line.iter_mut().for_each(|x| *x = Cx::default());
+        for j in ins {
+            self.line[j] = *src.add(j);
+        }
+        // As FFTW: the imaginary parts a real signal's spectrum cannot have are ignored.
+        self.line[0].im = T::zero();
+        if self.row.len().is_multiple_of(2) {
+            self.line[h - 1].im = T::zero();
+        }
+        fft.process_with_scratch(&mut self.line, &mut self.row, &mut self.scratch)
+            .expect("lengths set at plan time");
+        for j in outs {
+            *dst.add(j) = self.row[j];
+        }
+    }
+
+    /// A c2c pencil of `n` elements `stride` apart from `base`, in place: the live part `ins`
+    /// read (zeros elsewhere), the live part `outs` written.
+    ///
+    /// # Safety
+    /// As [`Lines::r2c`].
+    #[inline]
+    unsafe fn c2c(
+        &mut self,
+        fft: &dyn Fft<T>,
+        base: *mut Cx<T>,
+        stride: usize,
+        n: usize,
+        ins: Range<usize>,
+        outs: Range<usize>,
+    ) {
+        self.line.resize(n, Cx::default());
+        self.scratch
+            .resize(fft.get_inplace_scratch_len(), Cx::default());
+        self.line.iter_mut().for_each(|x| *x = Cx::default());
+        for j in ins {
+            self.line[j] = *base.add(j * stride);
+        }
+        fft.process_with_scratch(&mut self.line, &mut self.scratch);
+        for j in outs {
+            *base.add(j * stride) = self.line[j];
         }
     }
 }
