@@ -215,27 +215,100 @@ impl<T: Real> CpuTransform<T> {
         let nloops = p.loops.len();
         let kind = p.kind.clone();
         let shape: Vec<usize> = p.dims.iter().map(|d| d.n as usize).collect();
-        let loop_lens = p.loops.iter().map(|d| d.n as usize);
-        let complex_last = |halve: bool| {
-            let mut s = shape.clone();
-            if halve {
-                if let Some(l) = s.last_mut() {
-                    *l = *l / 2 + 1;
-                }
-            }
-            loop_lens.clone().chain(s).collect::<Vec<usize>>()
-        };
-        let mixed = matches!(kind, Kind::R2c | Kind::C2r);
-        let lens = complex_last(mixed);
-        let in_lens = complex_last(kind == Kind::C2r);
+        let lens = with_loops(p, &shape, matches!(kind, Kind::R2c | Kind::C2r));
+        let in_lens = with_loops(p, &shape, kind == Kind::C2r);
         let ins = SideDims::new(p.loops.iter().chain(&p.dims).map(|d| d.is).collect());
         let outs = SideDims::new(p.loops.iter().chain(&p.dims).map(|d| d.os).collect());
         let work_s = contiguous(&lens);
         let copy_s = contiguous(&in_lens);
         let howmany = p.howmany();
 
-        // The 1-D algorithms, one per transform axis (none for a plan of no transforms: a
-        // REDFT00 of n = 1 has none, and is a valid empty plan then, as in FFTW).
+        let (ops, inner_threaded) = Self::plan_ops(&kind, &shape, howmany, threads);
+        let needs_work = kind == Kind::C2r && rank >= 2;
+        let axes: Vec<usize> = ops.iter().map(|(a, _)| a + nloops).collect();
+        let fuse = Self::fuse_at(&kind, &axes, &lens, threads);
+        let slab_dims: Vec<usize> = match fuse {
+            Some(k) => (0..lens.len())
+                .filter(|&d| d != axes[k] && d != axes[k + 1])
+                .collect(),
+            None => Vec::new(),
+        };
+
+        // Sides, walks and scratch of every pass. Plan-time views: the caller's strides (in
+        // scalars), the output as Mid (c2r: the work buffer, strides in elements); and the
+        // stride of a unit-stride pencil.
+        let strides = |side: Side, complex: bool| -> (&[isize], isize) {
+            let scalars = if complex { 2 } else { 1 };
+            match side {
+                Side::In => (&ins.s, scalars),
+                Side::Out => (&outs.s, scalars),
+                Side::Mid if needs_work => (&work_s, 1),
+                Side::Mid => (&outs.s, scalars),
+            }
+        };
+        let passes: Vec<Pass<T>> = ops
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, op))| Self::plan_pass(k, op, &axes, &lens, fuse, &strides))
+            .collect();
+        let pass_threads =
+            Self::pass_threads(&passes, &lens, fuse, &slab_dims, threads, inner_threaded);
+        let scratch_size = passes.iter().fold(ScratchSize::default(), |size, p| {
+            size.max(pencil::pass_scratch(&p.op, p.full.b))
+        });
+
+        let workers = pass_threads.iter().copied().max().unwrap_or(1);
+        let self_conjugate =
+            self_conjugate_offsets(&kind, howmany, &shape, &lens[nloops..], &outs.s[nloops..]);
+        let in_place_ok = rows_apart(&kind, howmany, &shape, &lens, &ins, &outs);
+        let out_dims: Vec<(usize, isize)> =
+            lens.iter().copied().zip(outs.s.iter().copied()).collect();
+        let out_injective = [disjoint(&out_dims, 0, 0), disjoint(&out_dims, 0, 1)];
+        let in_dims: Vec<(usize, isize)> =
+            in_lens.iter().copied().zip(ins.s.iter().copied()).collect();
+        let in_injective = disjoint(&in_dims, 0, 1);
+        let single_c2c = Self::single_c2c(&passes, nloops, &ins, &outs);
+
+        CpuTransform {
+            problem: p.clone(),
+            kind,
+            howmany,
+            nloops,
+            lens,
+            in_lens,
+            ins,
+            outs,
+            work_s,
+            copy_s,
+            passes,
+            fuse,
+            slab_dims,
+            pass_threads,
+            self_conjugate,
+            extents: [p.extent(true), p.extent(false)],
+            batches_independent: p.batches_independent_in_place(),
+            in_place_ok,
+            out_injective,
+            in_injective,
+            destroy_input: false,
+            scratch_size,
+            workers,
+            primary: Mutex::new(None),
+            pool: Mutex::new(Vec::new()),
+            single_c2c,
+        }
+    }
+
+    /// The 1-D algorithms, one per transform axis in the order the passes run (none for a plan
+    /// of no transforms: a REDFT00 of n = 1 has none, and is a valid empty plan then, as in
+    /// FFTW); and whether each transform itself runs on the threads.
+    fn plan_ops(
+        kind: &Kind,
+        shape: &[usize],
+        howmany: usize,
+        threads: usize,
+    ) -> (Vec<(usize, Op<T>)>, bool) {
+        let rank = shape.len();
         let mut ops: Vec<(usize, Op<T>)> = Vec::new();
         // A 1-D transform too few to share the threads as whole transforms: each one runs on all
         // of them (a four-step FFT, `fourstep.rs`), one after another.
@@ -245,7 +318,7 @@ impl<T: Real> CpuTransform<T> {
             1
         };
         let inner_threaded = rank == 1
-            && match &kind {
+            && match kind {
                 Kind::Dft { .. } => fourstep::applies::<T>(shape[0], inner),
                 Kind::R2c | Kind::C2r => Rfft::<T>::threaded(shape[0], inner),
                 Kind::R2r(_) => false,
@@ -259,7 +332,7 @@ impl<T: Real> CpuTransform<T> {
                     planners.fft.lock().plan_fft(n, dir)
                 })
             };
-            match &kind {
+            match kind {
                 Kind::Dft { sign } => {
                     let dir = if *sign < 0 {
                         FftDirection::Forward
@@ -295,177 +368,120 @@ impl<T: Real> CpuTransform<T> {
                 }
             }
         }
-        let np = ops.len();
-        let needs_work = kind == Kind::C2r && rank >= 2;
+        (ops, inner_threaded)
+    }
 
-        // Fuse the two innermost passes when there are slabs enough for the threads and a slab
-        // fits in cache.
+    /// The pass `k` that runs slab by slab with pass `k + 1` (the two innermost), if any: when
+    /// there are slabs enough for the threads and a slab fits in cache. `axes`: each pass's.
+    fn fuse_at(kind: &Kind, axes: &[usize], lens: &[usize], threads: usize) -> Option<usize> {
+        let np = axes.len();
         let elem = std::mem::size_of::<T>() * if kind.output_is_complex() { 2 } else { 1 };
         let fuse_at = match kind {
             Kind::C2r => np.checked_sub(2),
             _ => Some(0),
         };
-        let fuse = fuse_at.filter(|&k| {
+        fuse_at.filter(|&k| {
             if np < 2 || k + 1 >= np {
                 return false;
             }
-            let (a, b) = (ops[k].0 + nloops, ops[k + 1].0 + nloops);
+            let (a, b) = (axes[k], axes[k + 1]);
             let slab: usize = lens[a] * lens[b];
             let slabs = lens.iter().product::<usize>() / slab.max(1);
             slabs >= threads && slab * elem <= FUSE_BYTES
-        });
-        let slab_dims: Vec<usize> = match fuse {
-            Some(k) => {
-                let (a, b) = (ops[k].0 + nloops, ops[k + 1].0 + nloops);
-                (0..lens.len()).filter(|&d| d != a && d != b).collect()
-            }
-            None => Vec::new(),
-        };
+        })
+    }
 
-        // Sides, walks and scratch of every pass.
-        let total: usize = lens.iter().product();
-        let axes: Vec<usize> = ops.iter().map(|(a, _)| a + nloops).collect();
-        let mut passes = Vec::new();
-        let mut pass_threads = Vec::new();
-        let mut scratch_size = ScratchSize::default();
-        for (k, (_, op)) in ops.into_iter().enumerate() {
-            let axis = axes[k];
-            let src = if k == 0 { Side::In } else { Side::Mid };
-            let dst = if k + 1 == np { Side::Out } else { Side::Mid };
-            // Plan-time views: the caller's strides (in scalars), the output as Mid (c2r: the
-            // work buffer, strides in elements); and the stride of a unit-stride pencil.
-            let strides = |side: Side, complex: bool| -> (&[isize], isize) {
-                let scalars = if complex { 2 } else { 1 };
-                match side {
-                    Side::In => (&ins.s, scalars),
-                    Side::Out => (&outs.s, scalars),
-                    Side::Mid if needs_work => (&work_s, 1),
-                    Side::Mid => (&outs.s, scalars),
-                }
-            };
-            let ((ss, su), (ds, du)) = (
-                strides(src, op.complex_src()),
-                strides(dst, op.complex_dst()),
-            );
-            let contiguous = ss[axis] == su && ds[axis] == du;
-            let b = pencil::block_pencils(&op, contiguous);
-            let free: Vec<usize> = (0..lens.len()).filter(|&d| d != axis).collect();
-            let full = walk(&free, &lens, ss, ds, b);
-            let fused = fuse.filter(|&f| k == f || k == f + 1);
-            let slab = match fused {
-                // within a slab, the pencils run along the other fused axis
-                Some(f) => walk(&[axes[if k == f { f + 1 } else { f }]], &lens, ss, ds, b),
-                None => full.clone(),
-            };
-            scratch_size = scratch_size.max(pencil::pass_scratch(&op, b));
-            let (n_src, _) = op.lens();
-            let work = total / lens[axis].max(1) * n_src;
-            let jobs = match fused {
-                Some(_) => slab_dims.iter().map(|&d| lens[d]).product(),
-                None => jobs_of(&full, &lens),
-            };
-            pass_threads.push(if inner_threaded {
-                1 // the transform itself runs on the threads
-            } else {
-                threads.min(jobs).min(work.div_ceil(PAR_GRAIN)).max(1)
-            });
-            passes.push(Pass {
-                axis,
-                op,
-                src,
-                dst,
-                full,
-                slab,
-            });
+    /// Pass `k` (of `axes.len()`), with the 1-D algorithm `op`: its sides, and how it walks the
+    /// whole array and (fused) a slab. `strides`: a side's plan-time strides and the stride of
+    /// a unit-stride pencil there.
+    fn plan_pass<'s>(
+        k: usize,
+        op: Op<T>,
+        axes: &[usize],
+        lens: &[usize],
+        fuse: Option<usize>,
+        strides: &impl Fn(Side, bool) -> (&'s [isize], isize),
+    ) -> Pass<T> {
+        let axis = axes[k];
+        let src = if k == 0 { Side::In } else { Side::Mid };
+        let dst = if k + 1 == axes.len() {
+            Side::Out
+        } else {
+            Side::Mid
+        };
+        let ((ss, su), (ds, du)) = (
+            strides(src, op.complex_src()),
+            strides(dst, op.complex_dst()),
+        );
+        let contiguous = ss[axis] == su && ds[axis] == du;
+        let b = pencil::block_pencils(&op, contiguous);
+        let free: Vec<usize> = (0..lens.len()).filter(|&d| d != axis).collect();
+        let full = walk(&free, lens, ss, ds, b);
+        let slab = match fused_pair(fuse, k) {
+            // within a slab, the pencils run along the other fused axis
+            Some(f) => walk(&[axes[if k == f { f + 1 } else { f }]], lens, ss, ds, b),
+            None => full.clone(),
+        };
+        Pass {
+            axis,
+            op,
+            src,
+            dst,
+            full,
+            slab,
         }
+    }
+
+    /// Threads per pass: as many as its jobs and points keep busy, one where the transform
+    /// itself runs on the threads; the fused passes share the larger of theirs.
+    fn pass_threads(
+        passes: &[Pass<T>],
+        lens: &[usize],
+        fuse: Option<usize>,
+        slab_dims: &[usize],
+        threads: usize,
+        inner_threaded: bool,
+    ) -> Vec<usize> {
+        let total: usize = lens.iter().product();
+        let mut pass_threads: Vec<usize> = passes
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let (n_src, _) = p.op.lens();
+                let work = total / lens[p.axis].max(1) * n_src;
+                let jobs = match fused_pair(fuse, k) {
+                    Some(_) => slab_dims.iter().map(|&d| lens[d]).product(),
+                    None => jobs_of(&p.full, lens),
+                };
+                if inner_threaded {
+                    1 // the transform itself runs on the threads
+                } else {
+                    threads.min(jobs).min(work.div_ceil(PAR_GRAIN)).max(1)
+                }
+            })
+            .collect();
         if let Some(f) = fuse {
             // the fused stage's threads: the larger of its passes' (they share the slabs)
             let t = pass_threads[f].max(pass_threads[f + 1]);
             pass_threads[f] = t;
             pass_threads[f + 1] = t;
         }
+        pass_threads
+    }
 
-        let workers = pass_threads.iter().copied().max().unwrap_or(1);
-        let self_conjugate = if kind == Kind::R2c && howmany > 0 && rank > 0 {
-            let even_rows = rank == 1 && shape[0].is_multiple_of(2);
-            if even_rows {
-                Vec::new() // the r2c rows write exact +0 at DC and Nyquist
-            } else {
-                let out_shape: Vec<usize> = lens[nloops..].to_vec();
-                let os = &outs.s[nloops..];
-                crate::problem::self_conjugate_bins(&shape)
-                    .into_iter()
-                    .map(|bin| {
-                        let mut rest = bin;
-                        let mut off = 0isize;
-                        for d in (0..rank).rev() {
-                            off += (rest % out_shape[d]) as isize * os[d];
-                            rest /= out_shape[d];
-                        }
-                        off
-                    })
-                    .collect()
-            }
-        } else {
-            Vec::new()
-        };
-
-        let in_place_ok = match kind {
-            Kind::R2c | Kind::C2r if howmany > 0 && rank > 0 => {
-                let l = rank - 1 + nloops;
-                let (n_real, n_cplx) = (shape[rank - 1], shape[rank - 1] / 2 + 1);
-                let (rs, cs) = if kind == Kind::R2c {
-                    (ins.s[l], outs.s[l])
-                } else {
-                    (outs.s[l], ins.s[l])
-                };
-                let (r0, r1) = span(n_real, rs, 1);
-                let (c0, c1) = span(n_cplx, cs, 2);
-                let rest: Vec<(usize, isize)> = (0..l).map(|d| (lens[d], ins.s[d])).collect();
-                disjoint(&rest, r0.min(c0), r1.max(c1))
-            }
-            _ => true,
-        };
-        let out_dims: Vec<(usize, isize)> =
-            lens.iter().copied().zip(outs.s.iter().copied()).collect();
-        let out_injective = [disjoint(&out_dims, 0, 0), disjoint(&out_dims, 0, 1)];
-        let in_dims: Vec<(usize, isize)> =
-            in_lens.iter().copied().zip(ins.s.iter().copied()).collect();
-        let in_injective = disjoint(&in_dims, 0, 1);
-        let single_c2c = match passes.as_slice() {
+    /// The FFT of a single contiguous interleaved 1-D c2c (no loops), which executes call
+    /// directly; None for other plans.
+    fn single_c2c(
+        passes: &[Pass<T>],
+        nloops: usize,
+        ins: &SideDims,
+        outs: &SideDims,
+    ) -> Option<Arc<dyn rustfft::Fft<T>>> {
+        match passes {
             [Pass {
                 op: Op::C2c(fft), ..
             }] if nloops == 0 && ins.s == [2] && outs.s == [2] => Some(fft.clone()),
             _ => None,
-        };
-
-        CpuTransform {
-            problem: p.clone(),
-            kind,
-            howmany,
-            nloops,
-            lens,
-            in_lens,
-            ins,
-            outs,
-            work_s,
-            copy_s,
-            passes,
-            fuse,
-            slab_dims,
-            pass_threads,
-            self_conjugate,
-            extents: [p.extent(true), p.extent(false)],
-            batches_independent: p.batches_independent_in_place(),
-            in_place_ok,
-            out_injective,
-            in_injective,
-            destroy_input: false,
-            scratch_size,
-            workers,
-            primary: Mutex::new(None),
-            pool: Mutex::new(Vec::new()),
-            single_c2c,
         }
     }
 
@@ -630,81 +646,18 @@ impl<T: Real> CpuTransform<T> {
         base: (isize, isize),
         work: &mut Work<T>,
     ) -> Result<()> {
-        let (inv, in_place) = match overlap {
-            Overlap::Disjoint => (self.view(input, &self.ins, base.0, MemId::Input), false),
-            // (A c2r's input has scalars that are not output ones: an out-of-place plan keeps
-            // them, so on one array it reads a copy.)
-            Overlap::SameLocations
-                if self.in_place_usable(input, output)
-                    && (self.kind != Kind::C2r || self.problem.in_place) =>
-            {
-                (self.view(input, &self.ins, base.0, MemId::Input), true)
-            }
-            _ => {
-                // Tangled: all of the input is read (copied) before any output is written.
-                self.copy_input(input, lens, base.0, work)?;
-                (self.copy_view(work), false)
-            }
-        };
+        let (inv, in_place) = self.input_view(input, output, overlap, lens, base.0, work)?;
         let outv = self.view(output, &self.outs, base.1, MemId::Output);
-        let out_usable = match outv.mem {
-            Mem::C(_) => self.out_injective[1],
-            Mem::R(_) => self.out_injective[0],
-            Mem::S(re, im) => self.out_injective[0] && self.split_parts_apart(re, im),
-        };
-        // Where intermediate results go.
-        // A c2r may work in the caller's input when the plan may destroy it (made out of
-        // place: on an in-place plan, new separate arrays keep it).
-        let input_spent = self.kind == Kind::C2r
-            && self.passes.len() > 1
-            && inv.id == MemId::Input
-            && !in_place
-            && self.destroy_input
-            && !self.problem.in_place
-            && self.in_injective
-            && matches!(inv.mem, Mem::C(_));
-        let mid = if self.kind == Kind::C2r && self.passes.len() > 1 {
-            // in place; our copy of the input; or the caller's input, spent
-            if in_place || inv.id == MemId::InputCopy || input_spent {
-                Some(inv)
-            } else {
-                None
-            }
-        } else if out_usable || self.passes.len() == 1 {
-            Some(outv)
-        } else {
-            None
-        };
-        let mid = match mid {
+        let input_spent = self.spends_input(&inv, in_place);
+        let mid = match self.caller_mid(inv, outv, in_place, input_spent) {
             Some(v) => v,
             None => {
                 // A work buffer for the intermediate results: a chunk of the loops at a time
                 // when they are many.
-                let per0 = lens[1..].iter().product::<usize>().max(1);
-                let cap = (WORK_BYTES / (2 * std::mem::size_of::<T>())).max(per0);
-                if self.nloops > 0 && lens[0] * per0 > cap && lens[0] > 1 {
-                    return self.run_chunked(input, output, overlap, lens, base, cap / per0, work);
+                if let Some(chunk) = self.work_chunk(lens) {
+                    return self.run_chunked(input, output, overlap, lens, base, chunk, work);
                 }
-                let len: usize = lens.iter().product();
-                if work.buf.len() < len {
-                    work.buf.clear();
-                    work.buf.try_reserve_exact(len).map_err(|_| {
-                        Error::out_of_host_memory("out of host memory for the work buffer")
-                    })?;
-                    work.buf.resize(len, Complex::new(T::zero(), T::zero()));
-                }
-                let p = work.buf.as_mut_ptr();
-                let mem = if self.kind.output_is_complex() || self.kind == Kind::C2r {
-                    Mem::C(p)
-                } else {
-                    Mem::R(p as *mut T)
-                };
-                View {
-                    mem,
-                    base: 0,
-                    s: &self.work_s,
-                    id: MemId::Work,
-                }
+                self.work_view(lens, work)?
             }
         };
         let ctx = Ctx {
@@ -726,6 +679,113 @@ impl<T: Real> CpuTransform<T> {
         }
         self.fix_self_conjugate(output, lens, base.1);
         Ok(())
+    }
+
+    /// The view the first pass reads for the transforms of `lens` at scalar offset `base`, and
+    /// whether the passes run in place: the caller's input, or (tangled) a copy of it.
+    unsafe fn input_view(
+        &self,
+        input: ArrayPtr,
+        output: ArrayPtr,
+        overlap: Overlap,
+        lens: &[usize],
+        base: isize,
+        work: &mut Work<T>,
+    ) -> Result<(View<'_, T>, bool)> {
+        Ok(match overlap {
+            Overlap::Disjoint => (self.view(input, &self.ins, base, MemId::Input), false),
+            // (A c2r's input has scalars that are not output ones: an out-of-place plan keeps
+            // them, so on one array it reads a copy.)
+            Overlap::SameLocations
+                if self.in_place_usable(input, output)
+                    && (self.kind != Kind::C2r || self.problem.in_place) =>
+            {
+                (self.view(input, &self.ins, base, MemId::Input), true)
+            }
+            _ => {
+                // Tangled: all of the input is read (copied) before any output is written.
+                self.copy_input(input, lens, base, work)?;
+                (self.copy_view(work), false)
+            }
+        })
+    }
+
+    /// Does a c2r work in the caller's input `inv`? It may when the plan may destroy it (made
+    /// out of place: on an in-place plan, new separate arrays keep it).
+    fn spends_input(&self, inv: &View<'_, T>, in_place: bool) -> bool {
+        self.kind == Kind::C2r
+            && self.passes.len() > 1
+            && inv.id == MemId::Input
+            && !in_place
+            && self.destroy_input
+            && !self.problem.in_place
+            && self.in_injective
+            && matches!(inv.mem, Mem::C(_))
+    }
+
+    /// Where intermediate results go, when not in a work buffer (None): the output, or for a
+    /// multi-dimensional c2r the input's view.
+    fn caller_mid<'a>(
+        &self,
+        inv: View<'a, T>,
+        outv: View<'a, T>,
+        in_place: bool,
+        input_spent: bool,
+    ) -> Option<View<'a, T>> {
+        let out_usable = match outv.mem {
+            Mem::C(_) => self.out_injective[1],
+            Mem::R(_) => self.out_injective[0],
+            Mem::S(re, im) => self.out_injective[0] && self.split_parts_apart(re, im),
+        };
+        if self.kind == Kind::C2r && self.passes.len() > 1 {
+            // in place; our copy of the input; or the caller's input, spent
+            if in_place || inv.id == MemId::InputCopy || input_spent {
+                Some(inv)
+            } else {
+                None
+            }
+        } else if out_usable || self.passes.len() == 1 {
+            Some(outv)
+        } else {
+            None
+        }
+    }
+
+    /// The loops' first-dimension indices per run when the work buffer for `lens` would pass
+    /// `WORK_BYTES`; None when they run at once.
+    fn work_chunk(&self, lens: &[usize]) -> Option<usize> {
+        let per0 = lens[1..].iter().product::<usize>().max(1);
+        let cap = (WORK_BYTES / (2 * std::mem::size_of::<T>())).max(per0);
+        if self.nloops > 0 && lens[0] * per0 > cap && lens[0] > 1 {
+            Some(cap / per0)
+        } else {
+            None
+        }
+    }
+
+    /// The work buffer as the intermediate view of the transforms of `lens`, grown to hold
+    /// them.
+    fn work_view(&self, lens: &[usize], work: &mut Work<T>) -> Result<View<'_, T>> {
+        let len: usize = lens.iter().product();
+        if work.buf.len() < len {
+            work.buf.clear();
+            work.buf
+                .try_reserve_exact(len)
+                .map_err(|_| Error::out_of_host_memory("out of host memory for the work buffer"))?;
+            work.buf.resize(len, Complex::new(T::zero(), T::zero()));
+        }
+        let p = work.buf.as_mut_ptr();
+        let mem = if self.kind.output_is_complex() || self.kind == Kind::C2r {
+            Mem::C(p)
+        } else {
+            Mem::R(p as *mut T)
+        };
+        Ok(View {
+            mem,
+            base: 0,
+            s: &self.work_s,
+            id: MemId::Work,
+        })
     }
 
     /// Runs the loops' first dimension a chunk of `chunk` indices at a time.
@@ -1060,6 +1120,82 @@ impl<T: Real> CpuTransform<T> {
                 *im.offset(off + k) = T::zero();
             }
         }
+    }
+}
+
+/// The lengths of the loops, then of the dims `shape`, the last halved to n/2+1 if `halve`.
+fn with_loops(p: &Problem, shape: &[usize], halve: bool) -> Vec<usize> {
+    let mut s = shape.to_vec();
+    if halve {
+        if let Some(l) = s.last_mut() {
+            *l = *l / 2 + 1;
+        }
+    }
+    p.loops.iter().map(|d| d.n as usize).chain(s).collect()
+}
+
+/// The first pass of the fused pair `fuse`, if pass `k` is one of the two.
+fn fused_pair(fuse: Option<usize>, k: usize) -> Option<usize> {
+    fuse.filter(|&f| k == f || k == f + 1)
+}
+
+/// r2c: scalar offsets, from a transform's output (of `out_shape`, strides `os`), of the bins
+/// FFTW makes exactly +0 imaginary; empty where the rows already are, and for other kinds.
+fn self_conjugate_offsets(
+    kind: &Kind,
+    howmany: usize,
+    shape: &[usize],
+    out_shape: &[usize],
+    os: &[isize],
+) -> Vec<isize> {
+    let rank = shape.len();
+    if *kind != Kind::R2c || howmany == 0 || rank == 0 {
+        return Vec::new();
+    }
+    let even_rows = rank == 1 && shape[0].is_multiple_of(2);
+    if even_rows {
+        return Vec::new(); // the r2c rows write exact +0 at DC and Nyquist
+    }
+    crate::problem::self_conjugate_bins(shape)
+        .into_iter()
+        .map(|bin| {
+            let mut rest = bin;
+            let mut off = 0isize;
+            for d in (0..rank).rev() {
+                off += (rest % out_shape[d]) as isize * os[d];
+                rest /= out_shape[d];
+            }
+            off
+        })
+        .collect()
+}
+
+/// In place (same locations), may passes run block by block: r2c/c2r rows, of one layout on
+/// one side and another on the other, overlap no other rows? (True for other kinds.)
+fn rows_apart(
+    kind: &Kind,
+    howmany: usize,
+    shape: &[usize],
+    lens: &[usize],
+    ins: &SideDims,
+    outs: &SideDims,
+) -> bool {
+    let rank = shape.len();
+    match kind {
+        Kind::R2c | Kind::C2r if howmany > 0 && rank > 0 => {
+            let l = lens.len() - 1; // the rows' dim (loops first)
+            let (n_real, n_cplx) = (shape[rank - 1], shape[rank - 1] / 2 + 1);
+            let (rs, cs) = if *kind == Kind::R2c {
+                (ins.s[l], outs.s[l])
+            } else {
+                (outs.s[l], ins.s[l])
+            };
+            let (r0, r1) = span(n_real, rs, 1);
+            let (c0, c1) = span(n_cplx, cs, 2);
+            let rest: Vec<(usize, isize)> = (0..l).map(|d| (lens[d], ins.s[d])).collect();
+            disjoint(&rest, r0.min(c0), r1.max(c1))
+        }
+        _ => true,
     }
 }
 
