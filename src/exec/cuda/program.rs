@@ -998,6 +998,23 @@ impl<T: Real> CudaProgram<T> {
     /// transfer's device side is strided), per card staged out of a scratch block to pack
     /// into; each card's share within the device budget (`FFTX_GPU_MEMORY` applies per card).
     fn allocate(&mut self) -> Result<()> {
+        let (stage, packs) = self.staging_sizes();
+        self.check_card_budgets(&stage, &packs)?;
+        self.allocate_temps()?;
+        self.allocate_stream_blocks(&stage)?;
+        for (c, &bytes) in packs.iter().enumerate() {
+            if bytes > 0 {
+                self.cards[c].dev.bind()?;
+                self.cards[c].scratch = device_alloc(bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Per stream, the bytes of its pinned staging block and of its device scratch (the
+    /// largest transfer it stages, and the largest whose device side is strided); per card,
+    /// the bytes of the block that strided sources of copies staged out of it are packed into.
+    fn staging_sizes(&self) -> (Vec<(usize, usize)>, Vec<usize>) {
         let unit = std::mem::size_of::<T>();
         let p = &self.program;
         let mut stage = vec![(0usize, 0usize); self.streams.len()];
@@ -1038,6 +1055,14 @@ impl<T: Real> CudaProgram<T> {
                 st.1 = st.1.max(bytes);
             }
         }
+        (stage, packs)
+    }
+
+    /// `Err` (out of device memory) where a card's temporaries, scratch blocks and cuFFT work
+    /// areas pass what a plan may use of it.
+    fn check_card_budgets(&self, stage: &[(usize, usize)], packs: &[usize]) -> Result<()> {
+        let unit = std::mem::size_of::<T>();
+        let p = &self.program;
         for (c, card) in self.cards.iter().enumerate() {
             let temps: usize = (0..self.card_of.len())
                 .filter(|&d| self.card_of[d] == c)
@@ -1064,6 +1089,14 @@ impl<T: Real> CudaProgram<T> {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// The device temporaries (the zeroed ones queued for zeroing at the start of a run), and
+    /// the addresses of the caller's arrays in device memory.
+    fn allocate_temps(&mut self) -> Result<()> {
+        let unit = std::mem::size_of::<T>();
+        let p = &self.program;
         for b in 0..p.buffers.len() {
             let Placement::Device(d) = p.buffers[b].placement else {
                 continue;
@@ -1085,6 +1118,12 @@ impl<T: Real> CudaProgram<T> {
                 self.zero.push((stream, self.device[b], scalars * unit));
             }
         }
+        Ok(())
+    }
+
+    /// Per stream: its staging block's size (the block is pinned at the first run that
+    /// stages), its device scratch, and the cuFFT work area its plans share.
+    fn allocate_stream_blocks(&mut self, stage: &[(usize, usize)]) -> Result<()> {
         for (i, &(host, scratch)) in stage.iter().enumerate() {
             self.cards[self.stream_card[i]].dev.bind()?;
             let st = &mut self.staging[i];
@@ -1099,12 +1138,6 @@ impl<T: Real> CudaProgram<T> {
                 for planned in self.plans.iter().filter(|pl| pl.stream == i) {
                     planned.plan.set_work_area(area)?;
                 }
-            }
-        }
-        for (c, &bytes) in packs.iter().enumerate() {
-            if bytes > 0 {
-                self.cards[c].dev.bind()?;
-                self.cards[c].scratch = device_alloc(bytes)?;
             }
         }
         Ok(())
