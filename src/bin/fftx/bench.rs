@@ -292,6 +292,7 @@ fn run_one(
     ))
 }
 
+/// Runs `fftx bench`; returns the exit status.
 pub fn run(args: &[String]) -> i32 {
     if args.iter().any(|a| a == "-h" || a == "--help") {
         println!("{USAGE}");
@@ -304,24 +305,79 @@ pub fn run(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let mut problems = Vec::new();
-    for s in &o.problems {
-        match problem::parse(s) {
-            Ok(p) if p.split => {
-                eprintln!("fftx bench: {s}: split arrays ('/') are not supported here");
-                return 1;
-            }
-            Ok(p) if p.scrambled => {
-                eprintln!("fftx bench: {s}: MPI problems ('[', ']') are not supported");
-                return 1;
-            }
-            Ok(p) => problems.push(p),
-            Err(e) => {
-                eprintln!("fftx bench: {e}");
-                return 1;
-            }
+    match bench(&o) {
+        Ok(status) => status,
+        Err(e) => {
+            eprintln!("fftx bench: {e}");
+            1
         }
     }
+}
+
+/// Times the problems on each library, prints the table and writes the plot; returns the
+/// exit status (2 when fftx's result differs from FFTW's).
+fn bench(o: &Options) -> Result<i32, String> {
+    let problems = problems(o)?;
+    let (apis, fftw_at) = libraries(o)?;
+    set_threads(&apis, o.threads);
+    let title = title(o);
+    if !o.quiet {
+        for a in &apis {
+            eprintln!("{:7} {} ({})", a.name, a.version, a.path);
+        }
+        eprintln!("{title}");
+    }
+    let mut progress = Progress::new(problems.len() * apis.len(), o.quiet);
+    let rows: Vec<Row> = problems
+        .iter()
+        .map(|p| bench_problem(p, &apis, fftw_at, o, &mut progress))
+        .collect();
+    progress.clear();
+    let failed = rows.iter().any(mismatch);
+    let report = Report {
+        libraries: apis.iter().map(|a| a.name.to_string()).collect(),
+        rows,
+        title,
+    };
+    print!("{}", table(&report));
+    for a in &apis {
+        if let Some(c) = a.cleanup {
+            // SAFETY: every plan of the library is destroyed.
+            unsafe { c() };
+        }
+    }
+    if let Some(path) = &o.svg {
+        crate::plot::svg(&report, path).map_err(|e| format!("writing {path}: {e}"))?;
+        if !o.quiet {
+            eprintln!("wrote {path}");
+        }
+    }
+    if failed {
+        eprintln!("fftx bench: fftx's result differs from FFTW's beyond rounding (MISMATCH above)");
+        return Ok(2);
+    }
+    Ok(0)
+}
+
+/// The problems given, parsed; split and MPI problems are refused.
+fn problems(o: &Options) -> Result<Vec<Problem>, String> {
+    let mut problems = Vec::new();
+    for s in &o.problems {
+        let p = problem::parse(s).map_err(|e| e.to_string())?;
+        if p.split {
+            return Err(format!("{s}: split arrays ('/') are not supported here"));
+        }
+        if p.scrambled {
+            return Err(format!("{s}: MPI problems ('[', ']') are not supported"));
+        }
+        problems.push(p);
+    }
+    Ok(problems)
+}
+
+/// The libraries to time: fftx, FFTW when found (its index comes too) and cuFFTW when found
+/// and not left out.
+fn libraries(o: &Options) -> Result<(Vec<Api>, Option<usize>), String> {
     let prec = o.precision;
     let mut apis: Vec<Api> = vec![libs::fftx(prec)];
     let fftw_at = match libs::fftw(prec, o.fftw.as_deref()) {
@@ -337,119 +393,96 @@ pub fn run(args: &[String]) -> i32 {
     if !o.no_cufftw {
         match libs::cufftw(prec, o.cufftw.as_deref()) {
             Ok(a) => apis.push(a),
-            Err(e) if o.cufftw.is_some() => {
-                eprintln!("fftx bench: cuFFTW: {e}");
-                return 1;
-            }
+            Err(e) if o.cufftw.is_some() => return Err(format!("cuFFTW: {e}")),
             Err(_) => {}
         }
     }
-    for a in &apis {
+    Ok((apis, fftw_at))
+}
+
+/// Has each library plan with `threads` threads (where it has FFTW's threads interface).
+fn set_threads(apis: &[Api], threads: i32) {
+    for a in apis {
         // SAFETY: FFTW's threads set-up, before any plan of the library.
         unsafe {
             match (a.init_threads, a.plan_with_nthreads) {
-                (Some(init), Some(with)) if init() != 0 => with(o.threads),
+                (Some(init), Some(with)) if init() != 0 => with(threads),
                 (Some(_), Some(_)) => {}
-                _ if o.threads > 1 => {
+                _ if threads > 1 => {
                     eprintln!("fftx bench: {} has no threads interface: 1 thread", a.name)
                 }
                 _ => {}
             }
         }
     }
+}
+
+/// The run's title: precision, planner rigor, threads and the CPU.
+fn title(o: &Options) -> String {
     let rigor = match o.flags {
         fftx::FFTW_MEASURE => "FFTW_MEASURE",
         fftx::FFTW_PATIENT => "FFTW_PATIENT",
         fftx::FFTW_EXHAUSTIVE => "FFTW_EXHAUSTIVE",
         _ => "FFTW_ESTIMATE",
     };
-    let title = format!(
+    format!(
         "{} precision, {rigor}, {} thread(s), {}",
-        prec.name(),
+        o.precision.name(),
         o.threads,
         crate::info::cpu_model()
-    );
-    if !o.quiet {
-        for a in &apis {
-            eprintln!("{:7} {} ({})", a.name, a.version, a.path);
-        }
-        eprintln!("{title}");
+    )
+}
+
+/// Runs one problem on each library (the library at `fftw_at` first: its output is the
+/// reference the others are checked against).
+fn bench_problem(
+    p: &Problem,
+    apis: &[Api],
+    fftw_at: Option<usize>,
+    o: &Options,
+    progress: &mut Progress,
+) -> Row {
+    let layout = Layout::of(p);
+    let reference = fftw_at.map_or(&apis[0], |i| &apis[i]);
+    let input = make_input(p, &layout, o.precision, reference);
+    // FFTW first: its output is the reference.
+    let mut order: Vec<usize> = (0..apis.len()).collect();
+    if let Some(i) = fftw_at {
+        order.retain(|&j| j != i);
+        order.insert(0, i);
     }
-    let mut progress = Progress::new(problems.len() * apis.len(), o.quiet);
-    let mut rows = Vec::new();
-    let mut failed = false;
-    for p in &problems {
-        let layout = Layout::of(p);
-        let reference = fftw_at.map_or(&apis[0], |i| &apis[i]);
-        let input = make_input(p, &layout, prec, reference);
-        // FFTW first: its output is the reference.
-        let mut order: Vec<usize> = (0..apis.len()).collect();
-        if let Some(i) = fftw_at {
-            order.retain(|&j| j != i);
-            order.insert(0, i);
-        }
-        let mut results: Vec<Result<Timing, String>> =
-            (0..apis.len()).map(|_| Err("not run".into())).collect();
-        let mut reference_out: Option<Vec<f64>> = None;
-        for &j in &order {
-            let api = &apis[j];
-            let r = match run_one(api, p, &layout, &input, &o, &mut progress) {
-                Ok((mut t, out)) => {
-                    if Some(j) == fftw_at {
-                        reference_out = Some(out);
-                    } else if let Some(r) = &reference_out {
-                        t.error = Some(rel_l2(&out, r));
-                    }
-                    Ok(t)
+    let mut results: Vec<Result<Timing, String>> =
+        (0..apis.len()).map(|_| Err("not run".into())).collect();
+    let mut reference_out: Option<Vec<f64>> = None;
+    for &j in &order {
+        let api = &apis[j];
+        let r = match run_one(api, p, &layout, &input, o, progress) {
+            Ok((mut t, out)) => {
+                if Some(j) == fftw_at {
+                    reference_out = Some(out);
+                } else if let Some(r) = &reference_out {
+                    t.error = Some(rel_l2(&out, r));
                 }
-                Err(e) => Err(e),
-            };
-            progress.advance();
-            results[j] = r;
-        }
-        let tol = tolerance(p, prec);
-        if let Ok(Timing { error: Some(e), .. }) = &results[0] {
-            if e.is_nan() || *e > tol {
-                failed = true;
+                Ok(t)
             }
-        }
-        rows.push(Row {
-            problem: p.text.clone(),
-            results,
-            tolerance: tol,
-        });
+            Err(e) => Err(e),
+        };
+        progress.advance();
+        results[j] = r;
     }
-    progress.clear();
-    let report = Report {
-        libraries: apis.iter().map(|a| a.name.to_string()).collect(),
-        rows,
-        title,
-    };
-    print!("{}", table(&report));
-    for a in &apis {
-        if let Some(c) = a.cleanup {
-            // SAFETY: every plan of the library is destroyed.
-            unsafe { c() };
-        }
+    Row {
+        problem: p.text.clone(),
+        results,
+        tolerance: tolerance(p, o.precision),
     }
-    if let Some(path) = &o.svg {
-        match crate::plot::svg(&report, path) {
-            Ok(()) => {
-                if !o.quiet {
-                    eprintln!("wrote {path}");
-                }
-            }
-            Err(e) => {
-                eprintln!("fftx bench: writing {path}: {e}");
-                return 1;
-            }
-        }
+}
+
+/// Whether fftx's result differs from the reference by more than the row's tolerance.
+fn mismatch(row: &Row) -> bool {
+    match &row.results[0] {
+        Ok(Timing { error: Some(e), .. }) => e.is_nan() || *e > row.tolerance,
+        _ => false,
     }
-    if failed {
-        eprintln!("fftx bench: fftx's result differs from FFTW's beyond rounding (MISMATCH above)");
-        return 2;
-    }
-    0
 }
 
 /// A time in the unit that suits it.
