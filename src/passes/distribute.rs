@@ -44,6 +44,16 @@ struct Region {
     extent: Vec<usize>,
 }
 
+impl Region {
+    /// The box of `extent` from the origin.
+    fn whole(extent: &[usize]) -> Region {
+        Region {
+            start: vec![0; extent.len()],
+            extent: extent.to_vec(),
+        }
+    }
+}
+
 /// The layout of one device buffer: its strides per axis (the region it holds starts at 0).
 struct DevBuf {
     buf: BufId,
@@ -146,96 +156,247 @@ fn check(problem: &Problem, devices: &[usize]) -> Result<()> {
     Ok(())
 }
 
+/// Lowers `problem` by slabs over `devices`; with `twiddles`, the four-step twiddles follow
+/// the slab phase (the distributed 1-D transform).
 fn slabs_with(
     problem: &Problem,
     devices: &[usize],
     twiddles: Option<SlabTwiddles>,
 ) -> Result<Program> {
-    let rank = problem.dims.len();
-    let nloops = problem.loops.len();
-    if rank < 2 {
+    if problem.dims.len() < 2 {
         return Err(Error::unsupported(
             "slabs and pencils need two dimensions or more",
         ));
     }
     check(problem, devices)?;
-    let axes = nloops + rank;
-    let (a0, a1) = (nloops, nloops + 1);
-    let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
-    let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
-    let real = !matches!(problem.kind, Kind::Dft { .. });
-    let mut complex = logical.clone();
-    if real {
-        complex[axes - 1] = complex[axes - 1] / 2 + 1;
-    }
-    let whole = |extent: &[usize]| Region {
-        start: vec![0; axes],
-        extent: extent.to_vec(),
-    };
-    let with = |base: &[usize], axis: usize, (start, len): (usize, usize)| {
-        let mut r = whole(base);
-        r.start[axis] = start;
-        r.extent[axis] = len;
-        r
-    };
-    let p_count = devices.len();
     let mut prog = Program::new();
-    // Slab layout: problem order; pencil layout: the second axis outside the first.
-    let slab_order: Vec<usize> = (0..axes).collect();
-    let mut pencil_order = slab_order.clone();
-    pencil_order.swap(a0, a1);
-    let sign = problem.kind.sign().expect("not r2r");
-    let mut slab_bufs = Vec::new();
-    let mut pencil_bufs = Vec::new();
-    for (p, &dev) in devices.iter().enumerate() {
-        let s = with(&complex, a0, block(logical[a0], p_count, p));
-        let t = with(&complex, a1, block(complex[a1], p_count, p));
-        let scalars = |r: &Region| 2 * r.extent.iter().product::<usize>();
-        let slab = DevBuf {
-            buf: prog.temp(scalars(&s), Placement::Device(dev)),
-            stride: packed(&s.extent, &slab_order, 2),
-        };
-        let pencil = DevBuf {
-            buf: prog.temp(scalars(&t), Placement::Device(dev)),
-            stride: packed(&t.extent, &pencil_order, 2),
-        };
-        slab_bufs.push((slab, s));
-        pencil_bufs.push((pencil, t));
+    let slabs = Slabs::new(problem, devices, &mut prog);
+    if problem.kind != Kind::C2r {
+        slabs.forward(&mut prog, twiddles);
+    } else {
+        slabs.backward(&mut prog);
     }
-    // The real part of a slab (r2c input, c2r output), beside the complex one.
-    let real_slabs: Vec<Option<(DevBuf, Region)>> = devices
-        .iter()
-        .enumerate()
-        .map(|(p, &dev)| {
-            real.then(|| {
-                let s = with(&logical, a0, block(logical[a0], p_count, p));
-                let buf = prog.temp(s.extent.iter().product(), Placement::Device(dev));
-                (
-                    DevBuf {
-                        buf,
-                        stride: packed(&s.extent, &slab_order, 1),
-                    },
-                    s,
-                )
+    Ok(prog)
+}
+
+/// A slab decomposition: the problem's axes and shapes, and each device's buffers.
+struct Slabs<'a> {
+    problem: &'a Problem,
+    nloops: usize,
+    axes: usize,
+    /// The first and second transform axes (after the loops).
+    a0: usize,
+    a1: usize,
+    /// The logical extents, and those of the complex side (the last halved for r2c and c2r).
+    logical: Vec<usize>,
+    complex: Vec<usize>,
+    real: bool,
+    sign: i32,
+    /// The host arrays' strides.
+    host_in: Vec<isize>,
+    host_out: Vec<isize>,
+    /// Per device: its slab and its pencils (complex), with the regions they hold.
+    slab_bufs: Vec<(DevBuf, Region)>,
+    pencil_bufs: Vec<(DevBuf, Region)>,
+    /// The real part of a slab (r2c input, c2r output), beside the complex one.
+    real_slabs: Vec<Option<(DevBuf, Region)>>,
+}
+
+impl<'a> Slabs<'a> {
+    /// The decomposition of `problem` over `devices`, its buffers made in `prog`.
+    fn new(problem: &'a Problem, devices: &[usize], prog: &mut Program) -> Slabs<'a> {
+        let nloops = problem.loops.len();
+        let axes = nloops + problem.dims.len();
+        let (a0, a1) = (nloops, nloops + 1);
+        let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
+        let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
+        let real = !matches!(problem.kind, Kind::Dft { .. });
+        let mut complex = logical.clone();
+        if real {
+            complex[axes - 1] = complex[axes - 1] / 2 + 1;
+        }
+        let with = |base: &[usize], axis: usize, (start, len): (usize, usize)| {
+            let mut r = Region::whole(base);
+            r.start[axis] = start;
+            r.extent[axis] = len;
+            r
+        };
+        let p_count = devices.len();
+        // Slab layout: problem order; pencil layout: the second axis outside the first.
+        let slab_order: Vec<usize> = (0..axes).collect();
+        let mut pencil_order = slab_order.clone();
+        pencil_order.swap(a0, a1);
+        let mut slab_bufs = Vec::new();
+        let mut pencil_bufs = Vec::new();
+        for (p, &dev) in devices.iter().enumerate() {
+            let s = with(&complex, a0, block(logical[a0], p_count, p));
+            let t = with(&complex, a1, block(complex[a1], p_count, p));
+            let scalars = |r: &Region| 2 * r.extent.iter().product::<usize>();
+            let slab = DevBuf {
+                buf: prog.temp(scalars(&s), Placement::Device(dev)),
+                stride: packed(&s.extent, &slab_order, 2),
+            };
+            let pencil = DevBuf {
+                buf: prog.temp(scalars(&t), Placement::Device(dev)),
+                stride: packed(&t.extent, &pencil_order, 2),
+            };
+            slab_bufs.push((slab, s));
+            pencil_bufs.push((pencil, t));
+        }
+        let real_slabs = devices
+            .iter()
+            .enumerate()
+            .map(|(p, &dev)| {
+                real.then(|| {
+                    let s = with(&logical, a0, block(logical[a0], p_count, p));
+                    let buf = prog.temp(s.extent.iter().product(), Placement::Device(dev));
+                    (
+                        DevBuf {
+                            buf,
+                            stride: packed(&s.extent, &slab_order, 1),
+                        },
+                        s,
+                    )
+                })
             })
-        })
-        .collect();
-    let host_in: Vec<isize> = all.iter().map(|d| d.is).collect();
-    let host_out: Vec<isize> = all.iter().map(|d| d.os).collect();
-    // The transform of a slab along every axis but the first, by `kind`, from `input` to
-    // `output` (device buffers holding the slab region `s`).
-    let slab_fft = |kind: Kind, input: &DevBuf, output: &DevBuf, s: &Region| {
+            .collect();
+        Slabs {
+            problem,
+            nloops,
+            axes,
+            a0,
+            a1,
+            logical,
+            complex,
+            real,
+            sign: problem.kind.sign().expect("not r2r"),
+            host_in: all.iter().map(|d| d.is).collect(),
+            host_out: all.iter().map(|d| d.os).collect(),
+            slab_bufs,
+            pencil_bufs,
+            real_slabs,
+        }
+    }
+
+    /// Forward (c2c, r2c): slabs in, transformed along the other axes (then twiddled, with
+    /// `twiddles`), the exchange, pencils transformed along the first axis and out.
+    fn forward(&self, prog: &mut Program, twiddles: Option<SlabTwiddles>) {
+        for p in 0..self.slab_bufs.len() {
+            let (slab, s) = &self.slab_bufs[p];
+            let input = self.slab_in(prog, p);
+            let kind = if self.real {
+                Kind::R2c
+            } else {
+                Kind::Dft { sign: self.sign }
+            };
+            prog.steps.push(self.slab_fft(kind, input, slab, s, p));
+            if let Some(tw) = twiddles {
+                prog.steps.push(self.twiddle(tw, slab, s, p));
+            }
+            prog.steps.push(Step::Record {
+                event: p,
+                stream: p,
+            });
+        }
+        self.exchange(prog, true);
+        for (q, (pencil, t)) in self.pencil_bufs.iter().enumerate() {
+            prog.steps.push(self.pencil_fft(pencil, t, q));
+            move_region(
+                prog,
+                t,
+                (pencil.buf, &pencil.stride, t),
+                (OUTPUT, &self.host_out, &Region::whole(&self.complex)),
+                true,
+                q,
+            );
+        }
+    }
+
+    /// Backward (c2r): pencils in, transformed along the first axis, the exchange, then the
+    /// slabs' c2r and out.
+    fn backward(&self, prog: &mut Program) {
+        for (q, (pencil, t)) in self.pencil_bufs.iter().enumerate() {
+            move_region(
+                prog,
+                t,
+                (INPUT, &self.host_in, &Region::whole(&self.complex)),
+                (pencil.buf, &pencil.stride, t),
+                true,
+                q,
+            );
+            prog.steps.push(self.pencil_fft(pencil, t, q));
+            prog.steps.push(Step::Record {
+                event: q,
+                stream: q,
+            });
+        }
+        self.exchange(prog, false);
+        for p in 0..self.slab_bufs.len() {
+            let (slab, s) = &self.slab_bufs[p];
+            let (r, rs) = self.real_slabs[p].as_ref().expect("c2r has real slabs");
+            prog.steps.push(self.slab_fft(Kind::C2r, slab, r, s, p));
+            move_region(
+                prog,
+                rs,
+                (r.buf, &r.stride, rs),
+                (OUTPUT, &self.host_out, &Region::whole(&self.logical)),
+                false,
+                p,
+            );
+        }
+    }
+
+    /// Moves device `p`'s slab of the input onto it; returns the buffer holding it (the real
+    /// slab for r2c).
+    fn slab_in(&self, prog: &mut Program, p: usize) -> &DevBuf {
+        let (slab, s) = &self.slab_bufs[p];
+        match &self.real_slabs[p] {
+            Some((r, rs)) => {
+                move_region(
+                    prog,
+                    rs,
+                    (INPUT, &self.host_in, &Region::whole(&self.logical)),
+                    (r.buf, &r.stride, rs),
+                    false,
+                    p,
+                );
+                r
+            }
+            None => {
+                move_region(
+                    prog,
+                    s,
+                    (INPUT, &self.host_in, &Region::whole(&self.complex)),
+                    (slab.buf, &slab.stride, s),
+                    true,
+                    p,
+                );
+                slab
+            }
+        }
+    }
+
+    /// The transform of a slab along every axis but the first, by `kind`, from `input` to
+    /// `output` (device buffers holding the slab region `s`), on `stream`.
+    fn slab_fft(
+        &self,
+        kind: Kind,
+        input: &DevBuf,
+        output: &DevBuf,
+        s: &Region,
+        stream: usize,
+    ) -> Step {
         let dim = |i: usize| IoDim::new(s.extent[i] as isize, input.stride[i], output.stride[i]);
         // Logical lengths (a c2r's and an r2c's count the real side).
-        let dims = (a1..axes)
-            .map(|i| IoDim::new(logical[i] as isize, input.stride[i], output.stride[i]))
+        let dims = (self.a1..self.axes)
+            .map(|i| IoDim::new(self.logical[i] as isize, input.stride[i], output.stride[i]))
             .collect();
         Step::Fft {
             problem: Problem {
                 kind,
                 dims,
-                loops: (0..=a0).map(dim).collect(),
-                precision: problem.precision,
+                loops: (0..=self.a0).map(dim).collect(),
+                precision: self.problem.precision,
                 in_place: input.buf == output.buf,
             },
             input: At {
@@ -246,17 +407,19 @@ fn slabs_with(
                 buf: output.buf,
                 offset: 0,
             },
-            stream: 0,
+            stream,
         }
-    };
-    let pencil_fft = |sign: i32, b: &DevBuf, t: &Region| {
+    }
+
+    /// The DFT in place of the pencils `t` in `b` along the first axis, on `stream`.
+    fn pencil_fft(&self, b: &DevBuf, t: &Region, stream: usize) -> Step {
         let dim = |i: usize| IoDim::new(t.extent[i] as isize, b.stride[i], b.stride[i]);
         Step::Fft {
             problem: Problem {
-                kind: Kind::Dft { sign },
-                dims: vec![dim(a0)],
-                loops: (0..axes).filter(|&i| i != a0).map(dim).collect(),
-                precision: problem.precision,
+                kind: Kind::Dft { sign: self.sign },
+                dims: vec![dim(self.a0)],
+                loops: (0..self.axes).filter(|&i| i != self.a0).map(dim).collect(),
+                precision: self.problem.precision,
                 in_place: true,
             },
             input: At {
@@ -267,19 +430,35 @@ fn slabs_with(
                 buf: b.buf,
                 offset: 0,
             },
-            stream: 0,
+            stream,
         }
-    };
-    let on_stream = |mut step: Step, s: usize| {
-        match &mut step {
-            Step::Fft { stream, .. } => *stream = s,
-            _ => unreachable!(),
+    }
+
+    /// The four-step twiddles of device `p`'s transformed slab `s` in `slab`.
+    fn twiddle(&self, tw: SlabTwiddles, slab: &DevBuf, s: &Region, p: usize) -> Step {
+        let axis = |i: usize| Axis {
+            n: s.extent[i],
+            stride: slab.stride[i],
+        };
+        Step::Twiddle {
+            at: At {
+                buf: slab.buf,
+                offset: 0,
+            },
+            rows: axis(self.a1),
+            cols: axis(self.a0),
+            first_col: s.start[self.a0],
+            rest: (0..self.nloops).map(axis).collect(),
+            n: tw.n,
+            sign: tw.sign,
+            stream: p,
         }
-        step
-    };
-    // The all-to-all between slabs and pencils: on stream q, after every device's first
-    // phase, device q's part of every device's data, its own first, then round the ring.
-    let exchange = |prog: &mut Program, to_pencils: bool| {
+    }
+
+    /// The all-to-all between slabs and pencils: on stream q, after every device's first
+    /// phase, device q's part of every device's data, its own first, then round the ring.
+    fn exchange(&self, prog: &mut Program, to_pencils: bool) {
+        let p_count = self.slab_bufs.len();
         for q in 0..p_count {
             for p in (0..p_count).filter(|&p| p != q) {
                 prog.steps.push(Step::Wait {
@@ -289,10 +468,10 @@ fn slabs_with(
             }
             for p in exchange_order(q, p_count) {
                 let (sp, tp) = if to_pencils { (p, q) } else { (q, p) };
-                let ((slab, s), (pencil, t)) = (&slab_bufs[sp], &pencil_bufs[tp]);
+                let ((slab, s), (pencil, t)) = (&self.slab_bufs[sp], &self.pencil_bufs[tp]);
                 let mut part = s.clone();
-                part.start[a1] = t.start[a1];
-                part.extent[a1] = t.extent[a1];
+                part.start[self.a1] = t.start[self.a1];
+                part.extent[self.a1] = t.extent[self.a1];
                 let slab_side = (slab.buf, &slab.stride[..], s);
                 let pencil_side = (pencil.buf, &pencil.stride[..], t);
                 if to_pencils {
@@ -302,108 +481,7 @@ fn slabs_with(
                 }
             }
         }
-    };
-    if problem.kind != Kind::C2r {
-        // Slabs in, transformed along the other axes.
-        for p in 0..p_count {
-            let (slab, s) = &slab_bufs[p];
-            let input = match &real_slabs[p] {
-                Some((r, rs)) => {
-                    move_region(
-                        &mut prog,
-                        rs,
-                        (INPUT, &host_in, &whole(&logical)),
-                        (r.buf, &r.stride, rs),
-                        false,
-                        p,
-                    );
-                    r
-                }
-                None => {
-                    move_region(
-                        &mut prog,
-                        s,
-                        (INPUT, &host_in, &whole(&complex)),
-                        (slab.buf, &slab.stride, s),
-                        true,
-                        p,
-                    );
-                    slab
-                }
-            };
-            let kind = if real { Kind::R2c } else { Kind::Dft { sign } };
-            let step = slab_fft(kind, input, slab, s);
-            prog.steps.push(on_stream(step, p));
-            if let Some(tw) = twiddles {
-                let axis = |i: usize| Axis {
-                    n: s.extent[i],
-                    stride: slab.stride[i],
-                };
-                prog.steps.push(Step::Twiddle {
-                    at: At {
-                        buf: slab.buf,
-                        offset: 0,
-                    },
-                    rows: axis(a1),
-                    cols: axis(a0),
-                    first_col: s.start[a0],
-                    rest: (0..nloops).map(axis).collect(),
-                    n: tw.n,
-                    sign: tw.sign,
-                    stream: p,
-                });
-            }
-            prog.steps.push(Step::Record {
-                event: p,
-                stream: p,
-            });
-        }
-        exchange(&mut prog, true);
-        for (q, (pencil, t)) in pencil_bufs.iter().enumerate() {
-            prog.steps.push(on_stream(pencil_fft(sign, pencil, t), q));
-            move_region(
-                &mut prog,
-                t,
-                (pencil.buf, &pencil.stride, t),
-                (OUTPUT, &host_out, &whole(&complex)),
-                true,
-                q,
-            );
-        }
-    } else {
-        // Pencils in, transformed along the first axis, then slabs and their c2r.
-        for (q, (pencil, t)) in pencil_bufs.iter().enumerate() {
-            move_region(
-                &mut prog,
-                t,
-                (INPUT, &host_in, &whole(&complex)),
-                (pencil.buf, &pencil.stride, t),
-                true,
-                q,
-            );
-            prog.steps.push(on_stream(pencil_fft(sign, pencil, t), q));
-            prog.steps.push(Step::Record {
-                event: q,
-                stream: q,
-            });
-        }
-        exchange(&mut prog, false);
-        for p in 0..p_count {
-            let (slab, s) = &slab_bufs[p];
-            let (r, rs) = real_slabs[p].as_ref().expect("c2r has real slabs");
-            prog.steps
-                .push(on_stream(slab_fft(Kind::C2r, slab, r, s), p));
-            move_region(
-                &mut prog,
-                rs,
-                (r.buf, &r.stride, rs),
-                (OUTPUT, &host_out, &whole(&logical)),
-                false,
-                p,
-            );
-        }
     }
-    Ok(prog)
 }
 
 /// The device grid of a pencil decomposition: P = P1·P2 with P2 the largest divisor of P up to
