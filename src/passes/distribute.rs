@@ -531,120 +531,281 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
         ));
     }
     check(problem, devices)?;
-    let nloops = problem.loops.len();
-    let axes = nloops + 3;
-    let (d0, d1, d2) = (nloops, nloops + 1, nloops + 2);
-    let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
-    let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
-    let real = !matches!(problem.kind, Kind::Dft { .. });
-    let mut complex = logical.clone();
-    if real {
-        complex[d2] = complex[d2] / 2 + 1;
-    }
-    let p_count = devices.len();
-    let (p1, p2) = pencil_grid(p_count);
-    // Per phase (the axis transformed whole), the two axes split over the grid, in order.
-    let split = |axis: usize| match axis {
-        a if a == d2 => (d0, d1),
-        a if a == d1 => (d0, d2),
-        _ => (d1, d2),
-    };
-    // Device p = i·P2 + j: its region of a phase along `axis` in a box of `extent`.
-    let region = |extent: &[usize], axis: usize, p: usize| {
-        let (u, v) = split(axis);
-        let (i, j) = (p / p2, p % p2);
-        let mut r = Region {
-            start: vec![0; axes],
-            extent: extent.to_vec(),
-        };
-        (r.start[u], r.extent[u]) = block(extent[u], p1, i);
-        (r.start[v], r.extent[v]) = block(extent[v], p2, j);
-        r
-    };
-    // Packed, the phase's axis innermost.
-    let order = |axis: usize| -> Vec<usize> {
-        let (u, v) = split(axis);
-        (0..nloops).chain([u, v, axis]).collect()
-    };
     let mut prog = Program::new();
-    let scalars = |r: &Region, per: usize| per * r.extent.iter().product::<usize>();
-    // Per device: buffer X (the first and last phases), buffer Y (the middle one), and for
-    // r2c/c2r the real pencils along the last axis.
-    let mut x_bufs = Vec::new();
-    let mut y_bufs = Vec::new();
-    let mut real_bufs = Vec::new();
-    for (p, &dev) in devices.iter().enumerate() {
-        let x = scalars(&region(&complex, d2, p), 2).max(scalars(&region(&complex, d0, p), 2));
-        x_bufs.push(prog.temp(x, Placement::Device(dev)));
-        y_bufs.push(prog.temp(scalars(&region(&complex, d1, p), 2), Placement::Device(dev)));
-        real_bufs.push(
-            real.then(|| prog.temp(scalars(&region(&logical, d2, p), 1), Placement::Device(dev))),
+    let grid = Pencils::new(problem, devices, &mut prog);
+    let (d0, d1, d2) = (grid.d0, grid.d1, grid.d2);
+    let p_count = devices.len();
+    // The phases in order of the data: forward last → middle → first axis, backward reversed.
+    let phases = if problem.kind == Kind::C2r {
+        [d0, d1, d2]
+    } else {
+        [d2, d1, d0]
+    };
+    for p in 0..p_count {
+        grid.first_phase(&mut prog, phases[0], p);
+    }
+    grid.record(&mut prog, 0);
+    grid.exchange(&mut prog, phases[0], phases[1], 0, false);
+    for p in 0..p_count {
+        let mid = grid.layout(phases[1], p);
+        grid.fft(
+            &mut prog,
+            Kind::Dft { sign: grid.sign },
+            phases[1],
+            &mid,
+            &mid,
+            p,
         );
     }
-    let host_in: Vec<isize> = all.iter().map(|d| d.is).collect();
-    let host_out: Vec<isize> = all.iter().map(|d| d.os).collect();
-    let whole = |extent: &[usize]| Region {
-        start: vec![0; axes],
-        extent: extent.to_vec(),
-    };
-    let sign = problem.kind.sign().expect("not r2r");
-    // A phase's layout on device p: buffer, strides, region.
-    struct Layout {
-        buf: BufId,
-        stride: Vec<isize>,
-        region: Region,
+    grid.record(&mut prog, p_count);
+    // The last phase writes buffer X, which the first exchange read on other streams: every
+    // device's middle phase (after its reads) comes first.
+    grid.exchange(&mut prog, phases[1], phases[2], p_count, true);
+    for p in 0..p_count {
+        grid.last_phase(&mut prog, phases[2], p);
     }
-    let layout = |axis: usize, p: usize| Layout {
-        buf: if axis == d1 { y_bufs[p] } else { x_bufs[p] },
-        stride: packed(&region(&complex, axis, p).extent, &order(axis), 2),
-        region: region(&complex, axis, p),
-    };
-    let real_layout = |p: usize| {
-        let r = region(&logical, d2, p);
+    Ok(prog)
+}
+
+/// A pencil decomposition: the problem's axes and shapes, the device grid and each device's
+/// buffers.
+struct Pencils<'a> {
+    problem: &'a Problem,
+    nloops: usize,
+    axes: usize,
+    /// The three transform axes (after the loops).
+    d0: usize,
+    d1: usize,
+    d2: usize,
+    /// The logical extents, and those of the complex side (the last halved for r2c and c2r).
+    logical: Vec<usize>,
+    complex: Vec<usize>,
+    sign: i32,
+    /// The device grid, P1 × P2.
+    p1: usize,
+    p2: usize,
+    /// The host arrays' strides.
+    host_in: Vec<isize>,
+    host_out: Vec<isize>,
+    /// Per device: buffer X (the first and last phases), buffer Y (the middle one), and for
+    /// r2c/c2r the real pencils along the last axis.
+    x_bufs: Vec<BufId>,
+    y_bufs: Vec<BufId>,
+    real_bufs: Vec<Option<BufId>>,
+}
+
+/// A phase's layout on a device: buffer, strides, region.
+struct Layout {
+    buf: BufId,
+    stride: Vec<isize>,
+    region: Region,
+}
+
+impl<'a> Pencils<'a> {
+    /// The decomposition of `problem` over `devices`, its buffers made in `prog`.
+    fn new(problem: &'a Problem, devices: &[usize], prog: &mut Program) -> Pencils<'a> {
+        let nloops = problem.loops.len();
+        let (d0, d1, d2) = (nloops, nloops + 1, nloops + 2);
+        let all: Vec<&IoDim> = problem.loops.iter().chain(&problem.dims).collect();
+        let logical: Vec<usize> = all.iter().map(|d| d.n as usize).collect();
+        let real = !matches!(problem.kind, Kind::Dft { .. });
+        let mut complex = logical.clone();
+        if real {
+            complex[d2] = complex[d2] / 2 + 1;
+        }
+        let (p1, p2) = pencil_grid(devices.len());
+        let mut grid = Pencils {
+            problem,
+            nloops,
+            axes: nloops + 3,
+            d0,
+            d1,
+            d2,
+            logical,
+            complex,
+            sign: problem.kind.sign().expect("not r2r"),
+            p1,
+            p2,
+            host_in: all.iter().map(|d| d.is).collect(),
+            host_out: all.iter().map(|d| d.os).collect(),
+            x_bufs: Vec::new(),
+            y_bufs: Vec::new(),
+            real_bufs: Vec::new(),
+        };
+        let scalars = |r: &Region, per: usize| per * r.extent.iter().product::<usize>();
+        for (p, &dev) in devices.iter().enumerate() {
+            let (complex, logical) = (&grid.complex, &grid.logical);
+            let x = scalars(&grid.region(complex, d2, p), 2)
+                .max(scalars(&grid.region(complex, d0, p), 2));
+            let x_buf = prog.temp(x, Placement::Device(dev));
+            let y = scalars(&grid.region(complex, d1, p), 2);
+            let y_buf = prog.temp(y, Placement::Device(dev));
+            let real_buf = real.then(|| {
+                prog.temp(
+                    scalars(&grid.region(logical, d2, p), 1),
+                    Placement::Device(dev),
+                )
+            });
+            grid.x_bufs.push(x_buf);
+            grid.y_bufs.push(y_buf);
+            grid.real_bufs.push(real_buf);
+        }
+        grid
+    }
+
+    /// Per phase (the axis transformed whole), the two axes split over the grid, in order.
+    fn split(&self, axis: usize) -> (usize, usize) {
+        match axis {
+            a if a == self.d2 => (self.d0, self.d1),
+            a if a == self.d1 => (self.d0, self.d2),
+            _ => (self.d1, self.d2),
+        }
+    }
+
+    /// Device p = i·P2 + j: its region of a phase along `axis` in a box of `extent`.
+    fn region(&self, extent: &[usize], axis: usize, p: usize) -> Region {
+        let (u, v) = self.split(axis);
+        let (i, j) = (p / self.p2, p % self.p2);
+        let mut r = Region::whole(extent);
+        (r.start[u], r.extent[u]) = block(extent[u], self.p1, i);
+        (r.start[v], r.extent[v]) = block(extent[v], self.p2, j);
+        r
+    }
+
+    /// The memory order of a phase along `axis`: packed, the phase's axis innermost.
+    fn order(&self, axis: usize) -> Vec<usize> {
+        let (u, v) = self.split(axis);
+        (0..self.nloops).chain([u, v, axis]).collect()
+    }
+
+    /// The layout of the phase along `axis` on device `p`.
+    fn layout(&self, axis: usize, p: usize) -> Layout {
+        let r = self.region(&self.complex, axis, p);
         Layout {
-            buf: real_bufs[p].expect("real problems have real pencils"),
-            stride: packed(&r.extent, &order(d2), 1),
+            buf: if axis == self.d1 {
+                self.y_bufs[p]
+            } else {
+                self.x_bufs[p]
+            },
+            stride: packed(&r.extent, &self.order(axis), 2),
             region: r,
         }
-    };
-    // The transforms of device p's pencils along `axis` (the r2c or c2r when `kind` is one).
-    let fft =
-        |prog: &mut Program, kind: Kind, axis: usize, from: &Layout, to: &Layout, p: usize| {
-            let r = &from.region;
-            let ext = |i: usize| r.extent[i].max(to.region.extent[i]);
-            prog.steps.push(Step::Fft {
-                problem: Problem {
-                    kind,
-                    dims: vec![IoDim::new(
-                        logical[axis] as isize,
-                        from.stride[axis],
-                        to.stride[axis],
-                    )],
-                    loops: (0..axes)
-                        .filter(|&i| i != axis)
-                        .map(|i| IoDim::new(ext(i) as isize, from.stride[i], to.stride[i]))
-                        .collect(),
-                    precision: problem.precision,
-                    in_place: from.buf == to.buf,
-                },
-                input: At {
-                    buf: from.buf,
-                    offset: 0,
-                },
-                output: At {
-                    buf: to.buf,
-                    offset: 0,
-                },
-                stream: p,
-            });
-        };
-    // The exchange from the phase along `a` to the one along `b`: on stream q, after the
-    // events `waits` of the other devices, every other device's part of q's new region.
-    let exchange = |prog: &mut Program, a: usize, b: usize, event: usize, all_wait: bool| {
+    }
+
+    /// The layout of device `p`'s real pencils (r2c input, c2r output).
+    fn real_layout(&self, p: usize) -> Layout {
+        let r = self.region(&self.logical, self.d2, p);
+        Layout {
+            buf: self.real_bufs[p].expect("real problems have real pencils"),
+            stride: packed(&r.extent, &self.order(self.d2), 1),
+            region: r,
+        }
+    }
+
+    /// Device `p`'s input, the pencils of the first phase (along `axis`), and their transform
+    /// (the r2c for r2c).
+    fn first_phase(&self, prog: &mut Program, axis: usize, p: usize) {
+        let first = self.layout(axis, p);
+        if self.problem.kind == Kind::R2c {
+            let r = self.real_layout(p);
+            move_region(
+                prog,
+                &r.region,
+                (INPUT, &self.host_in, &Region::whole(&self.logical)),
+                (r.buf, &r.stride, &r.region),
+                false,
+                p,
+            );
+            self.fft(prog, Kind::R2c, self.d2, &r, &first, p);
+        } else {
+            move_region(
+                prog,
+                &first.region,
+                (INPUT, &self.host_in, &Region::whole(&self.complex)),
+                (first.buf, &first.stride, &first.region),
+                true,
+                p,
+            );
+            self.fft(prog, Kind::Dft { sign: self.sign }, axis, &first, &first, p);
+        }
+    }
+
+    /// The transform of device `p`'s pencils of the last phase (along `axis`; the c2r for
+    /// c2r), and its output.
+    fn last_phase(&self, prog: &mut Program, axis: usize, p: usize) {
+        let last = self.layout(axis, p);
+        if self.problem.kind == Kind::C2r {
+            let r = self.real_layout(p);
+            self.fft(prog, Kind::C2r, self.d2, &last, &r, p);
+            move_region(
+                prog,
+                &r.region,
+                (r.buf, &r.stride, &r.region),
+                (OUTPUT, &self.host_out, &Region::whole(&self.logical)),
+                false,
+                p,
+            );
+        } else {
+            self.fft(prog, Kind::Dft { sign: self.sign }, axis, &last, &last, p);
+            move_region(
+                prog,
+                &last.region,
+                (last.buf, &last.stride, &last.region),
+                (OUTPUT, &self.host_out, &Region::whole(&self.complex)),
+                true,
+                p,
+            );
+        }
+    }
+
+    /// The transforms of device p's pencils along `axis` (the r2c or c2r when `kind` is one).
+    fn fft(
+        &self,
+        prog: &mut Program,
+        kind: Kind,
+        axis: usize,
+        from: &Layout,
+        to: &Layout,
+        p: usize,
+    ) {
+        let r = &from.region;
+        let ext = |i: usize| r.extent[i].max(to.region.extent[i]);
+        prog.steps.push(Step::Fft {
+            problem: Problem {
+                kind,
+                dims: vec![IoDim::new(
+                    self.logical[axis] as isize,
+                    from.stride[axis],
+                    to.stride[axis],
+                )],
+                loops: (0..self.axes)
+                    .filter(|&i| i != axis)
+                    .map(|i| IoDim::new(ext(i) as isize, from.stride[i], to.stride[i]))
+                    .collect(),
+                precision: self.problem.precision,
+                in_place: from.buf == to.buf,
+            },
+            input: At {
+                buf: from.buf,
+                offset: 0,
+            },
+            output: At {
+                buf: to.buf,
+                offset: 0,
+            },
+            stream: p,
+        });
+    }
+
+    /// The exchange from the phase along `a` to the one along `b`: on stream q, after the
+    /// events `event + p` of the other devices p (all of them when `all_wait`, else those it
+    /// reads from), every other device's part of q's new region.
+    fn exchange(&self, prog: &mut Program, a: usize, b: usize, event: usize, all_wait: bool) {
+        let p_count = self.x_bufs.len();
         for q in 0..p_count {
-            let to = layout(b, q);
+            let to = self.layout(b, q);
             let parts: Vec<(usize, Region)> = exchange_order(q, p_count)
-                .filter_map(|p| intersect(&layout(a, p).region, &to.region).map(|r| (p, r)))
+                .filter_map(|p| intersect(&self.layout(a, p).region, &to.region).map(|r| (p, r)))
                 .collect();
             for p in (0..p_count).filter(|&p| p != q) {
                 if all_wait || parts.iter().any(|(s, _)| *s == p) {
@@ -655,7 +816,7 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
                 }
             }
             for (p, part) in parts {
-                let from = layout(a, p);
+                let from = self.layout(a, p);
                 move_region(
                     prog,
                     &part,
@@ -666,80 +827,15 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
                 );
             }
         }
-    };
-    let record = |prog: &mut Program, event: usize| {
-        for p in 0..p_count {
+    }
+
+    /// Records event `event + p` on every device p's stream.
+    fn record(&self, prog: &mut Program, event: usize) {
+        for p in 0..self.x_bufs.len() {
             prog.steps.push(Step::Record {
                 event: event + p,
                 stream: p,
             });
         }
-    };
-    // The phases in order of the data: forward last → middle → first axis, backward reversed.
-    let phases = if problem.kind == Kind::C2r {
-        [d0, d1, d2]
-    } else {
-        [d2, d1, d0]
-    };
-    for p in 0..p_count {
-        let first = layout(phases[0], p);
-        if problem.kind == Kind::R2c {
-            let r = real_layout(p);
-            move_region(
-                &mut prog,
-                &r.region,
-                (INPUT, &host_in, &whole(&logical)),
-                (r.buf, &r.stride, &r.region),
-                false,
-                p,
-            );
-            fft(&mut prog, Kind::R2c, d2, &r, &first, p);
-        } else {
-            move_region(
-                &mut prog,
-                &first.region,
-                (INPUT, &host_in, &whole(&complex)),
-                (first.buf, &first.stride, &first.region),
-                true,
-                p,
-            );
-            fft(&mut prog, Kind::Dft { sign }, phases[0], &first, &first, p);
-        }
     }
-    record(&mut prog, 0);
-    exchange(&mut prog, phases[0], phases[1], 0, false);
-    for p in 0..p_count {
-        let mid = layout(phases[1], p);
-        fft(&mut prog, Kind::Dft { sign }, phases[1], &mid, &mid, p);
-    }
-    record(&mut prog, p_count);
-    // The last phase writes buffer X, which the first exchange read on other streams: every
-    // device's middle phase (after its reads) comes first.
-    exchange(&mut prog, phases[1], phases[2], p_count, true);
-    for p in 0..p_count {
-        let last = layout(phases[2], p);
-        if problem.kind == Kind::C2r {
-            let r = real_layout(p);
-            fft(&mut prog, Kind::C2r, d2, &last, &r, p);
-            move_region(
-                &mut prog,
-                &r.region,
-                (r.buf, &r.stride, &r.region),
-                (OUTPUT, &host_out, &whole(&logical)),
-                false,
-                p,
-            );
-        } else {
-            fft(&mut prog, Kind::Dft { sign }, phases[2], &last, &last, p);
-            move_region(
-                &mut prog,
-                &last.region,
-                (last.buf, &last.stride, &last.region),
-                (OUTPUT, &host_out, &whole(&complex)),
-                true,
-                p,
-            );
-        }
-    }
-    Ok(prog)
 }
