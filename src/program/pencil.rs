@@ -243,29 +243,44 @@ fn data_map(buffers: &mut Vec<BufId>, a: &Access, cshape: &[usize]) -> SegMap {
 /// pencil counts are the same), so that with `merge` the two passes around the middle become
 /// one (the fused kernels' form: the spectrum between the stages never leaves the pencil).
 pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilProgram, Error> {
+    let mut buffers = Vec::new();
+    let mut passes = stage_passes(chain, &mut buffers)?;
+    let stores = chain
+        .stores
+        .iter()
+        .filter_map(|s| seg_map(&mut buffers, s, chain.last_out()))
+        .collect();
+    let lastp = passes
+        .last_mut()
+        .ok_or_else(|| Error::internal("a chain without a transform"))?;
+    lastp.store = Side::Segments(stores);
+    if merge {
+        passes = merged(passes, precision);
+    }
+    alternate_slots(&mut passes);
+    Ok(PencilProgram {
+        buffers,
+        precision,
+        inter_len: inter_len(&passes),
+        passes,
+    })
+}
+
+/// The passes of the chain's stages in order, each storing a compact box to an intermediate
+/// slot: one per axis of each transform, a pointwise stage fused into the pass before it (the
+/// first pass's head when it leads).
+fn stage_passes(chain: &Chain, buffers: &mut Vec<BufId>) -> Result<Vec<Pass>, Error> {
     let rank = chain.n.len();
     let last = rank - 1;
     let cshape = shape_of(&chain.n, !matches!(chain.first_kind(), Kind::Dft { .. }));
-    let mut buffers = Vec::new();
     let mut passes: Vec<Pass> = Vec::new();
     let mut head: Option<Fused> = None;
-    let first_in = chain
-        .stages
-        .iter()
-        .find_map(|s| {
-            if let Stage::Fft { in_live, .. } = s {
-                Some(in_live.clone())
-            } else {
-                None
-            }
-        })
-        .ok_or_else(|| Error::internal("a chain without a transform"))?;
     for stage in &chain.stages {
         match stage {
             Stage::Pointwise { prog, data } => {
                 let fused = Fused {
                     prog: prog.clone(),
-                    data: data.as_ref().map(|a| data_map(&mut buffers, a, &cshape)),
+                    data: data.as_ref().map(|a| data_map(buffers, a, &cshape)),
                 };
                 match passes.last_mut() {
                     None => head = Some(fused),
@@ -278,37 +293,12 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
                 in_live,
                 out_live,
             } => {
-                let rank = chain.n.len();
-                let mut order = pass_order(kind, rank);
-                if let Some(prev) = passes.last().map(|p| p.axis) {
-                    let real_last = *kind == Kind::C2r;
-                    if !(real_last && prev == rank - 1) {
-                        order.retain(|&a| a != prev);
-                        order.insert(0, prev);
-                    }
-                }
+                let order = axis_order(kind, rank, passes.last().map(|p| p.axis));
                 for (axis, pencils) in passes_in_order(&order, &chain.n, in_live, out_live) {
                     let Some(kind1) = kind.along_axis(axis == last) else {
                         return Err(Error::unsupported(format!("{} in a chain", kind.name())));
                     };
-                    let load = match passes.last() {
-                        None => Side::Segments(
-                            chain
-                                .loads
-                                .iter()
-                                .filter_map(|s| seg_map(&mut buffers, s, &first_in))
-                                .collect(),
-                        ),
-                        Some(prev) => match &prev.store {
-                            Side::Inter { slot, map } => Side::Inter {
-                                slot: *slot,
-                                map: map.clone(),
-                            },
-                            Side::Segments(_) => {
-                                unreachable!("only the last pass stores to segments")
-                            }
-                        },
-                    };
+                    let load = next_load(chain, buffers, passes.last());
                     let mut out_box = pencils.clone();
                     out_box[axis] = out_live[axis].clone();
                     let map = BoxMap::dense(&out_box);
@@ -330,33 +320,52 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
             }
         }
     }
-    let last_out = chain
-        .stages
-        .iter()
-        .rev()
-        .find_map(|s| {
-            if let Stage::Fft { out_live, .. } = s {
-                Some(out_live.clone())
-            } else {
-                None
-            }
-        })
-        .unwrap();
-    let stores = chain
-        .stores
-        .iter()
-        .filter_map(|s| seg_map(&mut buffers, s, &last_out))
-        .collect();
-    let lastp = passes
-        .last_mut()
-        .ok_or_else(|| Error::internal("a chain without a transform"))?;
-    lastp.store = Side::Segments(stores);
-    if merge {
-        passes = merged(passes, precision);
+    Ok(passes)
+}
+
+/// The axes of a transform's passes in order: the pencil engine's (`pass_order`), but first
+/// along `prev`, the axis the pass before ended with (not when a c2r follows one along the
+/// last axis: a c2r's pass along the last axis stays last).
+fn axis_order(kind: &Kind, rank: usize, prev: Option<usize>) -> Vec<usize> {
+    let mut order = pass_order(kind, rank);
+    if let Some(prev) = prev {
+        let real_last = *kind == Kind::C2r;
+        if !(real_last && prev == rank - 1) {
+            order.retain(|&a| a != prev);
+            order.insert(0, prev);
+        }
     }
-    // Intermediates alternate between the two slots (a merged pass must not read and write one).
+    order
+}
+
+/// What the pass after `prev` loads: the chain's loads (the first pass) or the box `prev`
+/// stored.
+fn next_load(chain: &Chain, buffers: &mut Vec<BufId>, prev: Option<&Pass>) -> Side {
+    match prev {
+        None => Side::Segments(
+            chain
+                .loads
+                .iter()
+                .filter_map(|s| seg_map(buffers, s, chain.first_in()))
+                .collect(),
+        ),
+        Some(prev) => match &prev.store {
+            Side::Inter { slot, map } => Side::Inter {
+                slot: *slot,
+                map: map.clone(),
+            },
+            Side::Segments(_) => {
+                unreachable!("only the last pass stores to segments")
+            }
+        },
+    }
+}
+
+/// Puts the intermediates in the two slots by turns (a merged pass must not read and write
+/// one).
+fn alternate_slots(passes: &mut [Pass]) {
     let mut prev: Option<usize> = None;
-    for p in &mut passes {
+    for p in passes {
         if let (Side::Inter { slot, .. }, Some(s)) = (&mut p.load, prev) {
             *slot = s;
         }
@@ -365,8 +374,12 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
             prev = Some(*slot);
         }
     }
-    // The last pass's box is no longer an intermediate.
-    let inter_len = passes[..passes.len() - 1]
+}
+
+/// Complex elements each intermediate slot needs: the largest box a pass but the last stores
+/// (the last pass's box is no longer an intermediate).
+fn inter_len(passes: &[Pass]) -> usize {
+    passes[..passes.len() - 1]
         .iter()
         .map(|p| {
             if let Side::Inter { map, .. } = &p.store {
@@ -376,13 +389,7 @@ pub fn lower(chain: &Chain, precision: Precision, merge: bool) -> Result<PencilP
             }
         })
         .max()
-        .unwrap_or(0);
-    Ok(PencilProgram {
-        buffers,
-        precision,
-        inter_len,
-        passes,
-    })
+        .unwrap_or(0)
 }
 
 /// Merges each pass with the next when they transform the same pencils along the same axis
