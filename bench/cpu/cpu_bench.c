@@ -248,17 +248,27 @@ static void problem_name(const problem_t *p, char *buf, size_t len) {
         snprintf(buf, len, "%s_f%d_%s%s", kind, p->dbl ? 64 : 32, dims, p->inplace ? "_inplace" : "");
 }
 
-/* uniform in [-1, 1), splitmix64 */
+/* splitmix64: one step from *state */
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* the placement rotation's orders (fixed seed: runs are repeatable) */
+static uint64_t next_random(void) {
+    static uint64_t state = 0x0dde7u;
+    return splitmix64(&state);
+}
+
+/* uniform in [-1, 1) */
 static void fill_random(void *buf, size_t nscalars, int dbl, uint64_t seed) {
     uint64_t x = seed;
     size_t i;
     for (i = 0; i < nscalars; i++) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-        double v;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        v = (double)(z >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
+        uint64_t z = splitmix64(&x);
+        double v = (double)(z >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
         if (dbl)
             ((double *)buf)[i] = v;
         else
@@ -373,15 +383,25 @@ static void free_array(void *p, const lib_t *libs, int dbl) {
 /* ---------------------------------------------------------------- placement */
 /* FFTW and fftx planned as FFTX_BACKEND=auto, gpu and cpu (auto first, so that it plans as a
    fresh process would; wisdom forgotten before each, so that each setting plans anew), then
-   executes of the four alternating in rotation: the times share the machine's state. */
+   executes of the four alternating, in an order drawn anew each round: the times share the
+   machine's state, and no plan always follows the same one. */
 static void compare_placement(lib_t libs[2], const geom_t *g, const char *name, void *in, void *out,
                               void *orig, int threads) {
-    static const char *settings[3] = {"auto", "gpu", "cpu"};
+    /* BENCH_PLACEMENT_SETTINGS="cpu gpu cpu" (say) plans other settings in the three slots: a
+       check that a slot's place in the rotation does not bias its time */
+    static char settings_text[64];
+    const char *settings[3] = {"auto", "gpu", "cpu"};
     const int dbl = g->p.dbl;
     const api_t *fw = &libs[0].prec[dbl], *fx = &libs[1].prec[dbl];
     void *plans[4];
     double *times[4], auto_plan_ms = 0, t_start;
     int k, reps = 0;
+    if (getenv("BENCH_PLACEMENT_SETTINGS")) {
+        char *save = NULL, *tok;
+        snprintf(settings_text, sizeof settings_text, "%s", getenv("BENCH_PLACEMENT_SETTINGS"));
+        for (k = 0, tok = strtok_r(settings_text, " ", &save); tok && k < 3; tok = strtok_r(NULL, " ", &save))
+            settings[k++] = tok;
+    }
     fw->plan_with_nthreads(threads);
     fx->plan_with_nthreads(threads);
     memcpy(in, orig, g->in_scalars * g->scalar);
@@ -406,8 +426,17 @@ static void compare_placement(lib_t libs[2], const geom_t *g, const char *name, 
     }
     t_start = now_s();
     while (reps < MAX_REPS && (reps < opt_min_reps || now_s() - t_start < 4 * opt_min_time)) {
+        /* A new order each round, so that every plan follows every other as often: the plan
+           that always ran right after FFTW's (auto's, in a fixed rotation) ran up to 1.5x
+           slower than the same plan in another slot on the H100 box's 16 cores (2026-11-27) */
+        int order[4] = {0, 1, 2, 3};
+        for (k = 3; k > 0; k--) {
+            int j = (int)(next_random() % (unsigned)(k + 1)), tmp = order[k];
+            order[k] = order[j];
+            order[j] = tmp;
+        }
         for (k = 0; k < 4; k++) {
-            int which = (k + reps) % 4; /* rotate who goes first */
+            int which = order[k];
             double t0;
             if (g->restore) memcpy(in, orig, g->in_scalars * g->scalar);
             t0 = now_s();

@@ -5,9 +5,10 @@
 #   bash bench/cpu/placement.sh [path/to/libfftx.so]
 # Runs bench/cpu/run.sh twice with BENCH_ARGS="--all-cores-only --placement [--fftw-malloc]":
 # in each problem's process fftx is planned with FFTX_BACKEND=auto (first, as a fresh process
-# plans), gpu and cpu, and the executes of the four plans alternate, so that all four times
-# share the machine's state. run.sh's environment (BENCH_FILTER, BENCH_MIN_TIME, FFTW_LIB_DIR,
-# ...) applies. Writes $OUT/placement.md (default ./bench-out) and the raw files beside it.
+# plans), gpu and cpu, and the executes of the four plans alternate in a new order each round,
+# so that all four times share the machine's state. run.sh's environment (BENCH_FILTER,
+# BENCH_MIN_TIME, FFTW_LIB_DIR, ...) applies. Writes $OUT/placement.md (default ./bench-out)
+# and the raw files beside it.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${OUT:-$PWD/bench-out}

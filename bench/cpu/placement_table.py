@@ -36,7 +36,7 @@ def main(out):
         print(line + "  ")
     print(
         "\nFFTW_ESTIMATE, all cores, median ms of one execute; in each problem's process fftx is planned with "
-        "FFTX_BACKEND=auto, gpu and cpu and the executes of the four plans (with FFTW's) alternate. "
+        "FFTX_BACKEND=auto, gpu and cpu and the executes of the four plans (with FFTW's) alternate, in a new order each round. "
         "ratio = auto / min(FFTW, gpu, cpu); the target is at most 1.1. `malloc`: pageable arrays; "
         "`fftw_malloc`: fftx's fftw_malloc (pinned from 1 MiB when a GPU is used). auto plan ms: the auto plan's "
         "planning time (a first plan that starts CUDA costs 200-600 ms). auto chose: the backend its printed plan names; "
