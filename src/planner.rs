@@ -547,9 +547,9 @@ fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usiz
 /// (bench/results/2026-11-26-h200-placement.md: every problem of the CPU table timed at 16
 /// threads on the CPU and forced to the GPU, from malloc and fftw_malloc arrays).
 ///
-/// CPU: `CPU_NS_PER_WORK` ns per unit of work (points · log2 n, doubled for f64 and for the
-/// DCT/DST kinds in f32, halved for real-data transforms, ×1.5 for the DCT/DST kinds, ×4 for
-/// lengths with a prime factor above 31), divided by threads^0.7 (16 threads run 7× faster, not 16×), plus one pass over the
+/// CPU: `CPU_NS_PER_WORK` ns per unit of work (points · log2 n, doubled for f64, halved for
+/// real-data transforms, ×1.5 for the DCT/DST kinds, ×4 for lengths with a prime factor above
+/// 31), divided by threads^0.7 (16 threads run 7× faster, not 16×), plus one pass over the
 /// arrays per 2^16 of transform length at `HOST_BW_PER_THREAD` per thread up to `HOST_BW`; a
 /// long 1-D transform split by the four-step makes three strided passes at `FOUR_STEP_BW`.
 ///
@@ -633,10 +633,7 @@ fn side_packed(p: &Problem, input: bool) -> bool {
 /// Work units of one execute (see [`model`]).
 fn model_work(p: &Problem) -> f64 {
     let n = p.transform_size().max(2) as f64;
-    let dct_dst = matches!(&p.kind, Kind::R2r(kinds) if kinds.iter().any(|k| (*k as i32) > 2));
-    // The CPU's DCT/DST kinds run as fast in f32 as in f64 per point (redft10 f32 128^3: 3.03
-    // ms at 16 threads, 2x what halving f64's cost said; 2026-11-26 placement table).
-    let wide = if p.precision == Precision::F64 || dct_dst {
+    let wide = if p.precision == Precision::F64 {
         2.0
     } else {
         1.0
@@ -1281,7 +1278,6 @@ mod tests {
             ), // 5.4 vs 15.6
             (r2c_in_place(128), pinned, Cpu),                 // 3.55 vs 1.44 (strided: staged)
             (r2r(256, R2rKind::Redft10), pinned, Gpu),        // 6.2 vs 33.3
-            (r2r(128, R2rKind::Redft10), pageable, Gpu),      // 2.51 vs 3.03
         ];
         for (p, mem, winner) in cases {
             let got = estimate_with_gpu(&p, 16, mem, 1).backend;
