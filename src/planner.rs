@@ -16,7 +16,7 @@ use crate::passes::normalize::normalize;
 use crate::passes::out_of_card::{self, Budget};
 use crate::passes::stream;
 use crate::plan::{on_device, Plan};
-use crate::problem::{Kind, Precision, Problem};
+use crate::problem::{Kind, Precision, Problem, R2rKind};
 use crate::program::{Backend, Lowered, Program, Step};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
@@ -545,20 +545,24 @@ fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usiz
 
 /// Constants of the CPU/GPU cost model, fitted on the H200 box's placement table
 /// (bench/results/2026-11-26-h200-placement.md: every problem of the CPU table timed at 16
-/// threads on the CPU and forced to the GPU, from malloc and fftw_malloc arrays).
+/// threads on the CPU and forced to the GPU, from malloc and fftw_malloc arrays); the host
+/// transfer rates, the four-step's f32 cost and `GPU_MARGIN` refitted on the H100 box's
+/// (bench/results/2026-11-27-h100-placement.md), after the copy threads took every copy in
+/// parts.
 ///
-/// CPU: `CPU_NS_PER_WORK` ns per unit of work (points · log2 n, doubled for f64, halved for
-/// real-data transforms, ×1.5 for the DCT/DST kinds, ×4 for lengths with a prime factor above
-/// 31), divided by threads^0.7 (16 threads run 7× faster, not 16×), plus one pass over the
-/// arrays per 2^16 of transform length at `HOST_BW_PER_THREAD` per thread up to `HOST_BW`; a
-/// long 1-D transform split by the four-step makes three strided passes at `FOUR_STEP_BW`.
+/// CPU: `CPU_NS_PER_WORK` ns per unit of work (points · log2 n, doubled for f64 and for a
+/// four-step in f32, halved for real-data transforms, ×1.5 for the DCT/DST kinds, ×4 for
+/// lengths whose FFT has a prime factor above 31), divided by threads^0.7 (16 threads run 7×
+/// faster, not 16×), plus one pass over the arrays per 2^16 of transform length at
+/// `HOST_BW_PER_THREAD` per thread up to `HOST_BW`; a long 1-D transform split by the
+/// four-step makes three strided passes at `FOUR_STEP_BW`.
 ///
 /// GPU: `GPU_FIXED_NS` per execute of host arrays (launches, synchronization, the staging
 /// threads; 60-90 µs measured for 16-point transforms), `GPU_DEVICE_FIXED_NS` for device arrays,
 /// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays, strided (padded in-place real)
 /// arrays through the staging gather at `STRIDED`, pageable arrays through the staging blocks
-/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.5 GB/s for 2 MB, 16 GB/s
-/// for 32 MB, 30 GB/s from 128 MB), and cuFFT's time per unit of work.
+/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.7 GB/s for 2 MB, 19 GB/s
+/// for 32 MB, 32 GB/s from 93 MB), and cuFFT's time per unit of work.
 mod model {
     pub const CPU_NS_PER_WORK: f64 = 0.15;
     pub const THREAD_SCALING: f64 = 0.7;
@@ -567,14 +571,17 @@ mod model {
     pub const FOUR_STEP_BW: f64 = 60.0;
     pub const H2D_PINNED: f64 = 45.0;
     pub const D2H_PINNED: f64 = 54.0;
-    pub const STRIDED: f64 = 10.0;
+    /// The copy threads gather a padded array beside the DMA (r2c f64 128^3 in place from
+    /// pinned arrays: 0.76 ms on the GPU, 34 MB moved; 10 GB/s until 2026-11-27).
+    pub const STRIDED: f64 = 40.0;
     pub const GPU_NS_PER_WORK: f64 = 0.0008;
     pub const GPU_FIXED_NS: f64 = 60_000.0;
     pub const GPU_DEVICE_FIXED_NS: f64 = 12_000.0;
     /// ESTIMATE takes the GPU only when the model puts it below this fraction of the CPU's
     /// time: a wrong GPU choice for a small problem costs several times its CPU time, a wrong
-    /// CPU choice near the boundary at most the inverse of this.
-    pub const GPU_MARGIN: f64 = 0.8;
+    /// CPU choice near the boundary at most the inverse of this (0.8 until 2026-11-27, when
+    /// c2c f32 2048^2 from malloc arrays stayed on a CPU 1.28x slower).
+    pub const GPU_MARGIN: f64 = 0.85;
     /// Spread over several devices (`Backend::Gpus`): the fixed cost of the program's streams
     /// and events across the cards, and the bytes per ns of the all-to-all between them
     /// (peer copies: 372 GB/s between two H200s over NVLink, 2026-11-26; PCIe-only cards
@@ -584,9 +591,11 @@ mod model {
 }
 
 /// Bytes per ns of pageable host arrays through the staging blocks, for `bytes` moved in all
-/// (thread start-up and pipeline fill dominate small transfers).
+/// (thread start-up and pipeline fill dominate small transfers). Measured on the H100 box,
+/// 2026-11-27 (GPU time less 60 µs): 4.0-5.6 GB/s for 2 MB, 13-14 for 8-17 MB, 20-21 for
+/// 34 MB, 26-27 for 67 MB.
 fn pageable_rate(bytes: f64) -> f64 {
-    (4.5 * (bytes / 2e6).powf(0.45)).clamp(4.5, 30.0)
+    (4.7 * (bytes / 2e6).sqrt()).clamp(4.7, 32.0)
 }
 
 /// Largest prime factor of `n` (1 for n <= 1).
@@ -644,10 +653,20 @@ fn model_work(p: &Problem) -> f64 {
         Kind::R2r(kinds) if kinds.iter().all(|k| (*k as i32) <= 2) => 0.5, // R2HC, HC2R, DHT
         Kind::R2r(_) => 1.5,
     };
+    // REDFT00 and RODFT00 of n points run FFTs of 2(n-1) and 2(n+1) points.
+    let fft_len = |axis: usize, n: usize| match &p.kind {
+        Kind::R2r(kinds) => match kinds.get(axis) {
+            Some(R2rKind::Redft00) => n.saturating_sub(1),
+            Some(R2rKind::Rodft00) => n + 1,
+            _ => n,
+        },
+        _ => n,
+    };
     let slow = if p
         .dims
         .iter()
-        .any(|d| largest_prime_factor(d.n as usize) > 31)
+        .enumerate()
+        .any(|(axis, d)| largest_prime_factor(fft_len(axis, d.n as usize)) > 31)
     {
         4.0
     } else {
@@ -714,6 +733,13 @@ fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts
     // One 1-D transform runs on several threads only through the four-step.
     let single_1d = p.dims.len() == 1 && p.howmany() == 1;
     let four_step = single_1d && threads > 1;
+    // The four-step's strided passes cost f32 as much as f64 per point (c2c f32 2^20 in place
+    // 1.56 ms and r2c f32 2^20 0.87 ms at 16 threads, 1.2-1.35x the model that halved them).
+    let cpu_work = if four_step && p.precision == Precision::F32 {
+        2.0 * work
+    } else {
+        work
+    };
     let threads = threads.max(1) as f64;
     let (passes, bw) = if four_step {
         (3.0, model::FOUR_STEP_BW)
@@ -723,7 +749,7 @@ fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts
             (model::HOST_BW_PER_THREAD * threads).min(model::HOST_BW),
         )
     };
-    let cpu = work * model::CPU_NS_PER_WORK / threads.powf(model::THREAD_SCALING)
+    let cpu = cpu_work * model::CPU_NS_PER_WORK / threads.powf(model::THREAD_SCALING)
         + passes * (bin + bout) / bw;
     let pageable = pageable_rate(bin + bout);
     let time = |b: f64, m: Memory, packed: bool, pinned_rate: f64| match (m, packed) {
@@ -1226,8 +1252,8 @@ mod tests {
         ));
     }
 
-    /// The model's choices at 16 threads on problems of the H200 box's placement table
-    /// (bench/results/2026-11-26-h200-placement.md), where the measured winner was clear.
+    /// The model's choices at 16 threads on problems of the H100 box's placement table
+    /// (bench/results/2026-11-27-h100-placement.md), where the measured winner was clear.
     #[test]
     fn cost_model_picks_the_measured_winner() {
         use Backend::{Cpu, Gpu};
@@ -1242,42 +1268,40 @@ mod tests {
             p.in_place = true;
             p
         };
-        let r2r = |n: isize, kind: R2rKind| Problem {
-            kind: Kind::R2r(vec![kind; 3]),
-            dims: vec![
-                IoDim::new(n, n * n, n * n),
-                IoDim::new(n, n, n),
-                IoDim::new(n, 1, 1),
-            ],
-            loops: vec![],
-            precision: Precision::F32,
-            in_place: false,
+        let r2r = |shape: &[isize], kind: R2rKind| Problem {
+            kind: Kind::R2r(vec![kind; shape.len()]),
+            ..Problem::packed(shape, Kind::Dft { sign: -1 }, Precision::F32)
         };
+        let packed =
+            |shape: &[isize], kind: Kind, precision| Problem::packed(shape, kind, precision);
+        let c2c_f32 = Kind::Dft { sign: -1 };
         let cases = [
             // (problem, memory, winner): measured ms GPU vs CPU (16 threads)
-            (c2c(1 << 24, 1, Precision::F32), pageable, Gpu), // 9.3 vs 24.4
-            (c2c(1 << 20, 1, Precision::F32), pinned, Gpu),   // 0.48 vs 1.22
-            (c2c(1 << 20, 1, Precision::F64), pageable, Cpu), // 2.21 vs 1.37
-            (c2c(64, 100000, Precision::F32), pinned, Cpu),   // 1.75 vs 0.67
-            (c2c(1024, 1024, Precision::F64), pinned, Cpu),   // 0.90 vs 0.39
-            (c2c(1024, 1024, Precision::F64), pageable, Cpu), // 2.16 vs 0.32
+            (c2c(1 << 24, 1, Precision::F32), pageable, Gpu), // 8.70 vs 29.7
+            (c2c(1 << 20, 1, Precision::F32), pinned, Gpu),   // 0.38 vs 1.22 (in place)
+            (c2c(1 << 20, 1, Precision::F64), pageable, Gpu), // 1.73 vs 2.15
+            (c2c(64, 100000, Precision::F32), pinned, Cpu),   // 2.31 vs 0.70
+            (c2c(1024, 1024, Precision::F64), pinned, Cpu),   // 1.34 vs 0.32
+            (c2c(1024, 1024, Precision::F64), pageable, Cpu), // 1.45 vs 0.46
+            (packed(&[4096], Kind::R2c, Precision::F64), pinned, Cpu), // 0.149 vs 0.008
             (
-                Problem::packed(&[4096], Kind::R2c, Precision::F64),
-                pinned,
-                Cpu,
-            ), // 0.099 vs 0.009
-            (
-                Problem::packed(&[128, 128, 128], Kind::R2c, Precision::F32),
+                packed(&[64, 64, 64], Kind::R2c, Precision::F32),
                 pageable,
                 Cpu,
-            ), // 1.90 vs 0.71
+            ), // 0.435 vs 0.177
             (
-                Problem::packed(&[256, 256, 256], Kind::Dft { sign: -1 }, Precision::F32),
+                packed(&[2048, 2048], c2c_f32.clone(), Precision::F32),
+                pageable,
+                Gpu,
+            ), // 2.56 vs 3.27
+            (
+                packed(&[256, 256, 256], c2c_f32, Precision::F32),
                 pinned,
                 Gpu,
-            ), // 5.4 vs 15.6
-            (r2c_in_place(128), pinned, Cpu),                 // 3.55 vs 1.44 (strided: staged)
-            (r2r(256, R2rKind::Redft10), pinned, Gpu),        // 6.2 vs 33.3
+            ), // 5.31 vs 13.6
+            (r2c_in_place(128), pinned, Gpu), // 0.76 vs 1.35 (strided: gathered beside the DMA)
+            (r2r(&[256, 256, 256], R2rKind::Redft10), pinned, Gpu), // 4.69 vs 26.0
+            (r2r(&[511, 511], R2rKind::Rodft00), pageable, Cpu), // 0.59 vs 0.47 (FFTs of 1024)
         ];
         for (p, mem, winner) in cases {
             let got = estimate_with_gpu(&p, 16, mem, 1).backend;
