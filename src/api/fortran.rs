@@ -850,6 +850,9 @@ mod tests {
     }
 
     #[test]
+    // Long because it is one scenario over a family of Fortran entries (each call spelled out
+    // with its by-reference arguments), read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn r2c_c2r_reverse_sizes() {
         let (nx, ny) = (6usize, 4usize);
         let nc = (nx / 2 + 1) * ny; // Fortran: the first (fastest) dimension is halved
@@ -998,6 +1001,9 @@ mod tests {
     }
 
     #[test]
+    // Long because it is one scenario over a family of Fortran entries (each call spelled out
+    // with its by-reference arguments), read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn r2r_kinds_follow_the_sizes() {
         let (nx, ny, nz) = (5usize, 4usize, 3usize);
         let x = rand_r(nx * ny, 5);
@@ -1186,6 +1192,9 @@ mod tests {
     }
 
     #[test]
+    // Long because it is one scenario over a family of Fortran entries (each call spelled out
+    // with its by-reference arguments), read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn guru_dft_r2c_c2r_split() {
         // Column-major 5x3 complex arrays, two of them; dims passed through unreversed.
         let (n0, n1, h) = (5, 3, 2);
@@ -1427,6 +1436,9 @@ mod tests {
     }
 
     #[test]
+    // Long because it is one scenario over a family of Fortran entries (each call spelled out
+    // with its by-reference arguments), read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn many_with_embeds() {
         // Fortran: howmany=2 transforms of n=(3,4) inside (5,6)-sized arrays, stride 2.
         let n = [3, 4];
@@ -1760,6 +1772,9 @@ mod tests {
     }
 
     #[test]
+    // Long because it is one scenario over a family of Fortran entries (each call spelled out
+    // with its by-reference arguments), read top to bottom.
+    #[allow(clippy::too_many_lines)]
     fn failures_give_null_and_never_crash() {
         unsafe {
             let (mut a, mut b) = (vec![[1.0; 2]; 8], vec![[0.0; 2]; 8]);

@@ -6,6 +6,7 @@
 //!   problem syntax, with a table and an SVG plot;
 //! - `fftx wisdom`: FFTW's `fftw-wisdom` over fftx (also installed as `fftw-wisdom`, and run
 //!   as such when called by that name).
+#![warn(clippy::too_many_lines)] // over 100 lines of code only with a stated reason (clippy.toml)
 
 #[path = "fftx/bench.rs"]
 mod bench;

@@ -1477,6 +1477,9 @@ mod tests {
     /// r2c and its inverse c2r of `shape`, row-major, out of place (FFTW's layouts) or in place
     /// (real rows padded to 2 (n/2 + 1) scalars): r2c against the direct DFT, c2r of that
     /// spectrum against N times the input.
+    // Long because it builds both layouts, runs r2c and c2r and checks each against the direct
+    // DFT: the steps share a dozen locals.
+    #[allow(clippy::too_many_lines)]
     fn check_real<T: Real>(shape: &[usize], in_place: bool, threads: usize) {
         let rank = shape.len();
         let total: usize = shape.iter().product();
