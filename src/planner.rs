@@ -561,8 +561,8 @@ fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usiz
 /// threads; 60-90 µs measured for 16-point transforms), `GPU_DEVICE_FIXED_NS` for device arrays,
 /// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays, strided (padded in-place real)
 /// arrays through the staging gather at `STRIDED`, pageable arrays through the staging blocks
-/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.7 GB/s for 2 MB, 19 GB/s
-/// for 32 MB, 32 GB/s from 93 MB), and cuFFT's time per unit of work.
+/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.8 GB/s for 2 MB, 13 for
+/// 8 MB, 23 for 32 MB, 27 for 67 MB), and cuFFT's time per unit of work.
 mod model {
     pub const CPU_NS_PER_WORK: f64 = 0.15;
     pub const THREAD_SCALING: f64 = 0.7;
@@ -588,14 +588,20 @@ mod model {
     /// move far less, so the model assumes a quarter of it).
     pub const SPREAD_FIXED_NS: f64 = 150_000.0;
     pub const PEER_BW: f64 = 90.0;
+    /// Pageable arrays through the staging blocks ([`super::pageable_rate`]): bytes per ns
+    /// once the pipeline runs, and the bytes whose time its filling costs (0.37 ms).
+    pub const PAGEABLE_BW: f64 = 32.0;
+    pub const PAGEABLE_FILL_BYTES: f64 = 11.9e6;
 }
 
-/// Bytes per ns of pageable host arrays through the staging blocks, for `bytes` moved in all
-/// (thread start-up and pipeline fill dominate small transfers). Measured on the H100 box,
-/// 2026-11-27 (GPU time less 60 µs): 4.0-5.6 GB/s for 2 MB, 13-14 for 8-17 MB, 20-21 for
-/// 34 MB, 26-27 for 67 MB.
+/// Bytes per ns of pageable host arrays through the staging blocks, for `bytes` moved in all:
+/// as if the transfer moved `PAGEABLE_FILL_BYTES` more at `PAGEABLE_BW` (thread start-up and
+/// pipeline fill dominate small transfers). Measured on the H100 box, 2026-11-27 (GPU time
+/// less 60 µs): 4.0-5.6 GB/s for 2 MB, 11-14.5 for 8 MB, 15-17 for 17 MB, 20-25 for 34 MB,
+/// 26-27 for 67 MB. A square-root curve (4.7 GB/s at 2 MB) put 8 MB at 9.6 and left r2c f32
+/// 2^20 on a CPU 1.14-1.25x slower.
 fn pageable_rate(bytes: f64) -> f64 {
-    (4.7 * (bytes / 2e6).sqrt()).clamp(4.7, 32.0)
+    model::PAGEABLE_BW * bytes / (bytes + model::PAGEABLE_FILL_BYTES)
 }
 
 /// Largest prime factor of `n` (1 for n <= 1).
@@ -1294,6 +1300,7 @@ mod tests {
                 pageable,
                 Gpu,
             ), // 2.56 vs 3.27
+            (packed(&[1 << 20], Kind::R2c, Precision::F32), pageable, Gpu), // 0.64 vs 0.74-0.87
             (
                 packed(&[256, 256, 256], c2c_f32, Precision::F32),
                 pinned,
