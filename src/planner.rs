@@ -16,7 +16,7 @@ use crate::passes::normalize::normalize;
 use crate::passes::out_of_card::{self, Budget};
 use crate::passes::stream;
 use crate::plan::{on_device, Plan};
-use crate::problem::{Kind, Precision, Problem, R2rKind};
+use crate::problem::{Kind, Precision, Problem};
 use crate::program::{Backend, Lowered, Program, Step};
 use crate::real::Real;
 use crate::wisdom::{self, Choice, Rigor};
@@ -659,20 +659,16 @@ fn model_work(p: &Problem) -> f64 {
         Kind::R2r(kinds) if kinds.iter().all(|k| (*k as i32) <= 2) => 0.5, // R2HC, HC2R, DHT
         Kind::R2r(_) => 1.5,
     };
-    // REDFT00 and RODFT00 of n points run FFTs of 2(n-1) and 2(n+1) points.
-    let fft_len = |axis: usize, n: usize| match &p.kind {
-        Kind::R2r(kinds) => match kinds.get(axis) {
-            Some(R2rKind::Redft00) => n.saturating_sub(1),
-            Some(R2rKind::Rodft00) => n + 1,
-            _ => n,
-        },
+    // An r2r axis runs FFTs of its logical size (REDFT00 of n points: 2(n-1)).
+    let fft_len = |axis: usize, n: isize| match &p.kind {
+        Kind::R2r(kinds) => kinds.get(axis).map_or(n, |k| k.logical_size(n)),
         _ => n,
     };
     let slow = if p
         .dims
         .iter()
         .enumerate()
-        .any(|(axis, d)| largest_prime_factor(fft_len(axis, d.n as usize)) > 31)
+        .any(|(axis, d)| largest_prime_factor(fft_len(axis, d.n).max(0) as usize) > 31)
     {
         4.0
     } else {
