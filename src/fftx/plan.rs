@@ -9,7 +9,7 @@ use super::graph::{may_overlap, Access, Buf, Graph, Node, Op, Temp};
 use super::passes::{fuse, prune, zeros, Chain, PruneReport, Segment, Stage, Step};
 use super::recorder::{precision_name, Code};
 use crate::problem::{Kind, Precision, R2rKind};
-use crate::program::kernel::{passes, pencil_count, shape_of};
+use crate::program::kernel::{box_text, passes, pencil_count, ranges_text, shape_of};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -534,7 +534,7 @@ fn chain_text(c: &Chain) -> String {
         let _ = write!(
             s,
             "\n    ({what} {} {dir} {} base={} strides={:?} ({}))",
-            boxed(&l.origin, &l.extent),
+            box_text(&l.origin, &l.extent),
             l.access.buf.name(),
             l.access.base,
             l.access.strides,
@@ -564,8 +564,8 @@ fn chain_text(c: &Chain) -> String {
                     "\n    ({} n={:?} live-in={} live-out={} pencils {} = {})",
                     kind.name(),
                     c.n,
-                    ranges(in_live),
-                    ranges(out_live),
+                    ranges_text(in_live),
+                    ranges_text(out_live),
                     per.join(" "),
                     pencil_count(&p)
                 );
@@ -593,28 +593,6 @@ fn chain_text(c: &Chain) -> String {
     }
     s.push(')');
     s
-}
-
-fn ranges(r: &[std::ops::Range<usize>]) -> String {
-    format!(
-        "[{}]",
-        r.iter()
-            .map(|x| format!("{}..{}", x.start, x.end))
-            .collect::<Vec<_>>()
-            .join(",")
-    )
-}
-
-fn boxed(origin: &[usize], extent: &[usize]) -> String {
-    format!(
-        "[{}]",
-        origin
-            .iter()
-            .zip(extent)
-            .map(|(&o, &e)| format!("{}..{}", o, o + e))
-            .collect::<Vec<_>>()
-            .join(",")
-    )
 }
 
 fn node_text(n: &Node) -> String {

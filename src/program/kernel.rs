@@ -392,6 +392,25 @@ pub fn passes_in_order(
     v
 }
 
+/// A box in printouts: `[o..o+e,...]` for its origin and extent.
+pub fn box_text(origin: &[usize], extent: &[usize]) -> String {
+    let spans: Vec<String> = origin
+        .iter()
+        .zip(extent)
+        .map(|(&o, &e)| format!("{}..{}", o, o + e))
+        .collect();
+    format!("[{}]", spans.join(","))
+}
+
+/// Ranges in printouts: `[a..b,...]`.
+pub fn ranges_text(r: &[Range<usize>]) -> String {
+    let spans: Vec<String> = r
+        .iter()
+        .map(|x| format!("{}..{}", x.start, x.end))
+        .collect();
+    format!("[{}]", spans.join(","))
+}
+
 /// 1-D transforms of a pass list.
 pub fn pencil_count(p: &[(usize, Vec<Range<usize>>)]) -> u64 {
     p.iter()
@@ -463,18 +482,11 @@ impl Kernel {
             }
             Kernel::Chain(c) => {
                 let _ = write!(s, "chain n={:?}", c.n);
-                let boxed = |o: &[usize], e: &[usize]| {
-                    o.iter()
-                        .zip(e)
-                        .map(|(&o, &e)| format!("{}..{}", o, o + e))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
                 for l in &c.loads {
                     let _ = write!(
                         s,
-                        "\n    (load [{}] {})",
-                        boxed(&l.origin, &l.extent),
+                        "\n    (load {} {})",
+                        box_text(&l.origin, &l.extent),
                         acc(&l.access)
                     );
                 }
@@ -485,18 +497,12 @@ impl Kernel {
                             in_live,
                             out_live,
                         } => {
-                            let r = |v: &[Range<usize>]| {
-                                v.iter()
-                                    .map(|x| format!("{}..{}", x.start, x.end))
-                                    .collect::<Vec<_>>()
-                                    .join(",")
-                            };
                             let _ = write!(
                                 s,
-                                "\n    ({} live-in=[{}] live-out=[{}])",
+                                "\n    ({} live-in={} live-out={})",
                                 kind.name(),
-                                r(in_live),
-                                r(out_live)
+                                ranges_text(in_live),
+                                ranges_text(out_live)
                             );
                         }
                         Stage::Pointwise { prog, data } => {
@@ -511,8 +517,8 @@ impl Kernel {
                 for l in &c.stores {
                     let _ = write!(
                         s,
-                        "\n    (store [{}] {})",
-                        boxed(&l.origin, &l.extent),
+                        "\n    (store {} {})",
+                        box_text(&l.origin, &l.extent),
                         acc(&l.access)
                     );
                 }
