@@ -24,6 +24,7 @@
 //!   concurrent executes of one plan). The first execute that needs the c2r buffer allocates it,
 //!   before anything is written: running out of memory fails the execute cleanly.
 
+pub mod columns;
 pub mod fmm;
 pub mod fourstep;
 pub mod kernel;
@@ -326,11 +327,12 @@ impl<T: Real> CpuTransform<T> {
         if howmany > 0 && rank > 0 {
             let planners = T::planners();
             let c2c = |n: usize, dir| {
-                Op::C2c(if rank == 1 {
+                let fft = if rank == 1 {
                     fourstep::plan(n, dir, inner)
                 } else {
                     planners.fft.lock().plan_fft(n, dir)
-                })
+                };
+                Op::C2c(fft, columns::ColumnFft::new(n, dir).map(Arc::new))
             };
             match kind {
                 Kind::Dft { sign } => {
@@ -479,7 +481,8 @@ impl<T: Real> CpuTransform<T> {
     ) -> Option<Arc<dyn rustfft::Fft<T>>> {
         match passes {
             [Pass {
-                op: Op::C2c(fft), ..
+                op: Op::C2c(fft, _),
+                ..
             }] if nloops == 0 && ins.s == [2] && outs.s == [2] => Some(fft.clone()),
             _ => None,
         }

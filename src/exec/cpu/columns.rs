@@ -1,0 +1,515 @@
+//! Column FFTs: the 1-D FFTs of a block of adjacent strided pencils, all at once, straight
+//! from and into the caller's arrays.
+//!
+//! A pass along an outer axis of a row-major array (axis 0 of 64³, say) has pencils whose
+//! elements lie far apart, while neighbouring pencils' elements are adjacent: element `i` of
+//! pencils `c = 0..count` is one contiguous row. The gathered path (`pencil::c2c`) transposes
+//! such a block into scratch, runs rustfft on each pencil and transposes back: four sweeps over
+//! the block, two of them moves. Here the FFT runs on whole rows instead, as FFTW's vector loops
+//! do: a Stockham autosort FFT whose every butterfly combines rows element by element, so the
+//! inner loop runs along the `count` adjacent pencils (vectorised by the compiler) and each
+//! stage is one sweep — two for 64 points (radix 8 × 8), from the source straight into scratch
+//! and back into the destination. rustfft has no such strided-batch form, so this is ours.
+//! Lengths with other prime factors than 2, 3 and 5, and the powers of two where rustfft's
+//! butterflies measured faster ([`ColumnFft::new`]), stay on the gathered path.
+//!
+//! Stockham stage of radix `R` after radices of product `ns`: for `j < n / R`, with
+//! `k = j mod ns`, the rows `j + r·n/R` (`r < R`) are multiplied by `w^(r·k)`
+//! (`w = exp(∓2πi / (ns·R))`), transformed by an `R`-point DFT and written to rows
+//! `(j / ns)·ns·R + k + r·ns`. After the last stage the rows are in natural order.
+
+use crate::real::Real;
+use num_complex::Complex;
+use rustfft::FftDirection;
+
+/// The radices this module has butterflies for, the preferred first.
+const RADICES: [usize; 5] = [8, 4, 2, 3, 5];
+
+/// The column FFT of one length and direction.
+pub struct ColumnFft<T> {
+    n: usize,
+    forward: bool,
+    stages: Vec<Stage<T>>,
+}
+
+struct Stage<T> {
+    radix: usize,
+    /// Product of the earlier stages' radices.
+    ns: usize,
+    /// `w^(r·k)` at `k·(radix − 1) + r − 1`, for `k < ns`, `1 ≤ r < radix`.
+    twiddles: Vec<Complex<T>>,
+}
+
+/// Where a block's rows are: row `i` starts at `base + i·stride` (elements), and holds the
+/// block's `count` pencils' element `i`, adjacent.
+#[derive(Clone, Copy)]
+pub struct Rows<T> {
+    pub base: *mut Complex<T>,
+    pub stride: isize,
+}
+
+impl<T> Rows<T> {
+    #[inline(always)]
+    unsafe fn row(&self, i: usize) -> *mut Complex<T> {
+        self.base.offset(i as isize * self.stride)
+    }
+}
+
+impl<T: Real> ColumnFft<T> {
+    /// The plan for `n` points, if `n` factors into the radices (at least 2) and the column
+    /// FFT is the faster, as measured against the gathered path (2026-11-27, here's 2 cores and
+    /// the H100 box's 16, 1 and all threads): lengths with a factor 3 or 5 gained 17-44% (c2c
+    /// f64 100³); f32 powers of two up to 64 gained 6-17% (c2c f32 64³); f64 powers of two
+    /// gained up to 18% at 1 thread but lost 6-8% at 16 (c2c f64 64³ in place), where rustfft's
+    /// AVX butterflies are as fast as two sweeps of these; powers of two above 64 take three
+    /// sweeps or more and lost 9-15% (f64 128³ and 512², f32 1024²).
+    pub fn new(n: usize, dir: FftDirection) -> Option<Self> {
+        let f64_bytes = std::mem::size_of::<f64>();
+        if n.is_power_of_two() && (n > 64 || std::mem::size_of::<T>() == f64_bytes) {
+            return None;
+        }
+        Some(Self::with_radices(n, dir, factor(n)?))
+    }
+
+    /// The plan for `n` = the product of `radices`, in that order.
+    fn with_radices(n: usize, dir: FftDirection, radices: Vec<usize>) -> Self {
+        let forward = dir == FftDirection::Forward;
+        let sign = if forward { -1.0 } else { 1.0 };
+        let mut ns = 1;
+        let stages = radices
+            .into_iter()
+            .map(|radix| {
+                let span = (ns * radix) as f64;
+                let twiddles = (0..ns)
+                    .flat_map(|k| {
+                        (1..radix).map(move |r| {
+                            // (r·k) mod span keeps the angle small, and exact at quarter turns
+                            let a =
+                                sign * 2.0 * std::f64::consts::PI * ((r * k) % (ns * radix)) as f64
+                                    / span;
+                            Complex::new(T::cast(a.cos()), T::cast(a.sin()))
+                        })
+                    })
+                    .collect();
+                let stage = Stage {
+                    radix,
+                    ns,
+                    twiddles,
+                };
+                ns *= radix;
+                stage
+            })
+            .collect();
+        ColumnFft { n, forward, stages }
+    }
+
+    /// Complex scratch a block of `count` pencils needs: one or two copies of the block.
+    pub fn scratch_len(&self, count: usize) -> usize {
+        let copies = match self.stages.len() {
+            0 | 1 => 0,
+            2 => 1,
+            _ => 2,
+        };
+        copies * self.n * scratch_ld::<T>(count)
+    }
+
+    /// Whether the first stage reads every source row before the last writes a destination row
+    /// (at least two stages): then source and destination may overlap.
+    pub fn reads_all_first(&self) -> bool {
+        self.stages.len() >= 2
+    }
+
+    /// Transforms the `count` pencils whose rows are `src` into the rows `dst`.
+    ///
+    /// # Safety
+    /// Every row's `count` elements must be valid on both sides; `scratch` must hold
+    /// [`Self::scratch_len`]; source and destination may share memory only if
+    /// [`Self::reads_all_first`] or they are the same rows.
+    pub unsafe fn process(
+        &self,
+        src: Rows<T>,
+        dst: Rows<T>,
+        count: usize,
+        scratch: &mut [Complex<T>],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return match self.forward {
+                true => self.process_avx::<true>(src, dst, count, scratch),
+                false => self.process_avx::<false>(src, dst, count, scratch),
+            };
+        }
+        match self.forward {
+            true => self.stages::<true>(src, dst, count, scratch),
+            false => self.stages::<false>(src, dst, count, scratch),
+        }
+    }
+
+    /// [`Self::stages`] compiled for AVX2 and FMA: the butterflies' inner loops then take two
+    /// (f64) or four (f32) complex numbers per instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn process_avx<const FWD: bool>(
+        &self,
+        src: Rows<T>,
+        dst: Rows<T>,
+        count: usize,
+        scratch: &mut [Complex<T>],
+    ) {
+        self.stages::<FWD>(src, dst, count, scratch)
+    }
+
+    #[inline(always)]
+    unsafe fn stages<const FWD: bool>(
+        &self,
+        src: Rows<T>,
+        dst: Rows<T>,
+        count: usize,
+        scratch: &mut [Complex<T>],
+    ) {
+        let nst = self.stages.len();
+        let ld = scratch_ld::<T>(count);
+        let block = self.n * ld;
+        let (a, b) = scratch.split_at_mut(block.min(scratch.len()));
+        let buffers = [
+            Rows {
+                base: a.as_mut_ptr(),
+                stride: ld as isize,
+            },
+            Rows {
+                base: b.as_mut_ptr(),
+                stride: ld as isize,
+            },
+        ];
+        let mut from = src;
+        for (i, st) in self.stages.iter().enumerate() {
+            let to = if i + 1 == nst { dst } else { buffers[i % 2] };
+            match st.radix {
+                2 => self.stage::<2, FWD>(st, from, to, count),
+                3 => self.stage::<3, FWD>(st, from, to, count),
+                4 => self.stage::<4, FWD>(st, from, to, count),
+                5 => self.stage::<5, FWD>(st, from, to, count),
+                8 => self.stage::<8, FWD>(st, from, to, count),
+                r => unreachable!("no butterfly of radix {r}"),
+            }
+            from = to;
+        }
+    }
+
+    /// One stage: the rows' elements a vector at a time (the tail one at a time).
+    #[inline(always)]
+    unsafe fn stage<const R: usize, const FWD: bool>(
+        &self,
+        st: &Stage<T>,
+        from: Rows<T>,
+        to: Rows<T>,
+        count: usize,
+    ) {
+        match std::mem::size_of::<T>() {
+            4 => self.stage_lanes::<R, FWD, 16>(st, from, to, count),
+            _ => self.stage_lanes::<R, FWD, 8>(st, from, to, count),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn stage_lanes<const R: usize, const FWD: bool, const W: usize>(
+        &self,
+        st: &Stage<T>,
+        from: Rows<T>,
+        to: Rows<T>,
+        count: usize,
+    ) {
+        let (n, ns) = (self.n, st.ns);
+        let quarter = n / R;
+        let one = Complex::new(T::one(), T::zero());
+        let lanes = W / 2;
+        let whole = count - count % lanes;
+        for j in 0..quarter {
+            let k = j % ns;
+            let mut w = [one; R];
+            w[1..].copy_from_slice(&st.twiddles[k * (R - 1)..(k + 1) * (R - 1)]);
+            let out0 = (j / ns) * ns * R + k;
+            let ins: [*mut Complex<T>; R] = std::array::from_fn(|r| from.row(j + r * quarter));
+            let outs: [*mut Complex<T>; R] = std::array::from_fn(|r| to.row(out0 + r * ns));
+            let mut c = 0;
+            while c < whole {
+                butterfly::<T, R, FWD, W>(&ins, &outs, c, &w, k == 0);
+                c += lanes;
+            }
+            while c < count {
+                butterfly::<T, R, FWD, 2>(&ins, &outs, c, &w, k == 0);
+                c += 1;
+            }
+        }
+    }
+}
+
+/// Elements `c..c + W / 2` of `R` rows: loaded, turned by the twiddles `w` (unless `plain`),
+/// transformed and stored.
+#[inline(always)]
+unsafe fn butterfly<T: Real, const R: usize, const FWD: bool, const W: usize>(
+    ins: &[*mut Complex<T>; R],
+    outs: &[*mut Complex<T>; R],
+    c: usize,
+    w: &[Complex<T>; R],
+    plain: bool,
+) {
+    let mut v: [V<T, W>; R] = std::array::from_fn(|r| V::load(ins[r].add(c)));
+    if !plain {
+        for r in 1..R {
+            v[r] = v[r].mul(w[r]);
+        }
+    }
+    let y = dft::<T, R, FWD, W>(v);
+    for r in 0..R {
+        y[r].store(outs[r].add(c));
+    }
+}
+
+/// `W / 2` complex numbers as `W` scalars, interleaved as in memory: every operation is `W`
+/// lanes of one instruction (the compiler's vectors), the complex products a swap of
+/// neighbours apart.
+#[derive(Clone, Copy)]
+struct V<T, const W: usize>([T; W]);
+
+impl<T: Real, const W: usize> V<T, W> {
+    #[inline(always)]
+    unsafe fn load(p: *const Complex<T>) -> Self {
+        V(std::ptr::read_unaligned(p as *const [T; W]))
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut Complex<T>) {
+        std::ptr::write_unaligned(p as *mut [T; W], self.0);
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        V(std::array::from_fn(|l| self.0[l] + o.0[l]))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        V(std::array::from_fn(|l| self.0[l] - o.0[l]))
+    }
+    #[inline(always)]
+    fn scale(self, a: T) -> Self {
+        V(std::array::from_fn(|l| self.0[l] * a))
+    }
+    /// Real and imaginary parts swapped.
+    #[inline(always)]
+    fn swapped(self) -> [T; W] {
+        std::array::from_fn(|l| self.0[l ^ 1])
+    }
+    /// Times the complex number `w`, in every lane.
+    #[inline(always)]
+    fn mul(self, w: Complex<T>) -> Self {
+        let sw = self.swapped();
+        V(std::array::from_fn(|l| {
+            let b = if l % 2 == 0 { -w.im } else { w.im };
+            self.0[l] * w.re + sw[l] * b
+        }))
+    }
+    /// Times `∓i`: a quarter turn in the transform's direction.
+    #[inline(always)]
+    fn turn<const FWD: bool>(self) -> Self {
+        let sw = self.swapped();
+        // forward: (re, im) → (im, −re); inverse: (−im, re)
+        V(std::array::from_fn(|l| {
+            if (l % 2 == 1) == FWD {
+                -sw[l]
+            } else {
+                sw[l]
+            }
+        }))
+    }
+}
+
+/// Elements from one scratch row to the next: `count`, padded off multiples of 1 KiB, whose
+/// rows `ns` apart (a stage reads `R` of them at once) would share the same L1 sets — with the
+/// caller's rows, often 4 KiB multiples apart too, more lines than an 8-way L1 set holds.
+fn scratch_ld<T>(count: usize) -> usize {
+    super::layout::block_ld(count, std::mem::size_of::<Complex<T>>())
+}
+
+/// `n`'s radices (largest first), or None if it has another prime factor.
+fn factor(n: usize) -> Option<Vec<usize>> {
+    if n < 2 {
+        return None;
+    }
+    let mut rest = n;
+    let mut out = Vec::new();
+    for r in RADICES {
+        while rest.is_multiple_of(r) {
+            out.push(r);
+            rest /= r;
+        }
+    }
+    (rest == 1).then_some(out)
+}
+
+/// The `R`-point DFT of `W / 2` lanes (unnormalised, sign by direction).
+#[inline(always)]
+fn dft<T: Real, const R: usize, const FWD: bool, const W: usize>(v: [V<T, W>; R]) -> [V<T, W>; R] {
+    let mut y = v;
+    match R {
+        2 => {
+            y[0] = v[0].add(v[1]);
+            y[1] = v[0].sub(v[1]);
+        }
+        3 => {
+            let (c, s) = (T::cast(-0.5), T::cast(0.75f64.sqrt()));
+            let t = v[1].add(v[2]);
+            let m = v[0].add(t.scale(c));
+            let d = v[1].sub(v[2]).turn::<FWD>().scale(s);
+            y[0] = v[0].add(t);
+            y[1] = m.add(d);
+            y[2] = m.sub(d);
+        }
+        4 => {
+            let (a, b) = (v[0].add(v[2]), v[0].sub(v[2]));
+            let (c, d) = (v[1].add(v[3]), v[1].sub(v[3]).turn::<FWD>());
+            y[0] = a.add(c);
+            y[1] = b.add(d);
+            y[2] = a.sub(c);
+            y[3] = b.sub(d);
+        }
+        5 => {
+            let tau = 2.0 * std::f64::consts::PI / 5.0;
+            let (c1, c2) = (T::cast(tau.cos()), T::cast((2.0 * tau).cos()));
+            let (s1, s2) = (T::cast(tau.sin()), T::cast((2.0 * tau).sin()));
+            let (t1, t2) = (v[1].add(v[4]), v[2].add(v[3]));
+            let d1 = v[1].sub(v[4]).turn::<FWD>();
+            let d2 = v[2].sub(v[3]).turn::<FWD>();
+            let m1 = v[0].add(t1.scale(c1)).add(t2.scale(c2));
+            let m2 = v[0].add(t1.scale(c2)).add(t2.scale(c1));
+            let e1 = d1.scale(s1).add(d2.scale(s2));
+            let e2 = d1.scale(s2).sub(d2.scale(s1));
+            y[0] = v[0].add(t1).add(t2);
+            y[1] = m1.add(e1);
+            y[4] = m1.sub(e1);
+            y[2] = m2.add(e2);
+            y[3] = m2.sub(e2);
+        }
+        8 => {
+            // two radix-4 DFTs of the even and odd points, the odd ones turned by w8^r
+            let e = dft::<T, 4, FWD, W>([v[0], v[2], v[4], v[6]]);
+            let o = dft::<T, 4, FWD, W>([v[1], v[3], v[5], v[7]]);
+            let h = T::cast(std::f64::consts::FRAC_1_SQRT_2);
+            let o1 = o[1].add(o[1].turn::<FWD>()).scale(h);
+            let o2 = o[2].turn::<FWD>();
+            let o3 = o[3].turn::<FWD>().sub(o[3]).scale(h);
+            y[0] = e[0].add(o[0]);
+            y[4] = e[0].sub(o[0]);
+            y[1] = e[1].add(o1);
+            y[5] = e[1].sub(o1);
+            y[2] = e[2].add(o2);
+            y[6] = e[2].sub(o2);
+            y[3] = e[3].add(o3);
+            y[7] = e[3].sub(o3);
+        }
+        _ => unreachable!("no butterfly of radix {R}"),
+    }
+    y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn direct(x: &[Complex<f64>], sign: f64) -> Vec<Complex<f64>> {
+        let n = x.len();
+        (0..n)
+            .map(|k| {
+                x.iter()
+                    .enumerate()
+                    .fold(Complex::new(0.0, 0.0), |acc, (j, &v)| {
+                        let a = sign * 2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64;
+                        acc + v * Complex::new(a.cos(), a.sin())
+                    })
+            })
+            .collect()
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        }
+    }
+
+    /// Every length with a plan up to 200 (and some larger), both directions, f64 and f32,
+    /// strided source and destination rows holding whole vectors and a tail, in place and not:
+    /// against a direct DFT in f64; the gaps between the rows untouched.
+    #[test]
+    fn columns_match_the_direct_dft() {
+        let mut rng = Lcg(7);
+        for n in (2usize..=200).chain([240, 256, 360, 375, 512, 625, 729, 1000]) {
+            for dir in [FftDirection::Forward, FftDirection::Inverse] {
+                // no plan: another prime factor, or a power of two rustfft does faster
+                let pow2 = n.is_power_of_two();
+                let f32_plan = ColumnFft::<f32>::new(n, dir).is_some();
+                assert_eq!(f32_plan, factor(n).is_some() && !(pow2 && n > 64), "n={n}");
+                if f32_plan {
+                    check::<f32>(n, dir, &mut rng, 1e-6);
+                }
+                // f64 plans: the same lengths less the powers of two; the butterflies are the
+                // same code, so f64 runs them on powers of two too
+                let f64_plan = ColumnFft::<f64>::new(n, dir).is_some();
+                assert_eq!(f64_plan, f32_plan && !pow2, "n={n}");
+                if f32_plan {
+                    check::<f64>(n, dir, &mut rng, 1e-15);
+                }
+            }
+        }
+    }
+
+    fn check<T: Real>(n: usize, dir: FftDirection, rng: &mut Lcg, eps: f64) {
+        let sign = if dir == FftDirection::Forward {
+            -1.0
+        } else {
+            1.0
+        };
+        let plan = ColumnFft::<T>::with_radices(n, dir, factor(n).unwrap());
+        // 11 pencils: f64 vectors of 4 and f32 vectors of 8 both leave a tail; rows 13 apart
+        let (count, stride) = (11, 13);
+        let x: Vec<Complex<T>> = (0..n * stride)
+            .map(|_| Complex::new(T::cast(rng.next()), T::cast(rng.next())))
+            .collect();
+        let wide = |v: Complex<T>| Complex::new(v.re.to_f64().unwrap(), v.im.to_f64().unwrap());
+        let fill = Complex::new(T::cast(9.0), T::cast(9.0));
+        let mut scratch = vec![fill; plan.scratch_len(count)];
+        for in_place in [false, true] {
+            let mut src = x.clone();
+            let mut out = vec![fill; n * stride];
+            let rows = |v: &mut Vec<Complex<T>>| Rows {
+                base: v.as_mut_ptr(),
+                stride: stride as isize,
+            };
+            let (srows, drows) = (rows(&mut src), rows(&mut out));
+            let drows = if in_place { srows } else { drows };
+            unsafe { plan.process(srows, drows, count, &mut scratch) };
+            let got = if in_place { &src } else { &out };
+            let tol = eps * 8.0 * (n as f64).log2().max(1.0);
+            for c in 0..count {
+                let pencil: Vec<_> = (0..n).map(|i| wide(x[i * stride + c])).collect();
+                let want = direct(&pencil, sign);
+                let scale = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
+                for i in 0..n {
+                    let e = (wide(got[i * stride + c]) - want[i]).norm() / scale;
+                    assert!(
+                        e < tol,
+                        "n={n} {dir:?} in_place={in_place} c={c} i={i}: {e}"
+                    );
+                }
+            }
+            for i in 0..n {
+                for c in count..stride {
+                    let keep = if in_place { x[i * stride + c] } else { fill };
+                    assert_eq!(got[i * stride + c], keep, "gap n={n} i={i} c={c}");
+                }
+            }
+        }
+    }
+}
