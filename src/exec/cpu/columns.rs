@@ -57,15 +57,17 @@ impl<T> Rows<T> {
 
 impl<T: Real> ColumnFft<T> {
     /// The plan for `n` points, if `n` factors into the radices (at least 2) and the column
-    /// FFT is the faster, as measured against the gathered path (2026-11-27, here's 2 cores and
-    /// the H100 box's 16, 1 and all threads): lengths with a factor 3 or 5 gained 17-44% (c2c
-    /// f64 100³); f32 powers of two up to 64 gained 6-17% (c2c f32 64³); f64 powers of two
-    /// gained up to 18% at 1 thread but lost 6-8% at 16 (c2c f64 64³ in place), where rustfft's
-    /// AVX butterflies are as fast as two sweeps of these; powers of two above 64 take three
-    /// sweeps or more and lost 9-15% (f64 128³ and 512², f32 1024²).
+    /// FFT is the faster, as measured against the gathered path (2026-11-27, the 2-core VM here
+    /// and the H100 box's 16-core host, both with AVX-512; 1 and all threads): lengths with a
+    /// factor 3 or 5 gained 17-44% (c2c f64 100³) and f32 powers of two up to 64 6-17% (c2c
+    /// f32 64³, AVX2 butterflies). f64 powers of two up to 64 gained at 1 thread but lost 6-8%
+    /// at 16 (c2c f64 64³ in place) with AVX2 butterflies, and matched or beat the gathered
+    /// path with AVX-512 ones: without AVX-512 they stay gathered. Powers of two above 64 take
+    /// three sweeps or more and lost 9-15% (f64 128³ and 512², f32 1024²).
     pub fn new(n: usize, dir: FftDirection) -> Option<Self> {
         let f64_bytes = std::mem::size_of::<f64>();
-        if n.is_power_of_two() && (n > 64 || std::mem::size_of::<T>() == f64_bytes) {
+        let f64_avx2 = std::mem::size_of::<T>() == f64_bytes && !has_avx512();
+        if n.is_power_of_two() && (n > 64 || f64_avx2) {
             return None;
         }
         Some(Self::with_radices(n, dir, factor(n)?))
@@ -132,21 +134,48 @@ impl<T: Real> ColumnFft<T> {
         count: usize,
         scratch: &mut [Complex<T>],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            return match self.forward {
-                true => self.process_avx::<true>(src, dst, count, scratch),
-                false => self.process_avx::<false>(src, dst, count, scratch),
-            };
-        }
-        match self.forward {
-            true => self.stages::<true>(src, dst, count, scratch),
-            false => self.stages::<false>(src, dst, count, scratch),
+        self.process_on(Isa::here(), src, dst, count, scratch)
+    }
+
+    /// [`Self::process`] with the butterflies of `isa` (which the CPU must have).
+    unsafe fn process_on(
+        &self,
+        isa: Isa,
+        src: Rows<T>,
+        dst: Rows<T>,
+        count: usize,
+        scratch: &mut [Complex<T>],
+    ) {
+        match (isa, self.forward) {
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx512, true) => self.process_avx512::<true>(src, dst, count, scratch),
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx512, false) => self.process_avx512::<false>(src, dst, count, scratch),
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx2, true) => self.process_avx::<true>(src, dst, count, scratch),
+            #[cfg(target_arch = "x86_64")]
+            (Isa::Avx2, false) => self.process_avx::<false>(src, dst, count, scratch),
+            (_, true) => self.stages::<true, 16>(src, dst, count, scratch),
+            (_, false) => self.stages::<false, 16>(src, dst, count, scratch),
         }
     }
 
-    /// [`Self::stages`] compiled for AVX2 and FMA: the butterflies' inner loops then take two
-    /// (f64) or four (f32) complex numbers per instruction.
+    /// [`Self::stages`] compiled for AVX-512: four (f64) or eight (f32) complex numbers per
+    /// instruction, and 32 registers to hold a radix-8 butterfly's vectors.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn process_avx512<const FWD: bool>(
+        &self,
+        src: Rows<T>,
+        dst: Rows<T>,
+        count: usize,
+        scratch: &mut [Complex<T>],
+    ) {
+        self.stages::<FWD, 64>(src, dst, count, scratch)
+    }
+
+    /// [`Self::stages`] compiled for AVX2 and FMA: two (f64) or four (f32) complex numbers per
+    /// instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn process_avx<const FWD: bool>(
@@ -156,11 +185,12 @@ impl<T: Real> ColumnFft<T> {
         count: usize,
         scratch: &mut [Complex<T>],
     ) {
-        self.stages::<FWD>(src, dst, count, scratch)
+        self.stages::<FWD, 32>(src, dst, count, scratch)
     }
 
+    /// The stages, with vectors of `VB` bytes.
     #[inline(always)]
-    unsafe fn stages<const FWD: bool>(
+    unsafe fn stages<const FWD: bool, const VB: usize>(
         &self,
         src: Rows<T>,
         dst: Rows<T>,
@@ -185,11 +215,11 @@ impl<T: Real> ColumnFft<T> {
         for (i, st) in self.stages.iter().enumerate() {
             let to = if i + 1 == nst { dst } else { buffers[i % 2] };
             match st.radix {
-                2 => self.stage::<2, FWD>(st, from, to, count),
-                3 => self.stage::<3, FWD>(st, from, to, count),
-                4 => self.stage::<4, FWD>(st, from, to, count),
-                5 => self.stage::<5, FWD>(st, from, to, count),
-                8 => self.stage::<8, FWD>(st, from, to, count),
+                2 => self.stage::<2, FWD, VB>(st, from, to, count),
+                3 => self.stage::<3, FWD, VB>(st, from, to, count),
+                4 => self.stage::<4, FWD, VB>(st, from, to, count),
+                5 => self.stage::<5, FWD, VB>(st, from, to, count),
+                8 => self.stage::<8, FWD, VB>(st, from, to, count),
                 r => unreachable!("no butterfly of radix {r}"),
             }
             from = to;
@@ -198,15 +228,19 @@ impl<T: Real> ColumnFft<T> {
 
     /// One stage: the rows' elements a vector at a time (the tail one at a time).
     #[inline(always)]
-    unsafe fn stage<const R: usize, const FWD: bool>(
+    unsafe fn stage<const R: usize, const FWD: bool, const VB: usize>(
         &self,
         st: &Stage<T>,
         from: Rows<T>,
         to: Rows<T>,
         count: usize,
     ) {
-        match std::mem::size_of::<T>() {
-            4 => self.stage_lanes::<R, FWD, 16>(st, from, to, count),
+        // Scalars a step, as measured on the H100 box's host (2026-11-27, c2c 64³, 1 and 16
+        // threads): f32 two vectors (with AVX-512 one, 16 scalars, ran 1.4-2.0x slower); f64
+        // eight (with AVX-512 sixteen ran 1.25-1.46x slower).
+        match (std::mem::size_of::<T>(), VB) {
+            (4, 64) => self.stage_lanes::<R, FWD, 32>(st, from, to, count),
+            (4, _) => self.stage_lanes::<R, FWD, 16>(st, from, to, count),
             _ => self.stage_lanes::<R, FWD, 8>(st, from, to, count),
         }
     }
@@ -322,6 +356,47 @@ impl<T: Real, const W: usize> V<T, W> {
     }
 }
 
+/// The instructions the butterflies are compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Isa {
+    Avx512,
+    Avx2,
+    Plain,
+}
+
+impl Isa {
+    /// The widest this CPU has.
+    fn here() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                return Isa::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                return Isa::Avx2;
+            }
+        }
+        Isa::Plain
+    }
+    /// Every set this CPU can run.
+    #[cfg(test)]
+    fn available() -> Vec<Isa> {
+        let here = Isa::here();
+        [Isa::Avx512, Isa::Avx2, Isa::Plain]
+            .into_iter()
+            .filter(|&i| match here {
+                Isa::Avx512 => true,
+                Isa::Avx2 => i != Isa::Avx512,
+                Isa::Plain => i == Isa::Plain,
+            })
+            .collect()
+    }
+}
+
+fn has_avx512() -> bool {
+    Isa::here() == Isa::Avx512
+}
+
 /// Elements from one scratch row to the next: `count`, padded off multiples of 1 KiB, whose
 /// rows `ns` apart (a stage reads `R` of them at once) would share the same L1 sets — with the
 /// caller's rows, often 4 KiB multiples apart too, more lines than an 8-way L1 set holds.
@@ -416,13 +491,18 @@ mod tests {
 
     fn direct(x: &[Complex<f64>], sign: f64) -> Vec<Complex<f64>> {
         let n = x.len();
+        let w: Vec<Complex<f64>> = (0..n)
+            .map(|m| {
+                let a = sign * 2.0 * std::f64::consts::PI * m as f64 / n as f64;
+                Complex::new(a.cos(), a.sin())
+            })
+            .collect();
         (0..n)
             .map(|k| {
                 x.iter()
                     .enumerate()
                     .fold(Complex::new(0.0, 0.0), |acc, (j, &v)| {
-                        let a = sign * 2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64;
-                        acc + v * Complex::new(a.cos(), a.sin())
+                        acc + v * w[(j * k) % n]
                     })
             })
             .collect()
@@ -439,8 +519,9 @@ mod tests {
         }
     }
 
-    /// Every length with a plan up to 200 (and some larger), both directions, f64 and f32,
-    /// strided source and destination rows holding whole vectors and a tail, in place and not:
+    /// Every length with a plan up to 200 (and some larger), both directions, f64 and f32, the
+    /// butterflies of every instruction set the CPU has, strided source and destination rows
+    /// holding whole vectors and a tail, in place and not:
     /// against a direct DFT in f64; the gaps between the rows untouched.
     #[test]
     fn columns_match_the_direct_dft() {
@@ -454,10 +535,10 @@ mod tests {
                 if f32_plan {
                     check::<f32>(n, dir, &mut rng, 1e-6);
                 }
-                // f64 plans: the same lengths less the powers of two; the butterflies are the
-                // same code, so f64 runs them on powers of two too
+                // f64 plans: the same lengths, less the powers of two without AVX-512; the
+                // butterflies are the same code, so f64 runs them on powers of two anyway
                 let f64_plan = ColumnFft::<f64>::new(n, dir).is_some();
-                assert_eq!(f64_plan, f32_plan && !pow2, "n={n}");
+                assert_eq!(f64_plan, f32_plan && (has_avx512() || !pow2), "n={n}");
                 if f32_plan {
                     check::<f64>(n, dir, &mut rng, 1e-15);
                 }
@@ -472,15 +553,25 @@ mod tests {
             1.0
         };
         let plan = ColumnFft::<T>::with_radices(n, dir, factor(n).unwrap());
-        // 11 pencils: f64 vectors of 4 and f32 vectors of 8 both leave a tail; rows 13 apart
-        let (count, stride) = (11, 13);
+        // 19 pencils: every width's vectors (4, 8 or 16 complex numbers) leave a tail; rows 21
+        // apart
+        let (count, stride) = (19, 21);
         let x: Vec<Complex<T>> = (0..n * stride)
             .map(|_| Complex::new(T::cast(rng.next()), T::cast(rng.next())))
             .collect();
         let wide = |v: Complex<T>| Complex::new(v.re.to_f64().unwrap(), v.im.to_f64().unwrap());
         let fill = Complex::new(T::cast(9.0), T::cast(9.0));
         let mut scratch = vec![fill; plan.scratch_len(count)];
-        for in_place in [false, true] {
+        let want: Vec<Vec<Complex<f64>>> = (0..count)
+            .map(|c| {
+                let pencil: Vec<_> = (0..n).map(|i| wide(x[i * stride + c])).collect();
+                direct(&pencil, sign)
+            })
+            .collect();
+        for (isa, in_place) in Isa::available()
+            .into_iter()
+            .flat_map(|i| [(i, false), (i, true)])
+        {
             let mut src = x.clone();
             let mut out = vec![fill; n * stride];
             let rows = |v: &mut Vec<Complex<T>>| Rows {
@@ -489,18 +580,16 @@ mod tests {
             };
             let (srows, drows) = (rows(&mut src), rows(&mut out));
             let drows = if in_place { srows } else { drows };
-            unsafe { plan.process(srows, drows, count, &mut scratch) };
+            unsafe { plan.process_on(isa, srows, drows, count, &mut scratch) };
             let got = if in_place { &src } else { &out };
             let tol = eps * 8.0 * (n as f64).log2().max(1.0);
-            for c in 0..count {
-                let pencil: Vec<_> = (0..n).map(|i| wide(x[i * stride + c])).collect();
-                let want = direct(&pencil, sign);
+            for (c, want) in want.iter().enumerate() {
                 let scale = want.iter().map(|v| v.norm()).fold(0.0, f64::max);
                 for i in 0..n {
                     let e = (wide(got[i * stride + c]) - want[i]).norm() / scale;
                     assert!(
                         e < tol,
-                        "n={n} {dir:?} in_place={in_place} c={c} i={i}: {e}"
+                        "n={n} {dir:?} {isa:?} in_place={in_place} c={c} i={i}: {e}"
                     );
                 }
             }
