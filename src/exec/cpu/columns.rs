@@ -488,6 +488,7 @@ fn dft<T: Real, const R: usize, const FWD: bool, const W: usize>(v: [V<T, W>; R]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::cpu::tests::Lcg;
 
     fn direct(x: &[Complex<f64>], sign: f64) -> Vec<Complex<f64>> {
         let n = x.len();
@@ -506,17 +507,6 @@ mod tests {
                     })
             })
             .collect()
-    }
-
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        }
     }
 
     /// Every length with a plan up to 200 (and some larger), both directions, f64 and f32, the

@@ -1277,9 +1277,9 @@ mod tests {
     type C = Complex<f64>;
 
     /// Deterministic uniform numbers in [-1, 1).
-    struct Lcg(u64);
+    pub(super) struct Lcg(pub(super) u64);
     impl Lcg {
-        fn next(&mut self) -> f64 {
+        pub(super) fn next(&mut self) -> f64 {
             self.0 = self
                 .0
                 .wrapping_mul(6364136223846793005)
