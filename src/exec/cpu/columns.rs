@@ -10,8 +10,8 @@
 //! inner loop runs along the `count` adjacent pencils (vectorised by the compiler) and each
 //! stage is one sweep — two for 64 points (radix 8 × 8), from the source straight into scratch
 //! and back into the destination. rustfft has no such strided-batch form, so this is ours.
-//! Lengths with other prime factors than 2, 3 and 5, and the powers of two where rustfft's
-//! butterflies measured faster ([`ColumnFft::new`]), stay on the gathered path.
+//! It takes powers of two up to 64 ([`ColumnFft::new`] says which, and why); other lengths stay
+//! on the gathered path.
 //!
 //! Stockham stage of radix `R` after radices of product `ns`: for `j < n / R`, with
 //! `k = j mod ns`, the rows `j + r·n/R` (`r < R`) are multiplied by `w^(r·k)`
@@ -23,7 +23,7 @@ use num_complex::Complex;
 use rustfft::FftDirection;
 
 /// The radices this module has butterflies for, the preferred first.
-const RADICES: [usize; 5] = [8, 4, 2, 3, 5];
+const RADICES: [usize; 3] = [8, 4, 2];
 
 /// The column FFT of one length and direction.
 pub struct ColumnFft<T> {
@@ -56,18 +56,20 @@ impl<T> Rows<T> {
 }
 
 impl<T: Real> ColumnFft<T> {
-    /// The plan for `n` points, if `n` factors into the radices (at least 2) and the column
-    /// FFT is the faster, as measured against the gathered path (2026-11-27, the 2-core VM here
-    /// and the H100 box's 16-core host, both with AVX-512; 1 and all threads): lengths with a
-    /// factor 3 or 5 gained 17-44% (c2c f64 100³) and f32 powers of two up to 64 6-17% (c2c
-    /// f32 64³, AVX2 butterflies). f64 powers of two up to 64 gained at 1 thread but lost 6-8%
-    /// at 16 (c2c f64 64³ in place) with AVX2 butterflies, and matched or beat the gathered
-    /// path with AVX-512 ones: without AVX-512 they stay gathered. Powers of two above 64 take
-    /// three sweeps or more and lost 9-15% (f64 128³ and 512², f32 1024²).
+    /// The plan for `n` points where the column FFT is the faster and gives FFTW's results, as
+    /// measured against the gathered path (2026-11-27, the 2-core VM here and the H100 box's
+    /// 16-core host, both with AVX-512; 1 and all threads): powers of two from 2 to 64, f32
+    /// always (c2c f32 64³ 6-23% faster), f64 where AVX-512 runs (c2c f64 64³: with AVX2
+    /// butterflies up to 18% faster at 1 thread but 6-8% slower at 16; with AVX-512 ones 10-38%
+    /// faster than with AVX2). Powers of two above 64 take three sweeps or more and lost 9-15%
+    /// (f64 128³ and 512², f32 1024²). Radix-3 and radix-5 butterflies ran lengths like 100
+    /// 17-44% faster, but ImageMagick's phase images of 216² and 640² spectra then differed from
+    /// FFTW's in thousands of pixels: bins FFTW computes as exact zeros came out as rounding
+    /// noise, whose phase is arbitrary. rustfft's algorithms give FFTW's zeros there.
     pub fn new(n: usize, dir: FftDirection) -> Option<Self> {
         let f64_bytes = std::mem::size_of::<f64>();
         let f64_avx2 = std::mem::size_of::<T>() == f64_bytes && !has_avx512();
-        if n.is_power_of_two() && (n > 64 || f64_avx2) {
+        if !n.is_power_of_two() || n > 64 || f64_avx2 {
             return None;
         }
         Some(Self::with_radices(n, dir, factor(n)?))
@@ -76,20 +78,18 @@ impl<T: Real> ColumnFft<T> {
     /// The plan for `n` = the product of `radices`, in that order.
     fn with_radices(n: usize, dir: FftDirection, radices: Vec<usize>) -> Self {
         let forward = dir == FftDirection::Forward;
-        let sign = if forward { -1.0 } else { 1.0 };
         let mut ns = 1;
         let stages = radices
             .into_iter()
             .map(|radix| {
-                let span = (ns * radix) as f64;
                 let twiddles = (0..ns)
                     .flat_map(|k| {
                         (1..radix).map(move |r| {
-                            // (r·k) mod span keeps the angle small, and exact at quarter turns
-                            let a =
-                                sign * 2.0 * std::f64::consts::PI * ((r * k) % (ns * radix)) as f64
-                                    / span;
-                            Complex::new(T::cast(a.cos()), T::cast(a.sin()))
+                            // correctly rounded, and exact at multiples of an eighth turn (as
+                            // FFTW's): a real column's Nyquist bin comes out exactly real
+                            let (c, s) = rustfft::accurate_twiddle(r * k, ns * radix);
+                            let s = if forward { s } else { -s };
+                            Complex::new(T::cast(c), T::cast(s))
                         })
                     })
                     .collect();
@@ -216,9 +216,7 @@ impl<T: Real> ColumnFft<T> {
             let to = if i + 1 == nst { dst } else { buffers[i % 2] };
             match st.radix {
                 2 => self.stage::<2, FWD, VB>(st, from, to, count),
-                3 => self.stage::<3, FWD, VB>(st, from, to, count),
                 4 => self.stage::<4, FWD, VB>(st, from, to, count),
-                5 => self.stage::<5, FWD, VB>(st, from, to, count),
                 8 => self.stage::<8, FWD, VB>(st, from, to, count),
                 r => unreachable!("no butterfly of radix {r}"),
             }
@@ -404,7 +402,7 @@ fn scratch_ld<T>(count: usize) -> usize {
     super::layout::block_ld(count, std::mem::size_of::<Complex<T>>())
 }
 
-/// `n`'s radices (largest first), or None if it has another prime factor.
+/// `n`'s radices (largest first), or None if it is not a power of two from 2.
 fn factor(n: usize) -> Option<Vec<usize>> {
     if n < 2 {
         return None;
@@ -429,15 +427,6 @@ fn dft<T: Real, const R: usize, const FWD: bool, const W: usize>(v: [V<T, W>; R]
             y[0] = v[0].add(v[1]);
             y[1] = v[0].sub(v[1]);
         }
-        3 => {
-            let (c, s) = (T::cast(-0.5), T::cast(0.75f64.sqrt()));
-            let t = v[1].add(v[2]);
-            let m = v[0].add(t.scale(c));
-            let d = v[1].sub(v[2]).turn::<FWD>().scale(s);
-            y[0] = v[0].add(t);
-            y[1] = m.add(d);
-            y[2] = m.sub(d);
-        }
         4 => {
             let (a, b) = (v[0].add(v[2]), v[0].sub(v[2]));
             let (c, d) = (v[1].add(v[3]), v[1].sub(v[3]).turn::<FWD>());
@@ -445,23 +434,6 @@ fn dft<T: Real, const R: usize, const FWD: bool, const W: usize>(v: [V<T, W>; R]
             y[1] = b.add(d);
             y[2] = a.sub(c);
             y[3] = b.sub(d);
-        }
-        5 => {
-            let tau = 2.0 * std::f64::consts::PI / 5.0;
-            let (c1, c2) = (T::cast(tau.cos()), T::cast((2.0 * tau).cos()));
-            let (s1, s2) = (T::cast(tau.sin()), T::cast((2.0 * tau).sin()));
-            let (t1, t2) = (v[1].add(v[4]), v[2].add(v[3]));
-            let d1 = v[1].sub(v[4]).turn::<FWD>();
-            let d2 = v[2].sub(v[3]).turn::<FWD>();
-            let m1 = v[0].add(t1.scale(c1)).add(t2.scale(c2));
-            let m2 = v[0].add(t1.scale(c2)).add(t2.scale(c1));
-            let e1 = d1.scale(s1).add(d2.scale(s2));
-            let e2 = d1.scale(s2).sub(d2.scale(s1));
-            y[0] = v[0].add(t1).add(t2);
-            y[1] = m1.add(e1);
-            y[4] = m1.sub(e1);
-            y[2] = m2.add(e2);
-            y[3] = m2.sub(e2);
         }
         8 => {
             // two radix-4 DFTs of the even and odd points, the odd ones turned by w8^r
@@ -509,30 +481,34 @@ mod tests {
             .collect()
     }
 
-    /// Every length with a plan up to 200 (and some larger), both directions, f64 and f32, the
-    /// butterflies of every instruction set the CPU has, strided source and destination rows
-    /// holding whole vectors and a tail, in place and not:
-    /// against a direct DFT in f64; the gaps between the rows untouched.
+    /// Every power of two up to 1024 (those `new` leaves to rustfft too: the butterflies are
+    /// the same), both directions, f64 and f32, the butterflies of every instruction set the CPU
+    /// has, strided source and destination rows holding whole vectors and a tail, in place and
+    /// not: against a direct DFT in f64; the gaps between the rows untouched.
     #[test]
     fn columns_match_the_direct_dft() {
         let mut rng = Lcg(7);
-        for n in (2usize..=200).chain([240, 256, 360, 375, 512, 625, 729, 1000]) {
+        for n in (1..=10).map(|e| 1usize << e) {
             for dir in [FftDirection::Forward, FftDirection::Inverse] {
-                // no plan: another prime factor, or a power of two rustfft does faster
-                let pow2 = n.is_power_of_two();
-                let f32_plan = ColumnFft::<f32>::new(n, dir).is_some();
-                assert_eq!(f32_plan, factor(n).is_some() && !(pow2 && n > 64), "n={n}");
-                if f32_plan {
-                    check::<f32>(n, dir, &mut rng, 1e-6);
-                }
-                // f64 plans: the same lengths, less the powers of two without AVX-512; the
-                // butterflies are the same code, so f64 runs them on powers of two anyway
-                let f64_plan = ColumnFft::<f64>::new(n, dir).is_some();
-                assert_eq!(f64_plan, f32_plan && (has_avx512() || !pow2), "n={n}");
-                if f32_plan {
-                    check::<f64>(n, dir, &mut rng, 1e-15);
-                }
+                check::<f32>(n, dir, &mut rng, 1e-6);
+                check::<f64>(n, dir, &mut rng, 1e-15);
             }
+        }
+    }
+
+    /// Which lengths get a plan: powers of two from 2 to 64 (f64 ones with AVX-512 only).
+    #[test]
+    fn plans_are_powers_of_two_up_to_64() {
+        for n in 0usize..=1100 {
+            let want = (2..=64).contains(&n) && n.is_power_of_two();
+            let dir = FftDirection::Forward;
+            assert_eq!(ColumnFft::<f32>::new(n, dir).is_some(), want, "f32 n={n}");
+            let f64_want = want && has_avx512();
+            assert_eq!(
+                ColumnFft::<f64>::new(n, dir).is_some(),
+                f64_want,
+                "f64 n={n}"
+            );
         }
     }
 
