@@ -29,6 +29,8 @@ const RADICES: [usize; 3] = [8, 4, 2];
 pub struct ColumnFft<T> {
     n: usize,
     forward: bool,
+    /// The butterflies it runs, chosen once at plan time.
+    isa: Isa,
     stages: Vec<Stage<T>>,
 }
 
@@ -68,7 +70,7 @@ impl<T: Real> ColumnFft<T> {
     /// noise, whose phase is arbitrary. rustfft's algorithms give FFTW's zeros there.
     pub fn new(n: usize, dir: FftDirection) -> Option<Self> {
         let f64_bytes = std::mem::size_of::<f64>();
-        let f64_avx2 = std::mem::size_of::<T>() == f64_bytes && !has_avx512();
+        let f64_avx2 = std::mem::size_of::<T>() == f64_bytes && Isa::here() != Isa::Avx512;
         if !n.is_power_of_two() || n > 64 || f64_avx2 {
             return None;
         }
@@ -102,7 +104,12 @@ impl<T: Real> ColumnFft<T> {
                 stage
             })
             .collect();
-        ColumnFft { n, forward, stages }
+        ColumnFft {
+            n,
+            forward,
+            isa: Isa::here(),
+            stages,
+        }
     }
 
     /// Complex scratch a block of `count` pencils needs: one or two copies of the block.
@@ -134,7 +141,7 @@ impl<T: Real> ColumnFft<T> {
         count: usize,
         scratch: &mut [Complex<T>],
     ) {
-        self.process_on(Isa::here(), src, dst, count, scratch)
+        self.process_on(self.isa, src, dst, count, scratch)
     }
 
     /// [`Self::process`] with the butterflies of `isa` (which the CPU must have).
@@ -391,10 +398,6 @@ impl Isa {
     }
 }
 
-fn has_avx512() -> bool {
-    Isa::here() == Isa::Avx512
-}
-
 /// Elements from one scratch row to the next: `count`, padded off multiples of 1 KiB, whose
 /// rows `ns` apart (a stage reads `R` of them at once) would share the same L1 sets — with the
 /// caller's rows, often 4 KiB multiples apart too, more lines than an 8-way L1 set holds.
@@ -503,7 +506,7 @@ mod tests {
             let want = (2..=64).contains(&n) && n.is_power_of_two();
             let dir = FftDirection::Forward;
             assert_eq!(ColumnFft::<f32>::new(n, dir).is_some(), want, "f32 n={n}");
-            let f64_want = want && has_avx512();
+            let f64_want = want && Isa::here() == Isa::Avx512;
             assert_eq!(
                 ColumnFft::<f64>::new(n, dir).is_some(),
                 f64_want,
