@@ -561,7 +561,7 @@ fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usiz
 /// threads; 60-90 µs measured for 16-point transforms), `GPU_DEVICE_FIXED_NS` for device arrays,
 /// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays, strided (padded in-place real)
 /// arrays through the staging gather at `STRIDED`, pageable arrays through the staging blocks
-/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.8 GB/s for 2 MB, 13 for
+/// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.6 GB/s for 2 MB, 13 for
 /// 8 MB, 23 for 32 MB, 27 for 67 MB), and cuFFT's time per unit of work.
 mod model {
     pub const CPU_NS_PER_WORK: f64 = 0.15;
