@@ -7,18 +7,18 @@
 //! finishes even when every worker is busy elsewhere (the caller then runs its ranges alone), and
 //! concurrent calls from several application threads share the workers. After a task, a worker
 //! spins briefly for the next one (an execute runs several parallel stages back to back) and then
-//! sleeps on a condition variable, so an idle pool costs nothing.
+//! sleeps on the pool's task counter ([`doorbell`]), so an idle pool costs nothing.
 //!
 //! A job that itself calls `parallel_for` runs the nested call inline on its own thread: nesting
 //! never waits on the pool, so it cannot deadlock.
 
 use crate::abi::fftw_parallel_loop;
-use parking_lot::{Condvar, Mutex, RwLock};
+use parking_lot::{Mutex, RwLock};
 use std::any::Any;
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::Thread;
 
@@ -139,9 +139,9 @@ impl Task {
 
 struct Pool {
     queue: Mutex<VecDeque<Arc<Task>>>,
-    wake: Condvar,
-    /// Tasks pushed so far (lets spinning workers notice new work without the lock).
-    pushed: AtomicUsize,
+    /// Tasks pushed so far, wrapping (lets spinning workers notice new work without the lock;
+    /// sleeping workers wait on it).
+    pushed: AtomicU32,
     /// Worker threads started.
     started: Mutex<usize>,
     sleeping: AtomicUsize,
@@ -152,8 +152,7 @@ struct Pool {
 fn pool() -> &'static Pool {
     static POOL: once_cell::sync::Lazy<Pool> = once_cell::sync::Lazy::new(|| Pool {
         queue: Mutex::new(VecDeque::new()),
-        wake: Condvar::new(),
-        pushed: AtomicUsize::new(0),
+        pushed: AtomicU32::new(0),
         started: Mutex::new(0),
         sleeping: AtomicUsize::new(0),
         spawn_failed: AtomicBool::new(false),
@@ -183,9 +182,8 @@ impl Pool {
             q.push_back(task.clone());
             self.pushed.fetch_add(1, Ordering::Release);
         }
-        let sleepers = self.sleeping.load(Ordering::Acquire);
-        for _ in 0..sleepers.min(workers - 1) {
-            self.wake.notify_one();
+        if self.sleeping.load(Ordering::Acquire) > 0 {
+            doorbell::wake(&self.pushed, workers - 1);
         }
         // The caller works too, then waits for the ranges workers took.
         while task.run_one() {}
@@ -252,15 +250,68 @@ impl Pool {
                     if q.iter().all(|t| t.exhausted())
                         && self.pushed.load(Ordering::Acquire) == seen
                     {
+                        // Counted as sleeping while the lock is held: a task pushed after
+                        // this either finds the count and wakes us, or has changed `pushed`
+                        // already, and the wait returns at once.
                         self.sleeping.fetch_add(1, Ordering::AcqRel);
-                        self.wake.wait(&mut q);
+                        drop(q);
+                        doorbell::wait(&self.pushed, seen);
                         self.sleeping.fetch_sub(1, Ordering::AcqRel);
+                        q = self.queue.lock();
                     }
                     seen = self.pushed.load(Ordering::Acquire);
                 }
             };
             while task.run_one() {}
         }
+    }
+}
+
+/// Waiting for a task counter to change, and waking the waiters of one.
+///
+/// On Linux a futex: one call wakes every sleeping worker at once, where a condition variable
+/// woke them one `notify_one` at a time. On the H100 box's 16-core KVM guest the last of 15
+/// sleeping workers started 100-250 µs after a stage began (a sleeping thread takes about
+/// 50 µs to run there even alone); c2c f64 64³ in place at 16 threads, executes back to back,
+/// took 0.29-0.35 ms a mean execute against 0.32-0.35 one by one (and 0.34-0.41 against
+/// 0.49-0.75 on a noisier machine of the same kind); with 2 ms between executes, no change
+/// (`bench/results/2026-11-27-h100-pool-wake.md`).
+mod doorbell {
+    use std::sync::atomic::AtomicU32;
+
+    /// Sleeps while `word` holds `seen` (spurious returns are possible: callers recheck).
+    pub fn wait(word: &AtomicU32, seen: u32) {
+        #[cfg(target_os = "linux")]
+        // SAFETY: FUTEX_WAIT reads the aligned u32 `word` refers to; no timeout.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                word.as_ptr(),
+                libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+                seen,
+                std::ptr::null::<libc::timespec>(),
+            );
+        }
+        #[cfg(not(target_os = "linux"))]
+        while word.load(std::sync::atomic::Ordering::Acquire) == seen {
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+    }
+
+    /// Wakes up to `n` threads waiting on `word` (after it changed).
+    pub fn wake(word: &AtomicU32, n: usize) {
+        #[cfg(target_os = "linux")]
+        // SAFETY: FUTEX_WAKE only names the address.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                word.as_ptr(),
+                libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+                n.min(i32::MAX as usize) as i32,
+            );
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = (word, n); // the waiters poll
     }
 }
 
@@ -367,5 +418,28 @@ mod tests {
             n.fetch_add(r.len() as u64, Ordering::Relaxed);
         });
         assert_eq!(n.load(Ordering::Relaxed), 4);
+    }
+
+    #[test]
+    fn sleeping_workers_wake_for_a_new_task() {
+        // Workers that slept past their spin must come back: each range waits until four
+        // threads have arrived (the caller alone would time out).
+        for _ in 0..3 {
+            std::thread::sleep(SPIN * 20);
+            let arrived = AtomicUsize::new(0);
+            let all_came = AtomicUsize::new(0);
+            parallel_for(4, 4, &|_| {
+                arrived.fetch_add(1, Ordering::AcqRel);
+                let t0 = std::time::Instant::now();
+                while arrived.load(Ordering::Acquire) < 4 {
+                    if t0.elapsed() > std::time::Duration::from_secs(10) {
+                        return;
+                    }
+                    std::thread::yield_now();
+                }
+                all_came.fetch_add(1, Ordering::Relaxed);
+            });
+            assert_eq!(all_came.load(Ordering::Relaxed), 4);
+        }
     }
 }
