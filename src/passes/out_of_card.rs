@@ -415,7 +415,12 @@ struct Tile {
 /// The tiles of a round. Transform rounds: transform axes whole; the other axes, smallest source
 /// stride first, whole while the tile fits, then a block of the next, then single elements.
 /// Transpose rounds: square blocks of the rows and columns, single elements of the rest.
-fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
+fn tiles(r: &Round, cap: usize, scalar_bytes: usize) -> Vec<Tile> {
+    let element_scalars = match &r.work {
+        Work::Transform { kind, .. } if !kind.input_is_complex() => 1,
+        _ => 2,
+    };
+    let element_bytes = element_scalars * scalar_bytes;
     // A real-data tile of E logical elements takes about E (n + 1)/n complex elements' room.
     let cap = match &r.work {
         Work::Transform {
@@ -442,7 +447,13 @@ fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
         .collect();
     batch.sort_by_key(|&i| r.axes[i].src.unsigned_abs());
     for &b in &batch {
-        let take = (cap / size).clamp(1, r.axes[b].n);
+        let most = cap / size;
+        let take = if r.axes[b].src.unsigned_abs() == element_scalars {
+            // The tile's rows are runs of this axis: DMA rows of `take` elements.
+            dma_row(r.axes[b].n, most, element_bytes)
+        } else {
+            most.clamp(1, r.axes[b].n)
+        };
         extent[b] = take;
         size *= take;
         if take < r.axes[b].n {
@@ -475,10 +486,34 @@ fn tiles(r: &Round, cap: usize) -> Vec<Tile> {
     }
 }
 
+/// How many of an axis's `n` elements a tile takes when at most `most` fit and they are
+/// contiguous in host memory (each a row of `element` bytes in a 2-D DMA): as many as fit,
+/// except rows between 8 and 18 KiB, which shrink to 8 KiB.
+///
+/// 2-D DMA rates of column tiles from pinned host memory on the H100 box, by row width (H2D and
+/// D2H at once, GB/s; 2026-11-27, `bench/results/2026-11-27-h100-ooc-tiles.md`): 4 KiB 66,
+/// 6 KiB 84, 8 KiB 96, 10 KiB 59-61, 10.9 KB 69, 12 KiB 72, 14 KiB 85-88, 16 KiB 87-95,
+/// 18-32 KiB 92-101. c2c f32 2^28 with a 1 GiB budget took 151-156 ms with 1365-column tiles
+/// (10.9 KB rows) and 141 with 1024 (8 KiB).
+fn dma_row(n: usize, most: usize, element: usize) -> usize {
+    const FAST_SHORT: usize = 8 << 10;
+    const FAST_LONG: usize = 18 << 10;
+    let take = most.clamp(1, n);
+    let row = take * element;
+    if take < n && row > FAST_SHORT && row < FAST_LONG {
+        FAST_SHORT / element
+    } else {
+        take
+    }
+}
+
 /// The program: the rounds' tiles on two buffers and two streams, rounds separated by events.
 fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize) -> Program {
     let mut prog = Program::new();
-    let round_tiles: Vec<Vec<Tile>> = rounds.iter().map(|r| tiles(r, cap)).collect();
+    let round_tiles: Vec<Vec<Tile>> = rounds
+        .iter()
+        .map(|r| tiles(r, cap, p.precision.bytes()))
+        .collect();
     let largest = rounds
         .iter()
         .zip(&round_tiles)
@@ -750,6 +785,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tiles_avoid_the_slow_dma_rows() {
+        // c2c f32: 8-byte elements
+        assert_eq!(dma_row(1 << 14, 1365, 8), 1024);
+        assert_eq!(dma_row(1 << 15, 2730, 8), 2730);
+        assert_eq!(dma_row(1 << 14, 1000, 8), 1000);
+        assert_eq!(dma_row(1 << 14, 1 << 20, 8), 1 << 14);
+        // a whole axis is one run, whatever its length
+        assert_eq!(dma_row(1500, 1500, 8), 1500);
+        assert_eq!(dma_row(7, 0, 16), 1);
+    }
+
+    #[test]
     fn split_factors_are_near_the_square_root_and_fit() {
         assert_eq!(split_factor(1 << 16, 1365), Some(256));
         assert_eq!(split_factor(6720, 100), Some(80)); // 80 · 84
@@ -779,7 +826,7 @@ mod tests {
             };
             let total: usize = axes.iter().map(|a| a.n).product();
             let mut seen = vec![0u8; total];
-            for t in tiles(&r, cap) {
+            for t in tiles(&r, cap, 8) {
                 assert!(t.extent.iter().product::<usize>() <= cap.max(axes[0].n));
                 let mut idx = vec![0usize];
                 for (i, a) in axes.iter().enumerate() {
