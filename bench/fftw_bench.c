@@ -210,11 +210,15 @@ static void make_geom(const problem_t *src, geom_t *g) {
         g->in_scalars = 2 * g->n_total * (size_t)g->p.howmany;
         g->out_elems = g->n_total * (size_t)g->p.howmany;
     } else {
+        /* sizes in size_t: r2c 2048^3 has 2^33 reals (an int distance held 33554432 bytes of
+         * its output); the int distances matter to batches only */
+        size_t out_one;
         last_out = (size_t)g->p.n[g->p.rank - 1] / 2 + 1;
-        g->in_dist = (int)g->n_total;
-        g->out_dist = (int)(g->n_total / (size_t)g->p.n[g->p.rank - 1] * last_out);
+        out_one = g->n_total / (size_t)g->p.n[g->p.rank - 1] * last_out;
+        g->in_dist = g->p.howmany > 1 ? (int)g->n_total : 0;
+        g->out_dist = g->p.howmany > 1 ? (int)out_one : 0;
         g->in_scalars = g->n_total * (size_t)g->p.howmany;
-        g->out_elems = (size_t)g->out_dist * (size_t)g->p.howmany;
+        g->out_elems = out_one * (size_t)g->p.howmany;
     }
     g->in_bytes = g->in_scalars * g->scalar;
     g->out_bytes = g->out_elems * 2 * g->scalar;
