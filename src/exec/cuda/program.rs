@@ -779,12 +779,27 @@ impl<T: Real> CudaProgram<T> {
             _t: PhantomData,
         };
         // From here on, dropping `me` frees what was made (on errors too).
+        let t0 = std::time::Instant::now();
         me.make_kernels()?;
         me.make_streams_and_events()?;
+        let t1 = t0.elapsed();
         me.make_plans()?;
+        let t2 = t0.elapsed();
         me.allocate()?;
         me.allocate_fmm()?;
+        let t3 = t0.elapsed();
         me.make_kernel_steps()?;
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        crate::log::log_info!(
+            "gpu program: {} steps ready in {:.1} ms (kernels, streams {:.1}; {} cuFFT plans {:.1}; allocations {:.1}; kernel steps {:.1})",
+            me.program.steps.len(),
+            ms(t0.elapsed()),
+            ms(t1),
+            me.plans.len(),
+            ms(t2 - t1),
+            ms(t3 - t2),
+            ms(t0.elapsed() - t3)
+        );
         Ok(me)
     }
 
