@@ -797,6 +797,31 @@ mod tests {
     }
 
     #[test]
+    fn column_tiles_of_the_budget_cases_have_fast_dma_rows() {
+        // Round A of c2c f32 2^28 (1 GiB) and 2^30 (4 GiB): whole columns of the N1 x N2 split,
+        // tiles of adjacent columns, each row of a tile one DMA row of 8-byte elements.
+        let ax = |n, src| RoundAxis { n, src, dst: src };
+        for (m, budget, columns, count) in [
+            (1 << 14, 1usize << 30, 1024, 16),
+            (1 << 15, 1 << 32, 2730, 13),
+        ] {
+            let r = Round {
+                axes: vec![ax(m, 2 * m as isize), ax(m, 2)],
+                work: Work::Transform {
+                    kind: Kind::Dft { sign: -1 },
+                    axes: vec![0],
+                    twiddles: None,
+                },
+                src: INPUT,
+                dst: OUTPUT,
+            };
+            let t = tiles(&r, budget / (6 * 8), 4);
+            assert_eq!(t.len(), count);
+            assert_eq!(t[0].extent, vec![m, columns]);
+        }
+    }
+
+    #[test]
     fn split_factors_are_near_the_square_root_and_fit() {
         assert_eq!(split_factor(1 << 16, 1365), Some(256));
         assert_eq!(split_factor(6720, 100), Some(80)); // 80 · 84
