@@ -493,8 +493,8 @@ fn tiles(r: &Round, cap: usize, scalar_bytes: usize) -> Vec<Tile> {
 /// 2-D DMA rates of column tiles from pinned host memory on the H100 box, by row width (H2D and
 /// D2H at once, GB/s; 2026-11-27, `bench/results/2026-11-27-h100-ooc-tiles.md`): 4 KiB 66,
 /// 6 KiB 84, 8 KiB 96, 10 KiB 59-61, 10.9 KB 69, 12 KiB 72, 14 KiB 85-88, 16 KiB 87-95,
-/// 18-32 KiB 92-101. c2c f32 2^28 with a 1 GiB budget took 151-156 ms with 1365-column tiles
-/// (10.9 KB rows) and 141 with 1024 (8 KiB).
+/// 18-32 KiB 92-101. c2c f32 2^28 with a 1 GiB budget took 150-156 ms with 1365-column tiles
+/// (10.9 KB rows) and 140.4-141.3 with 1024 (8 KiB).
 fn dma_row(n: usize, most: usize, element: usize) -> usize {
     const FAST_SHORT: usize = 8 << 10;
     const FAST_LONG: usize = 18 << 10;
