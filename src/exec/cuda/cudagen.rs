@@ -215,26 +215,6 @@ fn by_offset(head: &str, call: impl Fn(&str) -> String, len: usize) -> String {
     format!("{head} {{\n  const u64 b = off / {len}ULL;\n  {call};\n}}\n")
 }
 
-/// The pencil forms `fftx_ldp{k}` / `fftx_stp{k}` that [`fused_pass`] calls, over accesses
-/// written only in the callback form `fftx_ld{k}(.., off, ..)` / `fftx_st{k}` (`half`'s).
-pub fn pencil_forms(k: usize, p: &Pass) -> String {
-    let ti = if p.kind.real_in() {
-        "fx_real"
-    } else {
-        "fx_cplx"
-    };
-    let to = if p.kind_out().real_out() {
-        "fx_real"
-    } else {
-        "fx_cplx"
-    };
-    let (nin, nout) = (p.len_in(), p.len_out());
-    format!(
-        "__device__ __forceinline__ {ti} fftx_ldp{k}(const u64* P, u64 b, i64 j) {{ return fftx_ld{k}(0, b * {nin}ULL + j, (void*)P, 0); }}\n\
-         __device__ __forceinline__ void fftx_stp{k}(const u64* P, u64 b, i64 j, {to} e) {{ fftx_st{k}(0, b * {nout}ULL + j, e, (void*)P, 0); }}\n"
-    )
-}
-
 /// What pass `p` can address: its pencil box, and `along` on its axis.
 fn reach(p: &Pass, along: &Range<usize>) -> Vec<Range<usize>> {
     let mut r = p.pencils.clone();
@@ -412,15 +392,18 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
     }
 }
 
-/// A pass as one kernel `fftx_pass{k}(batch, P)`: a block loads `pencils` whole pencils through
-/// `fftx_ld{k}` into shared memory, transforms them in mixed-radix Stockham stages of codelets
-/// (`fftgen::Stockham` is its twin) and stores them through `fftx_st{k}`: one read and one
-/// write of the pass's data, as cuFFT with callbacks would do. Loads and stores walk along the
-/// pencils where the data is contiguous along the axis, across pencils otherwise (coalesced
-/// either way).
+/// A pass as one kernel `fftx_pass{k}(batch, P)`: a block transforms `pencils` whole pencils in
+/// mixed-radix Stockham stages of codelets in shared memory (`fftgen::Stockham` is its twin),
+/// loaded through `fftx_ldp{k}` and stored through `fftx_stp{k}`: one read and one write of the
+/// pass's data, as cuFFT with callbacks would do. Where the data are contiguous along the axis
+/// the first stage loads its inputs and the last stores its outputs directly (no shared-memory
+/// round trip at either end); otherwise loads and stores go through shared memory, walking
+/// across the pencils (coalesced either way). On the H100 the direct ends, folded padding and
+/// per-stage twiddle tables cut a 768-point binary16 pass from 81 to 39 million warp
+/// instructions (bench/results/2026-11-27-h100-half-direct-io.md).
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
-/// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; [`pencil_forms`] over other accesses).
+/// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
 pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
     let shape = fused_shape(p.n, precision)?;
     let n = p.n;
@@ -452,21 +435,55 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         signs.push(m.kind.sign());
     }
     if radices.len() > 1 {
-        s += &twiddle_tables(k, n, &signs, precision);
+        s += &twiddle_tables(k, &radices, &signs, precision);
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* P) {{\n  __shared__ fx_cplx sm[{}];\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
-    // Loads in two phases: every global read of the thread first, then the shared-memory
-    // writes, so that the reads are in flight together (the kernels are latency-bound).
-    s += &two_phase(
-        pb * n,
-        threads,
-        &order(contiguous_along(&p.load, p.axis), n),
-        &load_read(k, p, packed),
-        &format!("sm[q * {stride} + {}] = v[it];", pad("j")),
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* __restrict__ P) {{\n  __shared__ fx_cplx sm[{}];\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
+    // Pencils contiguous along the axis skip shared memory at the ends: the first stage's item
+    // t reads elements t + q n/r straight from global memory and the last stage's writes
+    // elements t + q n/r straight to it (consecutive threads, consecutive elements), where
+    // runs of n/r >= 8 consecutive elements fill whole 32-byte sectors.
+    let runs = |r: usize| n / r >= 8;
+    let direct_in = !packed
+        && runs(radices[0])
+        && contiguous_along(&p.load, p.axis)
+        && matches!(p.kind, Kind1d::Dft { .. } | Kind1d::R2c);
+    let direct_out =
+        !packed && runs(radices[radices.len() - 1]) && contiguous_along(&p.store, p.axis);
+    if !direct_in {
+        // Loads in two phases: every global read of the thread first, then the shared-memory
+        // writes, so that the reads are in flight together (the kernels are latency-bound).
+        s += &two_phase(
+            pb * n,
+            threads,
+            &order(contiguous_along(&p.load, p.axis), n),
+            &load_read(k, p, packed),
+            &format!("sm[q * {stride} + {}] = v[it];", pad("j")),
+        );
+        s += "  __syncthreads();\n";
+    }
+    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};\n  const u64 b = b0 + q;\n  const bool live = b < batch;");
+    let load = |j: &str| match p.kind {
+        Kind1d::R2c => format!("fx_c(live ? fftx_ldp{k}(P, b, {j}) : 0.0, 0.0)"),
+        _ => format!("(live ? fftx_ldp{k}(P, b, {j}) : fx_c(0.0, 0.0))"),
+    };
+    let store = |j: &str, v: &str| match p.kind_out() {
+        Kind1d::R2c => format!("if (live && {j} < {nout}) fftx_stp{k}(P, b, {j}, {v});"),
+        Kind1d::C2r => format!("if (live) fftx_stp{k}(P, b, {j}, {v}.x);"),
+        Kind1d::Dft { .. } => format!("if (live) fftx_stp{k}(P, b, {j}, {v});"),
+    };
+    let ends = |first: bool, last: bool| Ends {
+        load: (first && direct_in).then_some(&load as &LoadExpr),
+        store: (last && direct_out).then_some(&store as &StoreStmt),
+    };
+    let single = p.mid.is_none();
+    stages(
+        &mut s,
+        &radices,
+        signs[0],
+        &format!("fftx_tw{k}_0"),
+        (&pad, layout.pad_every),
+        ends(true, single),
     );
-    s += "  __syncthreads();\n";
-    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};");
-    stages(&mut s, &radices, signs[0], &format!("fftx_tw{k}_0"), &pad);
     if let Some(m) = &p.mid {
         // The middle: keep, pointwise, the second transform's input rules; then the half
         // spectrum extended by symmetry for a c2r.
@@ -482,30 +499,54 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         if m.kind == Kind1d::C2r {
             let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ fx_cplx w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
         }
-        stages(&mut s, &radices, signs[1], &format!("fftx_tw{k}_1"), &pad);
+        stages(
+            &mut s,
+            &radices,
+            signs[1],
+            &format!("fftx_tw{k}_1"),
+            (&pad, layout.pad_every),
+            ends(false, true),
+        );
     }
-    let contig = contiguous_along(&p.store, p.axis);
-    let value = stored_value(p, packed, stride, &pad);
-    let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}\n}}", per_block * nout, order_of(contig, nout, per_block));
+    if !direct_out {
+        let contig = contiguous_along(&p.store, p.axis);
+        let value = stored_value(p, packed, stride, &pad);
+        let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}", per_block * nout, order_of(contig, nout, per_block));
+    }
+    s += "}\n";
     Some(s)
 }
 
-/// The twiddle tables `fftx_tw{k}_{h}` of a pass's transforms of length `n`, one per sign.
-fn twiddle_tables(k: usize, n: usize, signs: &[i32], precision: Precision) -> String {
+/// The twiddle tables `fftx_tw{k}_{h}_{st}` of a pass's transforms of length `n` (one per sign
+/// `h` and stage `st` after the first): the factors of item k's inputs q = 1..r at
+/// `k (r - 1) + q - 1`, so that a thread's factors of a stage are consecutive (one base address,
+/// constant offsets).
+fn twiddle_tables(k: usize, radices: &[usize], signs: &[i32], precision: Precision) -> String {
+    let n: usize = radices.iter().product();
     let mut s = String::new();
     for (h, &sign) in signs.iter().enumerate() {
-        let _ = write!(s, "__device__ const fx_cplx fftx_tw{k}_{h}[{n}] = {{");
-        for m in 0..n {
-            let (re, im) = crate::program::fftgen::root(sign, m, n);
+        let mut pp = radices[0];
+        for (st, &r) in radices.iter().enumerate().skip(1) {
             let _ = write!(
                 s,
-                "{}{{{}, {}}}",
-                if m > 0 { ", " } else { "" },
-                table_lit(re, precision),
-                table_lit(im, precision)
+                "__device__ const fx_cplx fftx_tw{k}_{h}_{st}[{}] = {{",
+                pp * (r - 1)
             );
+            for kk in 0..pp {
+                for q in 1..r {
+                    let (re, im) = crate::program::fftgen::root(sign, q * kk * (n / (pp * r)), n);
+                    let _ = write!(
+                        s,
+                        "{}{{{}, {}}}",
+                        if kk + q > 1 { ", " } else { "" },
+                        table_lit(re, precision),
+                        table_lit(im, precision)
+                    );
+                }
+            }
+            s += "};\n";
+            pp *= r;
         }
-        s += "};\n";
     }
     s
 }
@@ -580,42 +621,153 @@ fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str)
     )
 }
 
-/// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads).
-fn stages(s: &mut String, radices: &[usize], sign: i32, table: &str, pad: &dyn Fn(&str) -> String) {
+/// Where a transform's first stage reads and its last stage writes when not in shared memory:
+/// `load(j)` is element `j` of the thread's pencil, `store(j, v)` the statement storing `v` at
+/// element `j`.
+struct Ends<'a> {
+    load: Option<&'a LoadExpr<'a>>,
+    store: Option<&'a StoreStmt<'a>>,
+}
+
+/// Element `j` of the thread's pencil, as an expression.
+type LoadExpr<'a> = dyn Fn(&str) -> String + 'a;
+/// The statement storing value `v` at element `j` of the thread's pencil.
+type StoreStmt<'a> = dyn Fn(&str, &str) -> String + 'a;
+
+/// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads), the first
+/// reading and the last writing through `ends` where it says so (stage 0 reads elements
+/// t + q n/r; the last stage, p = n/r, writes (t - k) r + k + q p = t + q n/r).
+fn stages(
+    s: &mut String,
+    radices: &[usize],
+    sign: i32,
+    table: &str,
+    (pad, pad_every): (&dyn Fn(&str) -> String, usize),
+    ends: Ends,
+) {
     use crate::program::fftgen::Codelet;
     let n: usize = radices.iter().product();
     let mut pp = 1usize;
     for (st, &r) in radices.iter().enumerate() {
         let items = n / r;
+        let from_global = st == 0 && ends.load.is_some();
+        let to_global = st + 1 == radices.len() && ends.store.is_some();
         let _ = writeln!(s, "  {{ // stage {st}: radix {r}, p = {pp}");
         for q in 0..r {
             let _ = writeln!(s, "  fx_cplx u{q} = fx_c(0.0, 0.0);");
         }
         let _ = writeln!(s, "  const int k = t % {pp};\n  if (t < {items}) {{");
-        for q in 0..r {
-            let _ = writeln!(s, "    u{q} = x[{}];", pad(&format!("t + {}", q * items)));
+        let reads: Vec<usize> = (0..r).map(|q| q * items).collect();
+        if !from_global {
+            let _ = writeln!(s, "    const int t_p = {};", pad("t"));
+        }
+        for (q, &c) in reads.iter().enumerate() {
+            match ends.load {
+                Some(load) if from_global => {
+                    let _ = writeln!(s, "    u{q} = {};", load(&format!("(t + {c})")));
+                }
+                _ => {
+                    let at = if items.is_multiple_of(pad_every) {
+                        format!("t_p + {}", c + c / pad_every)
+                    } else {
+                        pad(&format!("t + {c}"))
+                    };
+                    let _ = writeln!(s, "    u{q} = x[{at}];");
+                }
+            }
         }
         if pp > 1 {
+            let _ = writeln!(s, "    const fx_cplx* w = {table}_{st} + k * {};", r - 1);
             for q in 1..r {
-                let _ = writeln!(
-                    s,
-                    "    u{q} = fx_mul(u{q}, {table}[{q} * k * {}]);",
-                    n / (pp * r)
-                );
+                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, w[{}]);", q - 1);
             }
         }
         *s += &Codelet::new(r, sign).cuda("u");
-        *s += "  }\n  __syncthreads();\n";
-        let _ = writeln!(s, "  if (t < {items}) {{");
-        for q in 0..r {
+        *s += "  }\n";
+        match ends.store {
+            Some(store) if to_global => {
+                let _ = writeln!(s, "  if (t < {items}) {{");
+                for q in 0..r {
+                    let _ = writeln!(
+                        s,
+                        "    {}",
+                        store(&format!("(t + {})", q * items), &format!("u{q}"))
+                    );
+                }
+                *s += "  }\n  }\n";
+            }
+            _ => {
+                if !from_global {
+                    *s += "  __syncthreads();\n";
+                }
+                stage_writes(s, r, items, pp, (pad, pad_every));
+                *s += "  __syncthreads();\n  }\n";
+            }
+        }
+        pp *= r;
+    }
+}
+
+/// A Stockham stage's writes to shared memory: item `t` (k = t mod p) stores `u{q}` at
+/// (t - k) r + k + q p, padded, with constant offsets where [`write_fold`] allows.
+fn stage_writes(
+    s: &mut String,
+    r: usize,
+    items: usize,
+    pp: usize,
+    (pad, pad_every): (&dyn Fn(&str) -> String, usize),
+) {
+    let _ = writeln!(
+        s,
+        "  if (t < {items}) {{\n    const int w0 = (t - k) * {r} + k;"
+    );
+    let folds = match write_fold(pp, r, pad_every) {
+        Some(WriteBase::Padded) => {
+            let _ = writeln!(s, "    const int w_p = {};", pad("w0"));
+            true
+        }
+        Some(WriteBase::Split) => {
             let _ = writeln!(
                 s,
-                "    x[{}] = u{q};",
-                pad(&format!("(t - k) * {r} + k + {}", q * pp))
+                "    const int w_p = (t - k) * {r} + (t - k) * {r} / {pad_every} + k;"
             );
+            true
         }
-        *s += "  }\n  __syncthreads();\n  }\n";
-        pp *= r;
+        None => false,
+    };
+    for q in 0..r {
+        let c = q * pp;
+        let at = if folds {
+            format!("w_p + {}", c + c / pad_every)
+        } else {
+            pad(&format!("w0 + {c}"))
+        };
+        let _ = writeln!(s, "    x[{at}] = u{q};");
+    }
+    *s += "  }\n";
+}
+
+/// How a Stockham stage's writes (item k, k = t mod p, writes w0 + q p with
+/// w0 = (t - k) r + k) fold the padding (one slot after every `every` elements) into constant
+/// offsets: `Padded`, the padded w0 plus the padded q p, when p is a multiple of the period;
+/// `Split`, the padded (t - k) r plus k plus the padded q p, when p divides the period and r p
+/// is a multiple or a divisor of it ((t - k) r is a multiple of r p, so k + q p crosses a
+/// multiple of the period only where q p does). `None`: each position padded on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WriteBase {
+    Padded,
+    Split,
+}
+
+fn write_fold(p: usize, r: usize, every: usize) -> Option<WriteBase> {
+    if p.is_multiple_of(every) {
+        Some(WriteBase::Padded)
+    } else if every.is_multiple_of(p)
+        && ((p * r).is_multiple_of(every) || every.is_multiple_of(p * r))
+    {
+        Some(WriteBase::Split)
+    } else {
+        None
     }
 }
 
@@ -711,6 +863,50 @@ pub fn elementwise_source(
 
 #[cfg(test)]
 mod tests {
+    /// The folded shared-memory positions of the Stockham stages are the padded ones, for
+    /// every length with a fused kernel and every padding period the layouts choose from.
+    #[test]
+    fn folded_stage_positions_equal_the_padded_ones() {
+        let pad = |m: usize, every: usize| m + m / every;
+        for n in (2..=4096).filter(|n| crate::program::fftgen::radices(*n).is_some()) {
+            let radices = crate::program::fftgen::radices(n).unwrap();
+            for every in [4, 8, 16, 32, 64] {
+                let mut p = 1;
+                for &r in &radices {
+                    let items = n / r;
+                    if items % every == 0 {
+                        for t in 0..items {
+                            for q in 0..r {
+                                let c = q * items;
+                                assert_eq!(pad(t, every) + c + c / every, pad(t + c, every));
+                            }
+                        }
+                    }
+                    if let Some(base) = write_fold(p, r, every) {
+                        for t in 0..items {
+                            let k = t % p;
+                            let w0 = (t - k) * r + k;
+                            let a = (t - k) * r;
+                            let w_p = match base {
+                                WriteBase::Padded => pad(w0, every),
+                                WriteBase::Split => a + a / every + k,
+                            };
+                            for q in 0..r {
+                                let c = q * p;
+                                assert_eq!(
+                                    w_p + c + c / every,
+                                    pad(w0 + c, every),
+                                    "n={n} p={p} r={r} every={every} t={t} q={q}"
+                                );
+                            }
+                        }
+                    }
+                    p *= r;
+                }
+            }
+        }
+    }
+
     use super::*;
     use crate::program::pencil::BoxMap;
 
@@ -887,7 +1083,7 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains("fftx_tw0_0[64] = {{1.000000000e0f, 0.000000000e0f}, "),
+            s.contains("fftx_tw0_0_1[56] = {{1.000000000e0f, 0.000000000e0f}, "),
             "{s}"
         );
         let d = chain_source(
@@ -973,7 +1169,7 @@ mod tests {
             })
             .unwrap();
         let s64 = chain_source(&lower_chain(c64, false).unwrap(), true);
-        assert!(s64.contains("__device__ const fx_cplx fftx_tw0_0[64] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
+        assert!(s64.contains("__device__ const fx_cplx fftx_tw0_0_1[56] = {{1.00000000000000000e0, 0.00000000000000000e0}, "), "{}", &s64[..200]);
         assert!(s64.contains("// stage 1: radix 8, p = 8"), "{s64}");
         let merged = lower_chain(c64, true).unwrap();
         assert_eq!(
@@ -983,7 +1179,7 @@ mod tests {
         );
         let m64 = chain_source(&merged, true);
         assert!(
-            m64.contains("fftx_midp1(P, b, j, v[it])") && m64.contains("fftx_tw1_1[64]"),
+            m64.contains("fftx_midp1(P, b, j, v[it])") && m64.contains("fftx_tw1_1_1[56]"),
             "{m64}"
         );
         if let Ok(dir) = std::env::var("FFTX_GPU_DUMP") {

@@ -114,10 +114,57 @@ fn complex_shape(p: &Problem) -> Vec<isize> {
     }
 }
 
-/// `fftx_ld{k}` / `fftx_st{k}` of pass `k` along `axis` (cuFFT's callback signatures, as the
-/// pass kernels call them): element `off` of the pass's packed pencils (the axis fastest)
-/// from or to `place`, through the table `info` = {input, output, scratch}.
-fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place) -> String {
+/// Code that sets the scalar position `pos` of element `j` of pencil `b`, for axes given
+/// innermost first as (length, stride), the pass axis first: `j` along it, `b`'s digits in the
+/// others (the last takes the rest), in 32-bit divisions where the pencils number under 2^32
+/// (a 64-bit division by a constant costs several times the instructions, paid per element).
+fn pencil_position(order: &[(isize, isize)]) -> String {
+    let pencils: u128 = order[1..].iter().map(|&(n, _)| n as u128).product();
+    let ty = if pencils <= u32::MAX as u128 {
+        "unsigned"
+    } else {
+        "u64"
+    };
+    // The farthest scalar from the origin (and its neighbour): 32-bit positions when it fits.
+    let reach: u128 = order
+        .iter()
+        .map(|&(n, stride)| (n.max(1) - 1) as u128 * stride.unsigned_abs() as u128)
+        .sum::<u128>()
+        + 1;
+    let pt = if reach <= i32::MAX as u128 {
+        "int"
+    } else {
+        "i64"
+    };
+    let mut s = format!(
+        "  {pt} pos = ({pt})j * {};\n  {ty} c = ({ty})b;\n",
+        order[0].1
+    );
+    for (k, &(n, stride)) in order.iter().enumerate().skip(1) {
+        if k + 1 == order.len() {
+            let _ = writeln!(s, "  pos += ({pt})c * {stride};");
+        } else {
+            let _ = writeln!(s, "  pos += ({pt})(c % {n}u) * {stride}; c /= {n}u;");
+        }
+    }
+    s
+}
+
+/// How an access is addressed: element `off` of the packed pencils (cuFFT's callback form,
+/// `fftx_ld{k}` / `fftx_st{k}`, for the gather/scatter way) or element `j` of pencil `b` (the
+/// pencil form `fftx_ldp{k}` / `fftx_stp{k}` that `cudagen::fused_pass` calls).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Offset,
+    Pencil,
+}
+
+/// The load and store of pass `k` along `axis` in `form`: one element of the pass's pencils
+/// (the axis fastest) from `load` and to `store`, through the table `info` = {input, output,
+/// scratch}. A complex binary16 element whose scalars are all an even number apart is read and
+/// written as one 32-bit word when the array is 4-byte aligned (a test of the table's address,
+/// the same in every thread): half the memory instructions of two 16-bit accesses.
+fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place, form: Form) -> String {
     let mut s = String::new();
     let real_in = load == (Place::User { input: true }) && !p.kind.input_is_complex();
     let real_out = store == (Place::User { input: false }) && !p.kind.output_is_complex();
@@ -134,21 +181,41 @@ fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place) -> Stri
             Place::User { input: false } => 1,
             Place::Scratch => 2,
         };
-        let pos = position(&order(p, place, &shape_of(place), axis));
-        let body = match (place, is_load, real) {
-            (Place::Scratch, true, _) => "  return ((const fx_cplx*)a)[pos];",
-            (Place::Scratch, false, _) => "  ((fx_cplx*)a)[pos] = e;",
-            (_, true, true) => "  return fxh_f(((const unsigned short*)a)[pos]);",
-            (_, true, false) => "  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]));",
-            (_, false, true) => "  ((unsigned short*)a)[pos] = fxh_h(e);",
-            (_, false, false) => "  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
+        let order = order(p, place, &shape_of(place), axis);
+        let pos = match form {
+            Form::Offset => position(&order),
+            Form::Pencil => pencil_position(&order),
         };
-        let head = if is_load {
-            format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem)")
-        } else {
-            format!(
+        let words = order.iter().all(|&(_, stride)| stride % 2 == 0);
+        let body = match (place, is_load, real) {
+            (Place::Scratch, true, _) => "  return ((const fx_cplx*)a)[pos];".to_string(),
+            (Place::Scratch, false, _) => "  ((fx_cplx*)a)[pos] = e;".to_string(),
+            (_, true, true) => "  return fxh_f(((const unsigned short*)a)[pos]);".to_string(),
+            (_, false, true) => "  ((unsigned short*)a)[pos] = fxh_h(e);".to_string(),
+            (_, true, false) => format!(
+                "{}  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]));",
+                if words { "  if (!(a & 3)) { const unsigned w = ((const unsigned*)a)[pos >> 1]; return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16))); }\n" } else { "" }
+            ),
+            (_, false, false) => format!(
+                "{}  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
+                if words { "  if (!(a & 3)) { ((unsigned*)a)[pos >> 1] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16); return; }\n" } else { "" }
+            ),
+        };
+        let head = match (form, is_load) {
+            (Form::Offset, true) => {
+                format!("__device__ {ty} fftx_ld{k}(void* dataIn, u64 off, void* info, void* smem)")
+            }
+            (Form::Offset, false) => format!(
                 "__device__ void fftx_st{k}(void* dataOut, u64 off, {ty} e, void* info, void* smem)"
-            )
+            ),
+            (Form::Pencil, true) => {
+                format!(
+                    "__device__ __forceinline__ {ty} fftx_ldp{k}(const u64* info, u64 b, i64 j)"
+                )
+            }
+            (Form::Pencil, false) => format!(
+                "__device__ __forceinline__ void fftx_stp{k}(const u64* info, u64 b, i64 j, {ty} e)"
+            ),
         };
         let _ = writeln!(
             s,
@@ -171,6 +238,7 @@ pub fn access_source(p: &Problem) -> String {
         last,
         Place::User { input: true },
         Place::User { input: false },
+        Form::Offset,
     );
     s
 }
@@ -267,8 +335,7 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             tail: None,
             mid: None,
         };
-        s += &access(p, k, axis, load, store);
-        s += &crate::exec::cuda::cudagen::pencil_forms(k, &pass);
+        s += &access(p, k, axis, load, store, Form::Pencil);
         s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32)?;
         passes.push((format!("fftx_pass{k}"), pass, batch));
     }
@@ -885,22 +952,33 @@ mod tests {
         assert_eq!(passes.len(), 2);
         assert_eq!((passes[0].1.n, passes[0].2), (5, 12 * 7));
         assert_eq!((passes[1].1.n, passes[1].2), (12, 5 * 7));
-        let st0 = &src[src.find("fftx_st0").unwrap()..];
+        // The pass kernels address element j of pencil b (32-bit divisions of b over the
+        // other axes and the loops), complex binary16 elements as one 32-bit word.
+        let st0 = &src[src.find("fftx_stp0").unwrap()..];
         assert!(
             st0.contains("[2];")
-                && st0.contains("i = r % 5ULL; r /= 5ULL; pos += (i64)i * (i64)1;")
+                && st0.contains("int pos = (int)j * 1;")
+                && st0.contains("pos += (int)(c % 12u) * 5; c /= 12u;")
+                && st0.contains("pos += (int)c * 60;"),
+            "{st0}"
         );
-        let ld1 = &src[src.find("fftx_ld1").unwrap()..];
+        let ld1 = &src[src.find("fftx_ldp1").unwrap()..];
         assert!(
-            ld1.contains("i = r % 12ULL; r /= 12ULL; pos += (i64)i * (i64)5;"),
+            ld1.contains("int pos = (int)j * 5;")
+                && ld1.contains("pos += (int)(c % 5u) * 1; c /= 5u;"),
             "{ld1}"
         );
-        assert!(ld1.contains("pos += (i64)r * (i64)60;"), "{ld1}");
-        let st1 = &src[src.find("fftx_st1").unwrap()..];
+        let st1 = &src[src.find("fftx_stp1").unwrap()..];
         assert!(
             st1.contains("[1];")
-                && st1.contains("i = r % 12ULL; r /= 12ULL; pos += (i64)i * (i64)6;")
+                && st1.contains("int pos = (int)j * 6;")
+                && st1.contains("pos += (int)(c % 5u) * 80; c /= 5u;")
+                && st1.contains("pos += (int)c * 2;")
+                && st1.contains("if (!(a & 3)) { ((unsigned*)a)[pos >> 1] ="),
+            "{st1}"
         );
+        let ld0 = &src[src.find("fftx_ldp0").unwrap()..];
+        assert!(ld0.contains("const unsigned w = ((const unsigned*)a)[pos >> 1];"));
         // r2c: real loads, complex stores over n/2+1 on the last axis; one pass.
         let p = problem(
             Kind::R2c,
