@@ -404,7 +404,7 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
-pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
+pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Option<String> {
     let shape = fused_shape(p.n, precision)?;
     let n = p.n;
     let layout = SharedLayout::choose(n, &shape, 2 * precision.bytes());
@@ -417,38 +417,37 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
     let nout = p.len_out();
     let stride = layout.stride;
     let pad = |m: &str| format!("(({m}) + ({m}) / {})", layout.pad_every);
-    let order_of = |contig: bool, len: usize, pencils: usize| {
-        if contig {
-            format!("const int q = e / {len}, j = e % {len};")
-        } else {
-            format!("const int q = e % {pencils}, j = e / {pencils};")
-        }
-    };
     let order = |contig: bool, len: usize| order_of(contig, len, pb);
     // A real pass (r2c, or c2r not merged) packs two real pencils into one complex transform:
     // the block takes 2 * pb pencils.
     let packed = packs(p);
     let per_block = if packed { 2 * pb } else { pb };
     let mut s = String::new();
-    let mut signs = vec![p.kind.sign()];
-    if let Some(m) = &p.mid {
-        signs.push(m.kind.sign());
-    }
+    let signs: Vec<i32> = [Some(p.kind), p.mid.as_ref().map(|m| m.kind)]
+        .iter()
+        .flatten()
+        .map(|kind| kind.sign())
+        .collect();
     if radices.len() > 1 {
         s += &twiddle_tables(k, &radices, &signs, precision);
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* __restrict__ P) {{\n  __shared__ fx_cplx sm[{}];\n  const u64 b0 = (u64)blockIdx.x * {per_block};\n", pb * stride);
-    // Pencils contiguous along the axis skip shared memory at the ends: the first stage's item
-    // t reads elements t + q n/r straight from global memory and the last stage's writes
-    // elements t + q n/r straight to it (consecutive threads, consecutive elements), where
-    // runs of n/r >= 8 consecutive elements fill whole 32-byte sectors.
-    let runs = |r: usize| n / r >= 8;
-    let direct_in = !packed
-        && runs(radices[0])
-        && contiguous_along(&p.load, p.axis)
-        && matches!(p.kind, Kind1d::Dft { .. } | Kind1d::R2c);
-    let direct_out =
-        !packed && runs(radices[radices.len() - 1]) && contiguous_along(&p.store, p.axis);
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* __restrict__ P) {{\n  __shared__ fx_cplx sm[{}];\n", pb * stride);
+    let block = format!("  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};\n");
+    let (direct_in, direct_out) = direct_ends(p, &radices, packed);
+    let load = |j: &str| direct_load(k, p.kind, j);
+    let items0 = n / radices[0];
+    let prefetch = |group: &str| prefetch_code(&load, radices[0], items0, per_block, group);
+    // Looped, the block takes groups of `per_block` pencils gridDim.x groups apart
+    // (`kernels::resident_grid` launches as many blocks as stay resident); otherwise block i
+    // takes group i.
+    let prefetching = looped && direct_in;
+    if looped {
+        s += &block;
+        let first = prefetching.then(|| (radices[0], prefetch("(u64)blockIdx.x")));
+        s += &loop_head(per_block, first);
+    } else {
+        let _ = writeln!(s, "  const u64 b0 = (u64)blockIdx.x * {per_block};");
+    }
     if !direct_in {
         // Loads in two phases: every global read of the thread first, then the shared-memory
         // writes, so that the reads are in flight together (the kernels are latency-bound).
@@ -461,18 +460,22 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         );
         s += "  __syncthreads();\n";
     }
-    let _ = writeln!(s, "  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};\n  const u64 b = b0 + q;\n  const bool live = b < batch;");
-    let load = |j: &str| match p.kind {
-        Kind1d::R2c => format!("fx_c(live ? fftx_ldp{k}(P, b, {j}) : 0.0, 0.0)"),
-        _ => format!("(live ? fftx_ldp{k}(P, b, {j}) : fx_c(0.0, 0.0))"),
+    if !looped {
+        s += &block;
+    }
+    s += "  const u64 b = b0 + q;\n  const bool live = b < batch;\n";
+    let next = prefetch("g + gridDim.x");
+    let first = |j: usize| {
+        if prefetching {
+            format!("pf{j}")
+        } else {
+            load(&format!("(t + {})", j * items0))
+        }
     };
-    let store = |j: &str, v: &str| match p.kind_out() {
-        Kind1d::R2c => format!("if (live && {j} < {nout}) fftx_stp{k}(P, b, {j}, {v});"),
-        Kind1d::C2r => format!("if (live) fftx_stp{k}(P, b, {j}, {v}.x);"),
-        Kind1d::Dft { .. } => format!("if (live) fftx_stp{k}(P, b, {j}, {v});"),
-    };
-    let ends = |first: bool, last: bool| Ends {
-        load: (first && direct_in).then_some(&load as &LoadExpr),
+    let store = |j: &str, v: &str| direct_store(k, p, j, v);
+    let ends = |first_stage: bool, last: bool| Ends {
+        first: (first_stage && direct_in)
+            .then_some((&first as &FirstInput, prefetching.then_some(next.as_str()))),
         store: (last && direct_out).then_some(&store as &StoreStmt),
     };
     let single = p.mid.is_none();
@@ -485,20 +488,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         ends(true, single),
     );
     if let Some(m) = &p.mid {
-        // The middle: keep, pointwise, the second transform's input rules; then the half
-        // spectrum extended by symmetry for a c2r.
-        let len1 = p.kind.len_out(n);
-        let contig = m
-            .fused
-            .as_ref()
-            .and_then(|f| f.data.as_ref())
-            .is_none_or(|d| d.strides[p.axis].abs() == 1);
-        let pj = pad("j");
-        s += &two_phase(pb * len1, threads, &order(contig, len1), &format!("v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_midp{k}(P, b, j, v[it]);"), &format!("sm[q * {stride} + {pj}] = v[it];"));
-        s += "  __syncthreads();\n";
-        if m.kind == Kind1d::C2r {
-            let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ fx_cplx w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
-        }
+        s += &middle(k, p, m, (pb, threads, stride), &pad);
         stages(
             &mut s,
             &radices,
@@ -513,8 +503,123 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision) -> Option<String> {
         let value = stored_value(p, packed, stride, &pad);
         let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}", per_block * nout, order_of(contig, nout, per_block));
     }
-    s += "}\n";
+    s += if looped {
+        "  __syncthreads();\n  }\n}\n"
+    } else {
+        "}\n"
+    };
     Some(s)
+}
+
+/// `q` (the block's pencil) and `j` (the element) of element `e` of a block's `pencils`
+/// pencils of `len`, walking along the pencils (`contig`) or across them.
+fn order_of(contig: bool, len: usize, pencils: usize) -> String {
+    if contig {
+        format!("const int q = e / {len}, j = e % {len};")
+    } else {
+        format!("const int q = e % {pencils}, j = e / {pencils};")
+    }
+}
+
+/// Whether a fused pass loads its first stage's inputs and stores its last stage's outputs
+/// directly. Pencils contiguous along the axis skip shared memory at the ends: the first
+/// stage's item t reads elements t + q n/r straight from global memory and the last stage's
+/// writes elements t + q n/r straight to it (consecutive threads, consecutive elements), where
+/// runs of n/r >= 8 consecutive elements fill whole 32-byte sectors.
+fn direct_ends(p: &Pass, radices: &[usize], packed: bool) -> (bool, bool) {
+    let runs = |r: usize| p.n / r >= 8;
+    let direct_in = !packed
+        && runs(radices[0])
+        && contiguous_along(&p.load, p.axis)
+        && matches!(p.kind, Kind1d::Dft { .. } | Kind1d::R2c);
+    let direct_out =
+        !packed && runs(radices[radices.len() - 1]) && contiguous_along(&p.store, p.axis);
+    (direct_in, direct_out)
+}
+
+/// Element `j` of the thread's pencil `b` (zero outside the batch) read directly by pass `k`
+/// of `kind`, as a complex value.
+fn direct_load(k: usize, kind: Kind1d, j: &str) -> String {
+    match kind {
+        Kind1d::R2c => format!("fx_c(live ? fftx_ldp{k}(P, b, {j}) : 0.0, 0.0)"),
+        _ => format!("(live ? fftx_ldp{k}(P, b, {j}) : fx_c(0.0, 0.0))"),
+    }
+}
+
+/// The statement by which pass `k` stores value `v` directly at element `j` of the thread's
+/// pencil `b` (nothing outside the batch or past the output's length).
+fn direct_store(k: usize, p: &Pass, j: &str, v: &str) -> String {
+    let nout = p.len_out();
+    match p.kind_out() {
+        Kind1d::R2c => format!("if (live && {j} < {nout}) fftx_stp{k}(P, b, {j}, {v});"),
+        Kind1d::C2r => format!("if (live) fftx_stp{k}(P, b, {j}, {v}.x);"),
+        Kind1d::Dft { .. } => format!("if (live) fftx_stp{k}(P, b, {j}, {v});"),
+    }
+}
+
+/// With direct loads in a looped kernel, the first stage's `r0` inputs of the block's next
+/// group (`pf{q}`, of group `group`) are loaded while the current group is transformed: global
+/// loads always in flight.
+fn prefetch_code(
+    load: &dyn Fn(&str) -> String,
+    r0: usize,
+    items0: usize,
+    per_block: usize,
+    group: &str,
+) -> String {
+    let mut c = format!("  if (t < {items0}) {{\n    const u64 b = ({group}) * {per_block} + q;\n    const bool live = b < batch;\n");
+    for q in 0..r0 {
+        let _ = writeln!(c, "    pf{q} = {};", load(&format!("(t + {})", q * items0)));
+    }
+    c + "  }\n"
+}
+
+/// The head of a looped kernel's loop over groups of `per_block` pencils: the prefetch
+/// registers and the first group's loads where given (`first`: the first radix and the code).
+fn loop_head(per_block: usize, first: Option<(usize, String)>) -> String {
+    let mut s = format!("  const u64 groups = (batch + {per_block} - 1) / {per_block};\n");
+    if let Some((r0, loads)) = first {
+        for q in 0..r0 {
+            let _ = writeln!(s, "  fx_cplx pf{q} = fx_c(0.0, 0.0);");
+        }
+        s += &loads;
+    }
+    let _ = writeln!(s, "  for (u64 g = blockIdx.x; g < groups; g += gridDim.x) {{\n  const u64 b0 = g * {per_block};");
+    s
+}
+
+/// The middle of a merged pass (between its two transforms, in shared memory): keep,
+/// pointwise, the second transform's input rules; then the half spectrum extended by symmetry
+/// for a c2r. `(pb, threads, stride)`: the block's pencils, threads and pencil stride.
+fn middle(
+    k: usize,
+    p: &Pass,
+    m: &Mid,
+    (pb, threads, stride): (usize, usize, usize),
+    pad: &dyn Fn(&str) -> String,
+) -> String {
+    let n = p.n;
+    let len1 = p.kind.len_out(n);
+    let contig = m
+        .fused
+        .as_ref()
+        .and_then(|f| f.data.as_ref())
+        .is_none_or(|d| d.strides[p.axis].abs() == 1);
+    let pj = pad("j");
+    let mut s = two_phase(
+        pb * len1,
+        threads,
+        &order_of(contig, len1, pb),
+        &format!(
+            "v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_midp{k}(P, b, j, v[it]);"
+        ),
+        &format!("sm[q * {stride} + {pj}] = v[it];"),
+    );
+    s += "  __syncthreads();\n";
+    if m.kind == Kind1d::C2r {
+        let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    const int q = e / {n}, j = e % {n};\n    if (j > {h}) {{ fx_cplx w = sm[q * {stride} + {pn}]; sm[q * {stride} + {pj}] = fx_c(w.x, -w.y); }}\n  }}\n  __syncthreads();", pb * n, h = n / 2, pn = pad(&format!("{n} - j")), pj = pad("j"));
+    }
+    s
 }
 
 /// The twiddle tables `fftx_tw{k}_{h}_{st}` of a pass's transforms of length `n` (one per sign
@@ -625,12 +730,14 @@ fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str)
 /// `load(j)` is element `j` of the thread's pencil, `store(j, v)` the statement storing `v` at
 /// element `j`.
 struct Ends<'a> {
-    load: Option<&'a LoadExpr<'a>>,
+    first: Option<(&'a FirstInput<'a>, Option<&'a str>)>,
     store: Option<&'a StoreStmt<'a>>,
 }
 
-/// Element `j` of the thread's pencil, as an expression.
-type LoadExpr<'a> = dyn Fn(&str) -> String + 'a;
+/// The first stage's input `q` (element t + q n/r of the thread's pencil), as an expression;
+/// with the code that then loads the next group's inputs where they are prefetched.
+type FirstInput<'a> = dyn Fn(usize) -> String + 'a;
+
 /// The statement storing value `v` at element `j` of the thread's pencil.
 type StoreStmt<'a> = dyn Fn(&str, &str) -> String + 'a;
 
@@ -650,7 +757,7 @@ fn stages(
     let mut pp = 1usize;
     for (st, &r) in radices.iter().enumerate() {
         let items = n / r;
-        let from_global = st == 0 && ends.load.is_some();
+        let from_global = st == 0 && ends.first.is_some();
         let to_global = st + 1 == radices.len() && ends.store.is_some();
         let _ = writeln!(s, "  {{ // stage {st}: radix {r}, p = {pp}");
         for q in 0..r {
@@ -662,19 +769,17 @@ fn stages(
             let _ = writeln!(s, "    const int t_p = {};", pad("t"));
         }
         for (q, &c) in reads.iter().enumerate() {
-            match ends.load {
-                Some(load) if from_global => {
-                    let _ = writeln!(s, "    u{q} = {};", load(&format!("(t + {c})")));
-                }
-                _ => {
-                    let at = if items.is_multiple_of(pad_every) {
-                        format!("t_p + {}", c + c / pad_every)
-                    } else {
-                        pad(&format!("t + {c}"))
-                    };
-                    let _ = writeln!(s, "    u{q} = x[{at}];");
-                }
-            }
+            let at = if let Some((input, _)) = ends.first.filter(|_| from_global) {
+                input(q)
+            } else if items.is_multiple_of(pad_every) {
+                format!("x[t_p + {}]", c + c / pad_every)
+            } else {
+                format!("x[{}]", pad(&format!("t + {c}")))
+            };
+            let _ = writeln!(s, "    u{q} = {at};");
+        }
+        if let Some((_, Some(next))) = ends.first.filter(|_| from_global) {
+            *s += next;
         }
         if pp > 1 {
             let _ = writeln!(s, "    const fx_cplx* w = {table}_{st} + k * {};", r - 1);
@@ -782,7 +887,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p, prog.precision())
+            s += &fused_pass(k, p, prog.precision(), false)
                 .expect("merged passes are made for the fused kernels only");
         } else if kernels {
             let (ti, to) = (
@@ -799,7 +904,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p, prog.precision()) {
+            if let Some(f) = fused_pass(k, p, prog.precision(), false) {
                 s += &f;
             }
         }

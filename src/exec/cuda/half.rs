@@ -23,7 +23,7 @@
 //! (widen, the f32 plan, round).
 
 use super::cufft::{CufftPlan, FftType, Layout};
-use super::kernels::{compile_generated, generated_function, Generated};
+use super::kernels::{compile_generated, generated_function, resident_grid, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::problem::{Kind, Kind1d, Precision, Problem};
 use crate::program::pencil::{fused_shape, Pass, SegMap, Side};
@@ -287,8 +287,20 @@ fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
     Some(out)
 }
 
-/// A pass kernel's name, its Pass and its batch (pencils).
-type PassLaunch = (String, Pass, u64);
+/// A pass kernel's name, its Pass, its batch (pencils) and whether its blocks loop over
+/// groups of pencils (`cudagen::fused_pass`'s `looped`).
+type PassLaunch = (String, Pass, u64, bool);
+
+/// Whether the pass kernel of length `n` loops over groups of pencils, loading the next
+/// group's inputs while it transforms the current one. That costs two registers an input of
+/// the first stage; measured on the H100 (bench/results/2026-11-27-h100-half-direct-io.md,
+/// 2^24 elements) it won where the first radix is at most 8 or every radix is a power of two
+/// (256: 0.102 -> 0.077 ms, 768: 0.100 -> 0.077, 1024: 0.115 -> 0.088, 4096: 0.121 -> 0.107)
+/// and lost for 1000 = 10^3 (0.116 -> 0.119) and 3072 = 16 x 12 x 16 (0.129 -> 0.143).
+fn prefetches(n: usize) -> bool {
+    crate::program::fftgen::radices(n)
+        .is_some_and(|r| r[0] <= 8 || r.iter().all(|x| x.is_power_of_two()))
+}
 
 /// The pass kernels' source and each pass's launch.
 fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
@@ -336,8 +348,9 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             mid: None,
         };
         s += &access(p, k, axis, load, store, Form::Pencil);
-        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32)?;
-        passes.push((format!("fftx_pass{k}"), pass, batch));
+        let looped = prefetches(n);
+        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32, looped)?;
+        passes.push((format!("fftx_pass{k}"), pass, batch, looped));
     }
     Some((s, passes))
 }
@@ -655,15 +668,20 @@ fn passes_way(
 ) -> Result<Way> {
     let m = module(device, source)?;
     let mut launches = Vec::new();
-    for (name, pass, batch) in passes {
+    for (name, pass, batch, looped) in passes {
         let shape = fused_shape(pass.n, Precision::F32).expect("pass_plan checked the shape");
         let per_block = crate::exec::cuda::cudagen::pencils_per_block(pass, Precision::F32)
             .unwrap_or(shape.pencils) as u64;
-        let grid = batch.div_ceil(per_block);
+        let f = generated_function(m, name)? as usize;
+        let groups = batch.div_ceil(per_block);
+        let grid = if *looped {
+            resident_grid(device, f, shape.threads as u32, groups)
+        } else {
+            groups
+        };
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));
         }
-        let f = generated_function(m, name)? as usize;
         launches.push((f, grid as u32, shape.threads as u32, *batch));
     }
     let scratch = if passes.len() > 1 {
@@ -1010,6 +1028,41 @@ mod tests {
         assert!(pass_source(&p17).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
+    }
+
+    /// The pass kernels loop over groups of pencils, prefetching the next group's inputs, only
+    /// for the lengths where that measured faster; the others keep one group a block.
+    #[test]
+    fn pass_kernels_prefetch_where_it_measured_faster() {
+        for (n, looped) in [
+            (256, true),
+            (768, true),
+            (1024, true),
+            (4096, true),
+            (1000, false),
+            (3072, false),
+        ] {
+            assert_eq!(prefetches(n), looped, "n = {n}");
+            let p = problem(
+                Kind::Dft { sign: -1 },
+                vec![IoDim::new(n as isize, 2, 2)],
+                vec![IoDim::new(64, 2 * n as isize, 2 * n as isize)],
+            );
+            let (src, passes) = pass_source(&p).unwrap();
+            assert_eq!(passes[0].3, looped);
+            assert_eq!(
+                src.contains("for (u64 g = blockIdx.x; g < groups; g += gridDim.x)"),
+                looped
+            );
+            assert_eq!(
+                src.contains("    pf0 = (live ? fftx_ldp0(P, b, (t + 0))"),
+                looped
+            );
+            assert!(
+                src.contains("u0 = pf0;") == looped
+                    && src.contains("u0 = (live ? fftx_ldp0(P, b, (t + 0))") != looped
+            );
+        }
     }
 
     /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive
