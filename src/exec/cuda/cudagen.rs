@@ -399,8 +399,13 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// the first stage loads its inputs and the last stores its outputs directly (no shared-memory
 /// round trip at either end); otherwise loads and stores go through shared memory, walking
 /// across the pencils (coalesced either way). On the H100 the direct ends, folded padding and
-/// per-stage twiddle tables cut a 768-point binary16 pass from 81 to 39 million warp
+/// per-stage twiddle tables cut a 768-point binary16 pass from 96 to 39 million warp
 /// instructions (bench/results/2026-11-27-h100-half-direct-io.md).
+///
+/// `looped` (taken only where the first stage loads directly, [`first_stage_direct`]): block i
+/// loops over pencil groups i, i + gridDim.x, ... and loads the next group's first-stage inputs
+/// while it transforms the current group; launch it with `kernels::resident_grid` blocks.
+/// Otherwise block i takes group i.
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
@@ -440,7 +445,8 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     // Looped, the block takes groups of `per_block` pencils gridDim.x groups apart
     // (`kernels::resident_grid` launches as many blocks as stay resident); otherwise block i
     // takes group i.
-    let prefetching = looped && direct_in;
+    let looped = looped && direct_in;
+    let prefetching = looped;
     if looped {
         s += &block;
         let first = prefetching.then(|| (radices[0], prefetch("(u64)blockIdx.x")));
@@ -535,6 +541,12 @@ fn direct_ends(p: &Pass, radices: &[usize], packed: bool) -> (bool, bool) {
     let direct_out =
         !packed && runs(radices[radices.len() - 1]) && contiguous_along(&p.store, p.axis);
     (direct_in, direct_out)
+}
+
+/// Whether pass `p`'s fused kernel loads its first stage's inputs directly from global memory
+/// (what a looped kernel prefetches; without it, looping only costs).
+pub fn first_stage_direct(p: &Pass, precision: Precision) -> bool {
+    fused_shape(p.n, precision).is_some_and(|shape| direct_ends(p, &shape.radices, packs(p)).0)
 }
 
 /// Element `j` of the thread's pencil `b` (zero outside the batch) read directly by pass `k`

@@ -22,6 +22,7 @@
 //! scratch), so new-array executes only rewrite the table. The CPU twin is `half::HalfPlan`'s
 //! (widen, the f32 plan, round).
 
+use super::cudagen;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, resident_grid, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
@@ -229,7 +230,7 @@ fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place, form: F
 /// input, widened) and `fftx_st0` (element `off` of the packed output, rounded), the caller's
 /// layout through the table `info` = {input address, output address}.
 pub fn access_source(p: &Problem) -> String {
-    let mut s = crate::exec::cuda::cudagen::prelude(Precision::F32);
+    let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
     let last = p.dims.len() - 1;
     s += &access(
@@ -305,7 +306,7 @@ fn prefetches(n: usize) -> bool {
 /// The pass kernels' source and each pass's launch.
 fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
     let plan = pass_plan(p)?;
-    let mut s = crate::exec::cuda::cudagen::prelude(Precision::F32);
+    let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
     let mut passes = Vec::new();
     let cshape = complex_shape(p);
@@ -348,8 +349,8 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             mid: None,
         };
         s += &access(p, k, axis, load, store, Form::Pencil);
-        let looped = prefetches(n);
-        s += &crate::exec::cuda::cudagen::fused_pass(k, &pass, Precision::F32, looped)?;
+        let looped = prefetches(n) && cudagen::first_stage_direct(&pass, Precision::F32);
+        s += &cudagen::fused_pass(k, &pass, Precision::F32, looped)?;
         passes.push((format!("fftx_pass{k}"), pass, batch, looped));
     }
     Some((s, passes))
@@ -670,8 +671,8 @@ fn passes_way(
     let mut launches = Vec::new();
     for (name, pass, batch, looped) in passes {
         let shape = fused_shape(pass.n, Precision::F32).expect("pass_plan checked the shape");
-        let per_block = crate::exec::cuda::cudagen::pencils_per_block(pass, Precision::F32)
-            .unwrap_or(shape.pencils) as u64;
+        let per_block =
+            cudagen::pencils_per_block(pass, Precision::F32).unwrap_or(shape.pencils) as u64;
         let f = generated_function(m, name)? as usize;
         let groups = batch.div_ceil(per_block);
         let grid = if *looped {
@@ -1063,6 +1064,28 @@ mod tests {
                     && src.contains("u0 = (live ? fftx_ldp0(P, b, (t + 0))") != looped
             );
         }
+        // 16 points: a power of two, but one stage of one thread a pencil, loaded through
+        // shared memory: nothing to prefetch, no loop.
+        assert!(prefetches(16));
+        let p16 = problem(
+            Kind::Dft { sign: -1 },
+            vec![IoDim::new(16, 2, 2)],
+            vec![IoDim::new(64, 32, 32)],
+        );
+        let (src, passes) = pass_source(&p16).unwrap();
+        assert!(!passes[0].3 && !src.contains("groups"));
+        // An r2c of rank 2: the packed real pass and the strided pass over the scratch load
+        // through shared memory: no loop.
+        let p = problem(
+            Kind::R2c,
+            vec![IoDim::new(256, 2 * 256, 2 * 129), IoDim::new(256, 1, 2)],
+            vec![],
+        );
+        let (_, passes) = pass_source(&p).unwrap();
+        assert_eq!(
+            passes.iter().map(|l| l.3).collect::<Vec<_>>(),
+            [false, false]
+        );
     }
 
     /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive
