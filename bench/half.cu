@@ -79,13 +79,19 @@ static std::vector<double> widen(const std::vector<__half>& h) {
 
 static bool pow2(long long n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// "768", "1024x1024": a shape as the table and HALF_CASES write it.
+static std::string shape_name(const std::vector<long long>& n) {
+  std::string shape;
+  for (size_t d = 0; d < n.size(); d++) shape += (d ? "x" : "") + std::to_string(n[d]);
+  return shape;
+}
+
 static void run_case(std::vector<long long> n, long long batch, int reps) {
   long long per = 1;
   for (auto x : n) per *= x;
   long long elems = per * batch;
   int rank = (int)n.size();
-  std::string shape;
-  for (int d = 0; d < rank; d++) shape += (d ? "x" : "") + std::to_string(n[d]);
+  std::string shape = shape_name(n);
   std::mt19937_64 rng(42 + elems);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   std::vector<__half> hin(2 * elems);
@@ -195,10 +201,8 @@ int main(int argc, char** argv) {
   const char* only = getenv("HALF_CASES");
   auto wanted = [&](std::vector<long long> n) {
     if (!only) return true;
-    std::string shape;
-    for (size_t d = 0; d < n.size(); d++) shape += (d ? "x" : "") + std::to_string(n[d]);
     std::string list = std::string(",") + only + ",";
-    return list.find("," + shape + ",") != std::string::npos;
+    return list.find("," + shape_name(n) + ",") != std::string::npos;
   };
   const long long M = 1LL << 24;  // elements per case (complex)
   std::vector<long long> ones = {256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20,

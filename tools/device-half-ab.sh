@@ -17,7 +17,8 @@ for r in $(seq 1 "${AB_ROUNDS:-2}"); do
   done
 done
 # HALF_NCU_CASES (shapes as bench/half.cu's HALF_CASES): Nsight Compute on every kernel of those
-# cases, both sides (HALF_REPS=3, the first 120 launches) -> $OUT/half-ncu-<side>.csv.
+# cases (3 executes a case, the first 120 launches), on the sides in HALF_NCU_SIDES (default
+# "A B") -> $OUT/half-ncu-<side>.csv. HALF_CASES limits the timed cases the same way.
 if [ -n "${HALF_NCU_CASES:-}" ]; then
   NCU=$CUDA_HOME/bin/ncu
   metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__block_size,launch__grid_size,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio

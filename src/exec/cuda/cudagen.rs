@@ -428,11 +428,10 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     let packed = packs(p);
     let per_block = if packed { 2 * pb } else { pb };
     let mut s = String::new();
-    let signs: Vec<i32> = [Some(p.kind), p.mid.as_ref().map(|m| m.kind)]
-        .iter()
-        .flatten()
-        .map(|kind| kind.sign())
-        .collect();
+    let mut signs = vec![p.kind.sign()];
+    if let Some(m) = &p.mid {
+        signs.push(m.kind.sign());
+    }
     if radices.len() > 1 {
         s += &twiddle_tables(k, &radices, &signs, precision);
     }
@@ -446,11 +445,9 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     // (`kernels::resident_grid` launches as many blocks as stay resident); otherwise block i
     // takes group i.
     let looped = looped && direct_in;
-    let prefetching = looped;
     if looped {
         s += &block;
-        let first = prefetching.then(|| (radices[0], prefetch("(u64)blockIdx.x")));
-        s += &loop_head(per_block, first);
+        s += &loop_head(per_block, radices[0], &prefetch("(u64)blockIdx.x"));
     } else {
         let _ = writeln!(s, "  const u64 b0 = (u64)blockIdx.x * {per_block};");
     }
@@ -472,7 +469,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     s += "  const u64 b = b0 + q;\n  const bool live = b < batch;\n";
     let next = prefetch("g + gridDim.x");
     let first = |j: usize| {
-        if prefetching {
+        if looped {
             format!("pf{j}")
         } else {
             load(&format!("(t + {})", j * items0))
@@ -481,7 +478,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     let store = |j: &str, v: &str| direct_store(k, p, j, v);
     let ends = |first_stage: bool, last: bool| Ends {
         first: (first_stage && direct_in)
-            .then_some((&first as &FirstInput, prefetching.then_some(next.as_str()))),
+            .then_some((&first as &FirstInput, looped.then_some(next.as_str()))),
         store: (last && direct_out).then_some(&store as &StoreStmt),
     };
     let single = p.mid.is_none();
@@ -586,16 +583,14 @@ fn prefetch_code(
     c + "  }\n"
 }
 
-/// The head of a looped kernel's loop over groups of `per_block` pencils: the prefetch
-/// registers and the first group's loads where given (`first`: the first radix and the code).
-fn loop_head(per_block: usize, first: Option<(usize, String)>) -> String {
+/// The head of a looped kernel's loop over groups of `per_block` pencils: the `r0` prefetch
+/// registers, `loads` (the first group's), and the loop.
+fn loop_head(per_block: usize, r0: usize, loads: &str) -> String {
     let mut s = format!("  const u64 groups = (batch + {per_block} - 1) / {per_block};\n");
-    if let Some((r0, loads)) = first {
-        for q in 0..r0 {
-            let _ = writeln!(s, "  fx_cplx pf{q} = fx_c(0.0, 0.0);");
-        }
-        s += &loads;
+    for q in 0..r0 {
+        let _ = writeln!(s, "  fx_cplx pf{q} = fx_c(0.0, 0.0);");
     }
+    s += loads;
     let _ = writeln!(s, "  for (u64 g = blockIdx.x; g < groups; g += gridDim.x) {{\n  const u64 b0 = g * {per_block};");
     s
 }
@@ -739,8 +734,8 @@ fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str)
 }
 
 /// Where a transform's first stage reads and its last stage writes when not in shared memory:
-/// `load(j)` is element `j` of the thread's pencil, `store(j, v)` the statement storing `v` at
-/// element `j`.
+/// `first` gives the first stage's inputs (and, in a looped kernel, the code loading the next
+/// group's), `store` the statement storing a value at an element of the thread's pencil.
 struct Ends<'a> {
     first: Option<(&'a FirstInput<'a>, Option<&'a str>)>,
     store: Option<&'a StoreStmt<'a>>,
@@ -776,11 +771,11 @@ fn stages(
             let _ = writeln!(s, "  fx_cplx u{q} = fx_c(0.0, 0.0);");
         }
         let _ = writeln!(s, "  const int k = t % {pp};\n  if (t < {items}) {{");
-        let reads: Vec<usize> = (0..r).map(|q| q * items).collect();
         if !from_global {
             let _ = writeln!(s, "    const int t_p = {};", pad("t"));
         }
-        for (q, &c) in reads.iter().enumerate() {
+        for q in 0..r {
+            let c = q * items;
             let at = if let Some((input, _)) = ends.first.filter(|_| from_global) {
                 input(q)
             } else if items.is_multiple_of(pad_every) {
