@@ -73,6 +73,26 @@ fn dft(x: &[(f64, f64)], shape: &[usize], sign: f64) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The reference transform: the direct DFT, or for long 1-D transforms (where it would take
+/// minutes) rustfft's in f64.
+fn reference(x: &[(f64, f64)], shape: &[usize], sign: i32) -> Vec<(f64, f64)> {
+    if shape.len() > 1 || shape[0] <= 16384 {
+        return dft(x, shape, sign as f64);
+    }
+    let dir = if sign < 0 {
+        rustfft::FftDirection::Forward
+    } else {
+        rustfft::FftDirection::Inverse
+    };
+    let fft = rustfft::FftPlanner::<f64>::new().plan_fft(shape[0], dir);
+    let mut v: Vec<rustfft::num_complex::Complex<f64>> = x
+        .iter()
+        .map(|&(re, im)| rustfft::num_complex::Complex::new(re, im))
+        .collect();
+    fft.process(&mut v);
+    v.iter().map(|c| (c.re, c.im)).collect()
+}
+
 fn rel_l2(got: &[(f64, f64)], want: &[(f64, f64)]) -> f64 {
     let (mut e, mut w) = (0.0, 0.0);
     for (g, r) in got.iter().zip(want) {
@@ -163,7 +183,7 @@ fn check_c2c(
                 (w(e[0]), w(e[1]))
             })
             .collect();
-        let want = dft(&x, shape, sign as f64);
+        let want = reference(&x, shape, sign);
         let got: Vec<(f64, f64)> = (0..total)
             .map(|i| {
                 let e = result[pos_of(b, i, &ol)];
@@ -199,6 +219,72 @@ fn c2c_1d_any_size() {
         check_c2c(&[n], howmany, lay(), lay(), -1, false, k as u64);
         check_c2c(&[n], howmany, lay(), lay(), 1, true, 100 + k as u64);
     }
+}
+
+/// Lengths no single pass kernel takes (over 4096 points): on the GPU, passes over the digits
+/// of the length (two for 12288 and 5^6, three for 2^20), strided, in place, both signs.
+#[test]
+fn c2c_1d_longer_than_one_pass() {
+    let n = 12288;
+    check_c2c(
+        &[n],
+        2,
+        Layout {
+            stride: 2,
+            dist: 2 * n + 3,
+        },
+        Layout { stride: 1, dist: n },
+        -1,
+        false,
+        41,
+    );
+    check_c2c(
+        &[n],
+        1,
+        Layout { stride: 1, dist: n },
+        Layout { stride: 1, dist: n },
+        1,
+        true,
+        42,
+    );
+    let n = 15625;
+    check_c2c(
+        &[n],
+        2,
+        Layout { stride: 1, dist: n },
+        Layout { stride: 1, dist: n },
+        1,
+        true,
+        43,
+    );
+    let n = 1 << 20;
+    check_c2c(
+        &[n],
+        1,
+        Layout { stride: 1, dist: n },
+        Layout {
+            stride: 3,
+            dist: 3 * n,
+        },
+        -1,
+        false,
+        44,
+    );
+    check_c2c(
+        &[3 << 16],
+        3,
+        Layout {
+            stride: 1,
+            dist: 3 << 16,
+        },
+        Layout {
+            stride: 1,
+            dist: 3 << 16,
+        },
+        1,
+        true,
+        45,
+    );
 }
 
 #[test]

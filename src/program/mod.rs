@@ -18,6 +18,7 @@
 
 pub mod fftgen;
 pub mod kernel;
+pub mod multipass;
 pub mod pencil;
 
 use crate::error::Error;

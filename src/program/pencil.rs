@@ -459,9 +459,53 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
     })
 }
 
+/// The shape of a fused kernel whose pass is strided on a side (its pencils adjacent in memory
+/// there, `program::multipass`): as [`fused_shape`], with as many pencils a block as fit 1024
+/// threads and a block's 48 KiB of shared memory, up to 64, a power of two, so that a block's
+/// strided accesses cover whole 32-byte sectors (8 binary16 or 4 f32 complex elements) and its
+/// neighbours' start on the next. Never fewer pencils than [`fused_shape`]'s.
+pub fn strided_shape(n: usize, precision: Precision) -> Option<FusedShape> {
+    let base = fused_shape(n, precision)?;
+    let t = base.threads / base.pencils;
+    let fits = |p: usize| p * t <= 1024 && p * shared_stride(n) * 2 * precision.bytes() <= 48 << 10;
+    let pencils = (0..=6)
+        .map(|e| 1usize << e)
+        .filter(|&p| fits(p))
+        .max()
+        .unwrap_or(1);
+    Some(if pencils > base.pencils {
+        FusedShape {
+            pencils,
+            threads: pencils * t,
+            ..base
+        }
+    } else {
+        base
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Strided passes take a power of two of pencils within a block's limits.
+    #[test]
+    fn strided_shapes_fill_sectors() {
+        for (n, pencils) in [
+            (192, 16),
+            (512, 8),
+            (125, 32),
+            (256, 16),
+            (8, 256),
+            (4096, 1),
+        ] {
+            let s = strided_shape(n, Precision::F32).unwrap();
+            assert_eq!(s.pencils, pencils, "n = {n}");
+            assert!(s.threads <= 1024);
+            assert!(s.pencils * shared_stride(n) * 8 <= 48 << 10);
+            assert_eq!(s.radices, fused_shape(n, Precision::F32).unwrap().radices);
+        }
+    }
 
     #[test]
     fn pass_index_decodes_the_pencil_box_row_major() {

@@ -409,15 +409,21 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
-pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Option<String> {
-    let shape = fused_shape(p.n, precision)?;
+/// `shape` is `pencil::fused_shape`'s, or `pencil::strided_shape`'s (more pencils a block).
+pub fn fused_pass(
+    k: usize,
+    p: &Pass,
+    shape: &FusedShape,
+    precision: Precision,
+    looped: bool,
+) -> String {
     let n = p.n;
-    let layout = SharedLayout::choose(n, &shape, 2 * precision.bytes());
+    let layout = SharedLayout::choose(n, shape, 2 * precision.bytes());
     let FusedShape {
         radices,
         pencils: pb,
         threads,
-    } = shape;
+    } = shape.clone();
     let t = threads / pb;
     let nout = p.len_out();
     let stride = layout.stride;
@@ -511,7 +517,7 @@ pub fn fused_pass(k: usize, p: &Pass, precision: Precision, looped: bool) -> Opt
     } else {
         "}\n"
     };
-    Some(s)
+    s
 }
 
 /// `q` (the block's pencil) and `j` (the element) of element `e` of a block's `pencils`
@@ -540,10 +546,10 @@ fn direct_ends(p: &Pass, radices: &[usize], packed: bool) -> (bool, bool) {
     (direct_in, direct_out)
 }
 
-/// Whether pass `p`'s fused kernel loads its first stage's inputs directly from global memory
-/// (what a looped kernel prefetches; without it, looping only costs).
-pub fn first_stage_direct(p: &Pass, precision: Precision) -> bool {
-    fused_shape(p.n, precision).is_some_and(|shape| direct_ends(p, &shape.radices, packs(p)).0)
+/// Whether pass `p`'s fused kernel of `shape` loads its first stage's inputs directly from
+/// global memory (what a looped kernel prefetches; without it, looping only costs).
+pub fn first_stage_direct(p: &Pass, shape: &FusedShape) -> bool {
+    direct_ends(p, &shape.radices, packs(p)).0
 }
 
 /// Element `j` of the thread's pencil `b` (zero outside the batch) read directly by pass `k`
@@ -719,9 +725,9 @@ pub fn packs(p: &Pass) -> bool {
     p.mid.is_none() && matches!(p.kind, Kind1d::R2c | Kind1d::C2r)
 }
 
-/// Real pencils a fused pass kernel's block takes.
-pub fn pencils_per_block(p: &Pass, precision: Precision) -> Option<usize> {
-    fused_shape(p.n, precision).map(|f| f.pencils * if packs(p) { 2 } else { 1 })
+/// Real pencils a fused pass kernel's block of `shape` takes.
+pub fn pencils_per_block(p: &Pass, shape: &FusedShape) -> usize {
+    shape.pencils * if packs(p) { 2 } else { 1 }
 }
 
 /// A loop over `total` elements of a block in two unrolled phases: `first` for every element of
@@ -894,8 +900,9 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             s += &mid_fn(k, p, m);
         }
         if kernels && p.mid.is_some() {
-            s += &fused_pass(k, p, prog.precision(), false)
+            let shape = fused_shape(p.n, prog.precision())
                 .expect("merged passes are made for the fused kernels only");
+            s += &fused_pass(k, p, &shape, prog.precision(), false);
         } else if kernels {
             let (ti, to) = (
                 if p.kind.real_in() {
@@ -911,8 +918,8 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             );
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
-            if let Some(f) = fused_pass(k, p, prog.precision(), false) {
-                s += &f;
+            if let Some(shape) = fused_shape(p.n, prog.precision()) {
+                s += &fused_pass(k, p, &shape, prog.precision(), false);
             }
         }
     }

@@ -6,14 +6,18 @@
 //!   caller's arrays. fp16 arithmetic inside cuFFT, not the f32 accumulation `fftxh_` plans
 //!   promise: errors of 1e-3-2e-3 on an H200 (the f32 ways: 2e-4), but the f32 ways below are
 //!   1.2-3.9x slower there.
-//! - **pass kernels** (1-D, and r2c/c2r of rank 2-3, when every axis's length has radices up
-//!   to 16 and fits a block's shared memory, `pencil::fused_shape`): one FFTX pass kernel (`cudagen::fused_pass`) per axis,
-//!   f32 Stockham stages in shared memory, whose element loads widen binary16 and whose stores
-//!   round to nearest even (1-D: one kernel, 4 bytes in and 4 out a complex element; rank 2-3:
-//!   a packed f32 scratch between the passes);
-//! - **gather, cuFFT f32, scatter** (c2c of rank 2-3, and anything else of rank 1 to 3;
-//!   estimated faster than the passes through a scratch for c2c there): a kernel widens the input
-//!   into packed f32, cuFFT transforms it, a kernel rounds it into the output.
+//! - **pass kernels** (rank 1 to 3, when every axis's length has radices up to 16 and fits a
+//!   block's shared memory, `pencil::fused_shape`): one FFTX pass kernel
+//!   (`cudagen::fused_pass`) per axis, f32 Stockham stages in shared memory, whose element
+//!   loads widen binary16 and whose stores round to nearest even (1-D: one kernel, 4 bytes in
+//!   and 4 out a complex element; rank 2-3: a packed f32 scratch between the passes, and the
+//!   passes strided on a side in wide blocks, `pencil::strided_shape`); a 1-D c2c longer than
+//!   one kernel takes (over 4096 points, up to 2^24) runs as two or three passes over the digits of
+//!   its length (`program::multipass`: strided pass kernels with the twiddle factors fused
+//!   into their stores, through the scratch), where it has radices up to 16;
+//! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3: prime factors over 16, r2c
+//!   and c2r over 4096 points): a kernel widens the input into packed f32, cuFFT transforms
+//!   it, a kernel rounds it into the output.
 //!
 //! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
 //! ran at 0.3-0.6x cuFFT fp16 and cuFFT refused the callbacks for large batches of short
@@ -27,7 +31,8 @@ use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{compile_generated, generated_function, resident_grid, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::problem::{Kind, Kind1d, Precision, Problem};
-use crate::program::pencil::{fused_shape, Pass, SegMap, Side};
+use crate::program::multipass::{ElementBytes, MultiPass, Twiddle};
+use crate::program::pencil::{fused_shape, strided_shape, FusedShape, Pass, SegMap, Side};
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::fmt::Write;
@@ -65,35 +70,49 @@ enum Place {
     Scratch,
 }
 
+/// The loops of a side innermost first as (length, stride): the problem's strides (binary16
+/// scalars) on the caller's arrays, the packed scratch's (complex elements, the transforms of
+/// `volume` elements each) there.
+fn loops_order(p: &Problem, place: Place, volume: isize) -> Vec<(isize, isize)> {
+    match place {
+        Place::User { input } => p
+            .loops
+            .iter()
+            .rev()
+            .map(|d| (d.n, if input { d.is } else { d.os }))
+            .collect(),
+        Place::Scratch => {
+            let mut stride = volume;
+            p.loops
+                .iter()
+                .rev()
+                .map(|d| {
+                    let l = (d.n, stride);
+                    stride *= d.n;
+                    l
+                })
+                .collect()
+        }
+    }
+}
+
 /// The axes of a side innermost first for a pass along `axis` (that axis, then the others
 /// from the last, then the loops from the last), as (length, stride): strides in binary16
 /// scalars for the caller's arrays, in complex elements for the scratch.
 fn order(p: &Problem, place: Place, shape: &[isize], axis: usize) -> Vec<(isize, isize)> {
-    let (strides, loops): (Vec<isize>, Vec<(isize, isize)>) = match place {
-        Place::User { input } => (
-            p.dims
-                .iter()
-                .map(|d| if input { d.is } else { d.os })
-                .collect(),
-            p.loops
-                .iter()
-                .map(|d| (d.n, if input { d.is } else { d.os }))
-                .collect(),
-        ),
+    let strides: Vec<isize> = match place {
+        Place::User { input } => p
+            .dims
+            .iter()
+            .map(|d| if input { d.is } else { d.os })
+            .collect(),
         Place::Scratch => {
             let c = complex_shape(p);
             let mut st = vec![1isize; c.len()];
             for d in (0..c.len().saturating_sub(1)).rev() {
                 st[d] = st[d + 1] * c[d + 1];
             }
-            let mut l = Vec::new();
-            let mut stride: isize = c.iter().product();
-            for d in p.loops.iter().rev() {
-                l.push((d.n, stride));
-                stride *= d.n;
-            }
-            l.reverse();
-            (st, l)
+            st
         }
     };
     let mut o = vec![(shape[axis], strides[axis])];
@@ -103,7 +122,7 @@ fn order(p: &Problem, place: Place, shape: &[isize], axis: usize) -> Vec<(isize,
             .filter(|&d| d != axis)
             .map(|d| (shape[d], strides[d])),
     );
-    o.extend(loops.iter().rev().copied());
+    o.extend(loops_order(p, place, complex_shape(p).iter().product()));
     o
 }
 
@@ -160,32 +179,67 @@ enum Form {
     Pencil,
 }
 
-/// The load and store of pass `k` along `axis` in `form`: one element of the pass's pencils
-/// (the axis fastest) from `load` and to `store`, through the table `info` = {input, output,
-/// scratch}. A complex binary16 element whose scalars are all an even number apart is read and
-/// written as one 32-bit word when the array is 4-byte aligned (a test of the table's address,
-/// the same in every thread): half the memory instructions of two 16-bit accesses.
-fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place, form: Form) -> String {
+/// One side of a pass (or of the gather/scatter way): where, its axes innermost first as
+/// (length, stride) (the pass's axis first, then the pencils' digits), and whether its
+/// elements are real.
+#[derive(Clone, Debug)]
+struct End {
+    place: Place,
+    order: Vec<(isize, isize)>,
+    real: bool,
+}
+
+impl End {
+    /// Side `place` of `p` for a pass along `axis` (real on the real side of an r2c or c2r).
+    fn of(p: &Problem, place: Place, axis: usize) -> End {
+        let (shape, real) = match place {
+            Place::User { input: true } => (p.input_shape(), !p.kind.input_is_complex()),
+            Place::User { input: false } => (p.output_shape(), !p.kind.output_is_complex()),
+            Place::Scratch => (complex_shape(p), false),
+        };
+        End {
+            place,
+            order: order(p, place, &shape, axis),
+            real,
+        }
+    }
+
+    /// Whether consecutive elements along the axis are adjacent in memory.
+    fn contiguous(&self) -> bool {
+        let unit = match self.place {
+            Place::User { .. } if !self.real => 2,
+            _ => 1,
+        };
+        self.order[0].1 == unit
+    }
+}
+
+/// The load and store of pass `k` in `form`: one element of the pass's pencils (the axis
+/// fastest) from `load` and to `store`, through the table `info` = {input, output, scratch},
+/// the stored value first multiplied by `twiddle`'s factor where given. A complex binary16
+/// element whose scalars are all an even number apart is read and written as one 32-bit word
+/// when the array is 4-byte aligned (a test of the table's address, the same in every
+/// thread): half the memory instructions of two 16-bit accesses.
+fn access(
+    k: usize,
+    form: Form,
+    load: &End,
+    store: &End,
+    twiddle: Option<(Twiddle, i32)>,
+) -> String {
     let mut s = String::new();
-    let real_in = load == (Place::User { input: true }) && !p.kind.input_is_complex();
-    let real_out = store == (Place::User { input: false }) && !p.kind.output_is_complex();
-    let shape_of = |place: Place| match place {
-        Place::User { input: true } => p.input_shape(),
-        Place::User { input: false } => p.output_shape(),
-        Place::Scratch => complex_shape(p),
-    };
-    for (place, is_load) in [(load, true), (store, false)] {
-        let real = if is_load { real_in } else { real_out };
+    for (end, is_load) in [(load, true), (store, false)] {
+        let (place, real) = (end.place, end.real);
         let ty = if real { "fx_real" } else { "fx_cplx" };
         let slot = match place {
             Place::User { input: true } => 0,
             Place::User { input: false } => 1,
             Place::Scratch => 2,
         };
-        let order = order(p, place, &shape_of(place), axis);
+        let order = &end.order;
         let pos = match form {
-            Form::Offset => position(&order),
-            Form::Pencil => pencil_position(&order),
+            Form::Offset => position(order),
+            Form::Pencil => pencil_position(order),
         };
         let words = order.iter().all(|&(_, stride)| stride % 2 == 0);
         let body = match (place, is_load, real) {
@@ -218,11 +272,54 @@ fn access(p: &Problem, k: usize, axis: usize, load: Place, store: Place, form: F
                 "__device__ __forceinline__ void fftx_stp{k}(const u64* info, u64 b, i64 j, {ty} e)"
             ),
         };
+        let scale = match twiddle {
+            Some((t, sign)) if !is_load => {
+                let pencils: u128 = order[1..].iter().map(|&(n, _)| n as u128).product();
+                s += &twiddle_table(k, t, sign);
+                let r = if pencils <= u32::MAX as u128 {
+                    format!("(unsigned)b % {}u", t.rest)
+                } else {
+                    format!("(unsigned)(b % {}ULL)", t.rest)
+                };
+                format!("  e = fx_mul(e, fxh_tw{k}((unsigned)j * ({r})));\n")
+            }
+            _ => String::new(),
+        };
         let _ = writeln!(
             s,
-            "{head} {{\n  const u64 a = ((const u64*)info)[{slot}];\n{pos}{body}\n}}"
+            "{head} {{\n{scale}  const u64 a = ((const u64*)info)[{slot}];\n{pos}{body}\n}}"
         );
     }
+    s
+}
+
+/// `fxh_tw{k}(i)`, the factor w_n^(sign i) of `t` for 0 <= i < n, as the product of two
+/// tables of about sqrt(n) entries (w^(hi S) w^lo, S a power of two): two reads that stay in
+/// the L1 cache and a complex product, where a table of n entries would miss it.
+fn twiddle_table(k: usize, t: Twiddle, sign: i32) -> String {
+    let bits = (t.n as f64).sqrt().ceil().log2().ceil() as u32;
+    let size = 1usize << bits;
+    let table = |name: &str, count: usize, step: usize| {
+        let mut s = format!("__device__ const fx_cplx {name}{k}[{count}] = {{");
+        for i in 0..count {
+            let (re, im) = crate::program::fftgen::root(sign, i * step, t.n);
+            let _ = write!(
+                s,
+                "{}{{{:.9e}f, {:.9e}f}}",
+                if i > 0 { ", " } else { "" },
+                re as f32,
+                im as f32
+            );
+        }
+        s + "};\n"
+    };
+    let mut s = table("fxh_twl", size.min(t.n), 1);
+    s += &table("fxh_twh", t.n.div_ceil(size), size);
+    let _ = writeln!(
+        s,
+        "__device__ __forceinline__ fx_cplx fxh_tw{k}(unsigned i) {{ return fx_mul(fxh_twh{k}[i >> {bits}], fxh_twl{k}[i & {}u]); }}",
+        size - 1
+    );
     s
 }
 
@@ -234,21 +331,40 @@ pub fn access_source(p: &Problem) -> String {
     s += CONVERT;
     let last = p.dims.len() - 1;
     s += &access(
-        p,
         0,
-        last,
-        Place::User { input: true },
-        Place::User { input: false },
         Form::Offset,
+        &End::of(p, Place::User { input: true }, last),
+        &End::of(p, Place::User { input: false }, last),
+        None,
     );
     s
 }
 
-/// The passes of the pass-kernel way, when every axis has one: (kind, axis, load, store), the
-/// last axis first (the caller's contiguous axis) for c2c and r2c, the last axis last for c2r.
-/// A 1-D in-place transform whose transforms share memory takes the gather/scatter way (a
-/// block stores its pencils after loading them, but other blocks' pencils would overlap).
-fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
+/// One pass kernel of the pass-kernel way: transforms of `kind` and length `n` over `batch`
+/// pencils, from `load` to `store`, the outputs multiplied by `twiddle`'s factors where given,
+/// in blocks of `shape`.
+struct PassSpec {
+    kind: Kind1d,
+    n: usize,
+    shape: FusedShape,
+    batch: u64,
+    load: End,
+    store: End,
+    twiddle: Option<Twiddle>,
+}
+
+/// The passes of the pass-kernel way: one per axis when every axis's length is one pass
+/// kernel's ([`axis_passes`]), or a 1-D c2c too long for one as passes over the digits of its
+/// length ([`digit_passes`]).
+fn pass_plan(p: &Problem) -> Option<Vec<PassSpec>> {
+    axis_passes(p).or_else(|| digit_passes(p))
+}
+
+/// One pass per axis when every axis has a pass kernel: the last axis first (the caller's
+/// contiguous axis) for c2c and r2c, the last axis last for c2r. A 1-D in-place transform
+/// whose transforms share memory has none (a block stores its pencils after loading them, but
+/// other blocks' pencils would overlap).
+fn axis_passes(p: &Problem) -> Option<Vec<PassSpec>> {
     let rank = p.dims.len();
     if rank == 1 && p.in_place && !p.batches_independent_in_place() {
         return None;
@@ -263,6 +379,8 @@ fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
         Kind::C2r => (0..rank).collect(),
         _ => (0..rank).rev().collect(),
     };
+    let cshape = complex_shape(p);
+    let elems: isize = cshape.iter().product::<isize>() * p.howmany() as isize;
     let mut out = Vec::new();
     for (i, &axis) in axes.iter().enumerate() {
         let kind = match p.kind {
@@ -283,14 +401,117 @@ fn pass_plan(p: &Problem) -> Option<Vec<(Kind1d, usize, Place, Place)>> {
         } else {
             Place::Scratch
         };
-        out.push((kind, axis, load, store));
+        // One pencil per line of the complex data along the axis (the real side of an r2c's
+        // first pass or a c2r's last has as many lines). A pass strided on a side takes wide
+        // blocks (`strided_shape`: its pencils adjacent there).
+        let n = p.dims[axis].n as usize;
+        let (load, store) = (End::of(p, load, axis), End::of(p, store, axis));
+        let shape = if load.contiguous() && store.contiguous() {
+            fused_shape(n, Precision::F32)?
+        } else {
+            strided_shape(n, Precision::F32)?
+        };
+        out.push(PassSpec {
+            kind,
+            n,
+            shape,
+            batch: (elems / cshape[axis]) as u64,
+            load,
+            store,
+            twiddle: None,
+        });
     }
     Some(out)
 }
 
-/// A pass kernel's name, its Pass, its batch (pencils) and whether its blocks loop over
-/// groups of pencils (`cudagen::fused_pass`'s `looped`).
-type PassLaunch = (String, Pass, u64, bool);
+/// A 1-D c2c whose length no pass kernel takes, as the passes of `MultiPass::choose` (in
+/// place too: the first pass reads the input into the scratch, the last writes the output
+/// from it).
+fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
+    let Kind::Dft { sign } = p.kind else {
+        return None;
+    };
+    if p.dims.len() != 1 || fused_shape(p.dims[0].n as usize, Precision::F32).is_some() {
+        return None;
+    }
+    let n = p.dims[0].n as usize;
+    // The twiddle index j r < n in 32 bits, and tables of at most 2 x 4096 entries.
+    if n > 1 << 24 {
+        return None;
+    }
+    let bytes = ElementBytes {
+        user: 4,
+        scratch: 8,
+    };
+    let split = match std::env::var("FFTX_HALF_FACTORS") {
+        Ok(v) => v
+            .split('x')
+            .map(|f| f.trim().parse().ok())
+            .collect::<Option<Vec<usize>>>()
+            .and_then(|f| MultiPass::new(n, f)),
+        Err(_) => None,
+    };
+    let split = split.or_else(|| MultiPass::choose(n, bytes))?;
+    let passes = split.passes();
+    let last = passes.len() - 1;
+    // The digits' strides in elements, times the caller's stride (in binary16 scalars) or
+    // the scratch's (1: packed f32 complex); then the loops.
+    let side = |place: Place, order: &[(usize, usize)]| {
+        let unit = match place {
+            Place::User { input: true } => p.dims[0].is,
+            Place::User { input: false } => p.dims[0].os,
+            Place::Scratch => 1,
+        };
+        let mut o: Vec<(isize, isize)> = order
+            .iter()
+            .map(|&(len, stride)| (len as isize, stride as isize * unit))
+            .collect();
+        o.extend(loops_order(p, place, n as isize));
+        End {
+            place,
+            order: o,
+            real: false,
+        }
+    };
+    let specs = passes
+        .iter()
+        .enumerate()
+        .map(|(i, d)| PassSpec {
+            kind: Kind1d::Dft { sign },
+            n: d.n,
+            shape: strided_shape(d.n, Precision::F32).expect("MultiPass takes pass lengths"),
+            batch: (d.pencils() * p.howmany()) as u64,
+            load: side(
+                if i == 0 {
+                    Place::User { input: true }
+                } else {
+                    Place::Scratch
+                },
+                &d.load,
+            ),
+            store: side(
+                if i == last {
+                    Place::User { input: false }
+                } else {
+                    Place::Scratch
+                },
+                &d.store,
+            ),
+            twiddle: d.twiddle,
+        })
+        .collect();
+    Some(specs)
+}
+
+/// A pass kernel: its name, its Pass, its blocks' shape, its batch (pencils) and whether its
+/// blocks loop over groups of pencils (`cudagen::fused_pass`'s `looped`).
+struct PassLaunch {
+    name: String,
+    pass: Pass,
+    shape: FusedShape,
+    batch: u64,
+    looped: bool,
+}
 
 /// Whether the pass kernel of length `n` loops over groups of pencils, loading the next
 /// group's inputs while it transforms the current one. That costs two registers an input of
@@ -309,21 +530,8 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
     let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
     let mut passes = Vec::new();
-    let cshape = complex_shape(p);
-    let elems: isize = cshape.iter().product::<isize>() * p.howmany() as isize;
-    for (k, &(kind, axis, load, store)) in plan.iter().enumerate() {
-        let n = p.dims[axis].n as usize;
-        let unit = |place: Place| match place {
-            Place::Scratch => axis + 1 == p.dims.len(),
-            Place::User { input } => {
-                let (st, complex) = if input {
-                    (p.dims[axis].is, p.kind.input_is_complex())
-                } else {
-                    (p.dims[axis].os, p.kind.output_is_complex())
-                };
-                st == 1 + complex as isize
-            }
-        };
+    for (k, spec) in plan.iter().enumerate() {
+        let n = spec.n;
         let seg = |contig: bool| SegMap {
             slot: 0,
             complex: true,
@@ -332,26 +540,37 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             strides: vec![0, if contig { 1 } else { 2 }],
             clip: vec![0..1, 0..n],
         };
-        // One pencil per line of the complex data along the axis (the real side of an r2c's
-        // first pass or a c2r's last has as many lines).
-        let batch = (elems / cshape[axis]) as u64;
+        let kind = spec.kind;
         let pass = Pass {
             kind,
             axis: 1,
             n,
-            pencils: vec![0..batch as usize, 0..1],
+            pencils: vec![0..spec.batch as usize, 0..1],
             live_in: 0..kind.len_in(n),
             live_out: 0..kind.len_out(n),
-            load: Side::Segments(vec![seg(unit(load))]),
+            load: Side::Segments(vec![seg(spec.load.contiguous())]),
             head: None,
-            store: Side::Segments(vec![seg(unit(store))]),
+            store: Side::Segments(vec![seg(spec.store.contiguous())]),
             tail: None,
             mid: None,
         };
-        s += &access(p, k, axis, load, store, Form::Pencil);
-        let looped = prefetches(n) && cudagen::first_stage_direct(&pass, Precision::F32);
-        s += &cudagen::fused_pass(k, &pass, Precision::F32, looped)?;
-        passes.push((format!("fftx_pass{k}"), pass, batch, looped));
+        let sign = kind.sign();
+        s += &access(
+            k,
+            Form::Pencil,
+            &spec.load,
+            &spec.store,
+            spec.twiddle.map(|t| (t, sign)),
+        );
+        let looped = prefetches(n) && cudagen::first_stage_direct(&pass, &spec.shape);
+        s += &cudagen::fused_pass(k, &pass, &spec.shape, Precision::F32, looped);
+        passes.push(PassLaunch {
+            name: format!("fftx_pass{k}"),
+            pass,
+            shape: spec.shape.clone(),
+            batch: spec.batch,
+            looped,
+        });
     }
     Some((s, passes))
 }
@@ -628,9 +847,10 @@ impl Drop for Block {
 enum Way {
     /// cuFFT's fp16 transform on the caller's arrays.
     Fp16(XtPlan),
-    /// Pass kernels, one per axis: (function, grid, block, batch) each, and the f32 scratch
-    /// between them (rank 2 and 3).
-    Passes(Vec<(usize, u32, u32, u64)>, Option<Block>),
+    /// Pass kernels (one per axis, or over the digits of a 1-D length): (function, grid,
+    /// block, batch) each, the f32 scratch between them, and what they are (for the printed
+    /// plan).
+    Passes(Vec<(usize, u32, u32, u64)>, Option<Block>, String),
     /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter.
     Cufft {
         plan: CufftPlan,
@@ -669,21 +889,19 @@ fn passes_way(
 ) -> Result<Way> {
     let m = module(device, source)?;
     let mut launches = Vec::new();
-    for (name, pass, batch, looped) in passes {
-        let shape = fused_shape(pass.n, Precision::F32).expect("pass_plan checked the shape");
-        let per_block =
-            cudagen::pencils_per_block(pass, Precision::F32).unwrap_or(shape.pencils) as u64;
-        let f = generated_function(m, name)? as usize;
-        let groups = batch.div_ceil(per_block);
-        let grid = if *looped {
-            resident_grid(device, f, shape.threads as u32, groups)
+    for l in passes {
+        let per_block = cudagen::pencils_per_block(&l.pass, &l.shape) as u64;
+        let f = generated_function(m, &l.name)? as usize;
+        let groups = l.batch.div_ceil(per_block);
+        let grid = if l.looped {
+            resident_grid(device, f, l.shape.threads as u32, groups)
         } else {
             groups
         };
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));
         }
-        launches.push((f, grid as u32, shape.threads as u32, *batch));
+        launches.push((f, grid as u32, l.shape.threads as u32, l.batch));
     }
     let scratch = if passes.len() > 1 {
         let elems: isize = complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
@@ -691,7 +909,20 @@ fn passes_way(
     } else {
         None
     };
-    Ok(Way::Passes(launches, scratch))
+    let lengths: Vec<String> = passes.iter().map(|l| l.pass.n.to_string()).collect();
+    let what = match (passes.len(), p.dims.len()) {
+        (1, _) => "1 pass kernel (shared-memory Stockham in f32)".to_string(),
+        (k, 1) => format!(
+            "{k} pass kernels (shared-memory Stockham in f32) over the digits of {} = {}, the twiddle factors fused into the stores, f32 scratch between",
+            p.dims[0].n,
+            lengths.join(" x ")
+        ),
+        (k, _) => format!(
+            "{k} pass kernels (shared-memory Stockham in f32, one per axis: {}), f32 scratch between",
+            lengths.join(", ")
+        ),
+    };
+    Ok(Way::Passes(launches, scratch, what))
 }
 
 /// The gather, cuFFT f32, scatter way.
@@ -758,35 +989,24 @@ impl HalfGpu {
                 })
                 .ok()
         };
-        // Our pass kernels for 1-D transforms, gather + cuFFT f32 + scatter for c2c of rank 2-3
-        // (r2c and c2r of rank 2-3 keep the pass kernels, the way the device tests ran). On
-        // an H200 (bench/results/2026-11-26-h200-tensor-cores-half.md) gather and scatter cost
-        // about 0.13 ms over cuFFT f32's time at 2^24 elements (4096 ... 2^20, 3125 points), so
-        // that way is estimated at 0.20-0.22 ms for 256-1024 and 768 points, where the pass
-        // kernels took 0.14-0.18 ms (1000 points: 0.23 against 0.20), and at 0.26-0.39 ms for
-        // the 2-D and 3-D cases, where the passes through an f32 scratch took 0.29-0.72 ms
-        // (estimates from measured parts; the rank 2-3 gather way itself was not timed). The
-        // pass kernels remain the way when cuFFT cannot plan.
-        let passes = pass_source(p);
-        let way = match (fp16, passes) {
+        // Our pass kernels wherever they apply, gather + cuFFT f32 + scatter otherwise (and
+        // where the passes fail to build). On the H100 (2^24 elements,
+        // bench/results/2026-11-28-h100-half-digit-passes.md) the passes took 0.23-0.34 ms
+        // where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points, and 0.14-0.36
+        // against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
+        let way = match (fp16, pass_source(p)) {
             (Some(plan), _) => Way::Fp16(plan),
-            (None, Some((source, passes)))
-                if p.dims.len() == 1 || !matches!(p.kind, Kind::Dft { .. }) =>
-            {
-                passes_way(p, &device, &source, &passes)?
-            }
-            (None, passes) => match (cufft_way(p, &device), passes) {
-                (Ok(way), _) => way,
-                (Err(e), Some((source, passes))) => {
+            (None, Some((source, passes))) => {
+                passes_way(p, &device, &source, &passes).or_else(|e| {
                     crate::log::log_info!(
-                        "fftxh: cuFFT f32 cannot plan {} ({}): pass kernels",
+                        "fftxh: pass kernels failed for {} ({}): gather + cuFFT f32 + scatter",
                         p.describe(),
                         e.message
                     );
-                    passes_way(p, &device, &source, &passes)?
-                }
-                (Err(e), None) => return Err(e),
-            },
+                    cufft_way(p, &device)
+                })?
+            }
+            (None, None) => cufft_way(p, &device)?,
         };
         Ok(HalfGpu {
             way,
@@ -807,7 +1027,7 @@ impl HalfGpu {
         self.device.bind()?;
         if *current != (input, output) {
             let scratch = match &self.way {
-                Way::Passes(_, Some(b)) => b.ptr,
+                Way::Passes(_, Some(b), _) => b.ptr,
                 _ => 0,
             };
             let words = [input, output, scratch];
@@ -821,7 +1041,7 @@ impl HalfGpu {
         let mut table = self.table.ptr;
         match &self.way {
             Way::Fp16(plan) => plan.exec(input, output)?,
-            Way::Passes(launches, _) => {
+            Way::Passes(launches, _, _) => {
                 for &(f, grid, block, batch) in launches {
                     let f = f as cu::CUfunction;
                     super::kernels::launch_pass(f, (grid, block), stream, batch, table)?;
@@ -873,12 +1093,9 @@ impl HalfGpu {
                 "gpu {}: cuFFT fp16 (cufftXtMakePlanMany, CUDA_C_16F: fp16 arithmetic, about 1e-3 relative error, as FFTX_HALF_COMPUTE=f16 asks)",
                 self.device.name
             ),
-            Way::Passes(l, _) => format!(
-                "gpu {}: {} pass kernel{} (shared-memory Stockham in f32, one per axis{}), binary16 widened on load and rounded to nearest even on store",
-                self.device.name,
-                l.len(),
-                if l.len() > 1 { "s" } else { "" },
-                if l.len() > 1 { ", f32 scratch between" } else { "" }
+            Way::Passes(_, _, what) => format!(
+                "gpu {}: {what}, binary16 widened on load and rounded to nearest even on store",
+                self.device.name
             ),
             Way::Cufft { plan, .. } => format!(
                 "gpu {}: gather kernel (binary16 -> packed f32), cuFFT f32 (work {} bytes), scatter kernel (f32 -> binary16, nearest even)",
@@ -969,8 +1186,8 @@ mod tests {
         // transforms) into the caller's output.
         let (src, passes) = pass_source(&p).expect("12 and 5 have pass kernels");
         assert_eq!(passes.len(), 2);
-        assert_eq!((passes[0].1.n, passes[0].2), (5, 12 * 7));
-        assert_eq!((passes[1].1.n, passes[1].2), (12, 5 * 7));
+        assert_eq!((passes[0].pass.n, passes[0].batch), (5, 12 * 7));
+        assert_eq!((passes[1].pass.n, passes[1].batch), (12, 5 * 7));
         // The pass kernels address element j of pencil b (32-bit divisions of b over the
         // other axes and the loops), complex binary16 elements as one 32-bit word.
         let st0 = &src[src.find("fftx_stp0").unwrap()..];
@@ -1010,7 +1227,10 @@ mod tests {
         assert!(s.contains("i = r % 6ULL;"), "{s}");
         assert_eq!(unsupported(&p), None);
         let (_, passes) = pass_source(&p).expect("n = 10 is one pass");
-        assert_eq!((passes.len(), passes[0].1.n, passes[0].2), (1, 10, 3));
+        assert_eq!(
+            (passes.len(), passes[0].pass.n, passes[0].batch),
+            (1, 10, 3)
+        );
         // A c2r of rank 2: the first axis first (c2c backward), the real last axis last.
         let p = problem(
             Kind::C2r,
@@ -1018,8 +1238,8 @@ mod tests {
             vec![],
         );
         let plan = pass_plan(&p).unwrap();
-        assert_eq!(plan[0].0, Kind1d::Dft { sign: 1 });
-        assert_eq!((plan[1].0, plan[1].1), (Kind1d::C2r, 1));
+        assert_eq!(plan[0].kind, Kind1d::Dft { sign: 1 });
+        assert_eq!((plan[1].kind, plan[1].n), (Kind1d::C2r, 8));
         // Lengths with a prime factor over 16 take cuFFT.
         let p17 = problem(
             Kind::Dft { sign: 1 },
@@ -1050,7 +1270,7 @@ mod tests {
                 vec![IoDim::new(64, 2 * n as isize, 2 * n as isize)],
             );
             let (src, passes) = pass_source(&p).unwrap();
-            assert_eq!(passes[0].3, looped);
+            assert_eq!(passes[0].looped, looped);
             assert_eq!(
                 src.contains("for (u64 g = blockIdx.x; g < groups; g += gridDim.x)"),
                 looped
@@ -1073,7 +1293,7 @@ mod tests {
             vec![IoDim::new(64, 32, 32)],
         );
         let (src, passes) = pass_source(&p16).unwrap();
-        assert!(!passes[0].3 && !src.contains("groups"));
+        assert!(!passes[0].looped && !src.contains("groups"));
         // An r2c of rank 2: the packed real pass and the strided pass over the scratch load
         // through shared memory: no loop.
         let p = problem(
@@ -1083,9 +1303,53 @@ mod tests {
         );
         let (_, passes) = pass_source(&p).unwrap();
         assert_eq!(
-            passes.iter().map(|l| l.3).collect::<Vec<_>>(),
+            passes.iter().map(|l| l.looped).collect::<Vec<_>>(),
             [false, false]
         );
+    }
+
+    /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
+    /// length, in place too: strided pass kernels with wide blocks, the twiddle factors in
+    /// the stores of all but the last, which writes the caller's output in order.
+    #[test]
+    fn long_lengths_take_digit_passes() {
+        let n = 3 << 14;
+        let mut p = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(n, 2, 2)],
+            vec![IoDim::new(3, 2 * n, 2 * n)],
+        );
+        p.in_place = true;
+        let (src, passes) = pass_source(&p).expect("96 x 512");
+        let lengths: Vec<usize> = passes.iter().map(|l| l.pass.n).collect();
+        assert_eq!(lengths, [96, 512]);
+        assert_eq!(passes[0].batch, 512 * 3);
+        assert_eq!(passes[1].batch, 96 * 3);
+        assert_eq!(passes[0].shape, strided_shape(96, Precision::F32).unwrap());
+        let st0 = &src[src.find("void fftx_stp0").unwrap()..];
+        assert!(
+            st0.contains("e = fx_mul(e, fxh_tw0((unsigned)j * ((unsigned)b % 512u)));")
+                && st0.contains("[2];"),
+            "{st0}"
+        );
+        let st1 = &src[src.find("void fftx_stp1").unwrap()..];
+        assert!(!st1[..st1.find('}').unwrap()].contains("fxh_tw"));
+        // The last pass writes element k1 + 96 k2 of the caller's output.
+        assert!(
+            st1.contains("[1];")
+                && st1.contains("int pos = (int)j * 192;")
+                && st1.contains("pos += (int)(c % 96u) * 2; c /= 96u;"),
+            "{st1}"
+        );
+        // w^i = w^(256 (i >> 8)) w^(i & 255) over the 49152 = 192 x 256 indices.
+        assert!(src.contains("fxh_twl0[256]") && src.contains("fxh_twh0[192]"));
+        // Prime factors over 16, or over 2^24 points: gather + cuFFT.
+        let p = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(17 * 4096, 2, 2)],
+            vec![],
+        );
+        assert!(pass_source(&p).is_none());
     }
 
     /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive

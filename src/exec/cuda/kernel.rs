@@ -200,10 +200,7 @@ impl Variant {
                         crate::program::pencil::fused_shape(p.n, self.prog.precision()),
                     ) {
                         let kernel = generated_function(*m, &format!("fftx_pass{k}"))? as usize;
-                        let grid = p.batch().div_ceil(
-                            cudagen::pencils_per_block(p, self.prog.precision())
-                                .unwrap_or(shape.pencils),
-                        );
+                        let grid = p.batch().div_ceil(cudagen::pencils_per_block(p, &shape));
                         if grid > i32::MAX as usize {
                             return Err(Error::unsupported(format!("pass {k}: {grid} blocks")));
                         }
