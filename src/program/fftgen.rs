@@ -225,8 +225,9 @@ pub fn lit(x: f64) -> String {
 }
 
 /// The radices of a pencil of `n` points: the fewest stages of at most 16 points each, as even
-/// as possible (fewest threads per pencil); None when `n` has a prime factor over 16 or more
-/// than four stages (it then runs through cuFFT).
+/// as possible (fewest threads per pencil); None when `n` has a prime factor over 16 or needs
+/// more than five stages (it then runs through cuFFT). Five stages only 5^5 = 3125 needs among
+/// the lengths a block holds (its f32 kernel: 625 threads, one pencil).
 pub fn radices(n: usize) -> Option<Vec<usize>> {
     fn search(n: usize, stages: usize) -> Option<Vec<usize>> {
         if n == 1 {
@@ -255,7 +256,7 @@ pub fn radices(n: usize) -> Option<Vec<usize>> {
     if n == 1 {
         return Some(vec![1]);
     }
-    (1..=4).find_map(|stages| search(n, stages))
+    (1..=5).find_map(|stages| search(n, stages))
 }
 
 /// Mixed-radix Stockham autosort over one pencil, as the fused kernel computes it (its CPU
@@ -375,6 +376,7 @@ mod tests {
             1024,
             4096,
             3 * 5 * 7 * 11,
+            3125,
         ] {
             let r = radices(n).unwrap();
             assert_eq!(r.iter().product::<usize>(), n);
@@ -388,6 +390,8 @@ mod tests {
             }
         }
         assert_eq!(radices(37), None);
+        assert_eq!(radices(3125), Some(vec![5; 5]));
+        assert_eq!(radices(5usize.pow(6)), None, "six stages");
         assert_eq!(radices(256), Some(vec![16, 16]));
         assert_eq!(radices(512), Some(vec![8, 8, 8]));
     }
