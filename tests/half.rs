@@ -225,66 +225,86 @@ fn c2c_1d_any_size() {
 /// of the length (two for 12288 and 5^6, three for 2^20), strided, in place, both signs.
 #[test]
 fn c2c_1d_longer_than_one_pass() {
+    let packed = |n: usize| Layout { stride: 1, dist: n };
     let n = 12288;
-    check_c2c(
-        &[n],
-        2,
-        Layout {
-            stride: 2,
-            dist: 2 * n + 3,
-        },
-        Layout { stride: 1, dist: n },
-        -1,
-        false,
-        41,
-    );
-    check_c2c(
-        &[n],
-        1,
-        Layout { stride: 1, dist: n },
-        Layout { stride: 1, dist: n },
-        1,
-        true,
-        42,
-    );
-    let n = 15625;
-    check_c2c(
-        &[n],
-        2,
-        Layout { stride: 1, dist: n },
-        Layout { stride: 1, dist: n },
-        1,
-        true,
-        43,
-    );
+    let strided = Layout {
+        stride: 2,
+        dist: 2 * n + 3,
+    };
+    check_c2c(&[n], 2, strided, packed(n), -1, false, 41);
+    check_c2c(&[n], 1, packed(n), packed(n), 1, true, 42);
+    check_c2c(&[15625], 2, packed(15625), packed(15625), 1, true, 43);
     let n = 1 << 20;
-    check_c2c(
-        &[n],
-        1,
-        Layout { stride: 1, dist: n },
-        Layout {
-            stride: 3,
-            dist: 3 * n,
-        },
-        -1,
-        false,
-        44,
-    );
-    check_c2c(
-        &[3 << 16],
-        3,
-        Layout {
-            stride: 1,
-            dist: 3 << 16,
-        },
-        Layout {
-            stride: 1,
-            dist: 3 << 16,
-        },
-        1,
-        true,
-        45,
-    );
+    let spread = Layout {
+        stride: 3,
+        dist: 3 * n,
+    };
+    check_c2c(&[n], 1, packed(n), spread, -1, false, 44);
+    check_c2c(&[3 << 16], 3, packed(3 << 16), packed(3 << 16), 1, true, 45);
+}
+
+/// The digit passes against their CPU twin, `MultiPass::run` in f32 on the widened input with
+/// the split the plan takes, rounded to binary16: the same arithmetic up to f32 rounding (and
+/// the twiddles' two-table products), so the outputs differ only in the few elements whose
+/// binary16 rounding that moves, far below the error against an f64 DFT (2e-4). Without a
+/// GPU the plan runs the f32 transform, which must agree as closely.
+#[test]
+fn digit_passes_match_their_cpu_twin() {
+    use fftx::program::multipass::{ElementBytes, MultiPass};
+    use num_complex::Complex;
+    for (n, sign, seed) in [(3usize << 14, -1, 51), (15625, 1, 52), (1 << 20, -1, 53)] {
+        let mut r = rng(seed);
+        let mut input: Vec<[u16; 2]> = random_halves(&mut r, 2 * n)
+            .chunks(2)
+            .map(|c| [c[0], c[1]])
+            .collect();
+        let mut output = vec![[0u16; 2]; n];
+        let nn = n as i32;
+        unsafe {
+            let p = fftxh_plan_many_dft(
+                1,
+                &nn,
+                1,
+                input.as_mut_ptr(),
+                null(),
+                1,
+                nn,
+                output.as_mut_ptr(),
+                null(),
+                1,
+                nn,
+                sign,
+                FFTX_ESTIMATE,
+            );
+            assert!(!p.is_null(), "{}", last_error());
+            fftxh_execute(p);
+            fftxh_destroy_plan(p);
+        }
+        let split = MultiPass::choose(
+            n,
+            ElementBytes {
+                user: 4,
+                scratch: 8,
+            },
+        )
+        .expect("a split of radices up to 16");
+        let x: Vec<Complex<f32>> = input
+            .iter()
+            .map(|e| Complex::new(f32_from_f16(e[0]), f32_from_f16(e[1])))
+            .collect();
+        let (mut twin, mut scratch) = (vec![Complex::default(); n], vec![Complex::default(); n]);
+        split.run(sign, &x, &mut twin, &mut scratch);
+        let round = |v: f32| f32_from_f16(f16_from_f32(v)) as f64;
+        let want: Vec<(f64, f64)> = twin.iter().map(|c| (round(c.re), round(c.im))).collect();
+        let w = |h: u16| f32_from_f16(h) as f64;
+        let got: Vec<(f64, f64)> = output.iter().map(|e| (w(e[0]), w(e[1]))).collect();
+        let err = rel_l2(&got, &want);
+        assert!(
+            err < 5e-5,
+            "n = {n} ({:?}): {err:e} from the twin",
+            split.factors
+        );
+    }
 }
 
 #[test]

@@ -460,7 +460,8 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
 }
 
 /// The shape of a fused kernel whose pass is strided on a side (its pencils adjacent in memory
-/// there, `program::multipass`): as [`fused_shape`], with as many pencils a block as fit 1024
+/// there: the `fftxh_` passes along a leading axis and over the digits of a length,
+/// `program::multipass`): as [`fused_shape`], with as many pencils a block as fit 1024
 /// threads and a block's 48 KiB of shared memory, up to 64, a power of two, so that a block's
 /// strided accesses cover whole 32-byte sectors (8 binary16 or 4 f32 complex elements) and its
 /// neighbours' start on the next. Never fewer pencils than [`fused_shape`]'s.

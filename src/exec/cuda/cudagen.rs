@@ -713,7 +713,7 @@ fn stored_value(p: &Pass, packed: bool, stride: usize, pad: &dyn Fn(&str) -> Str
 }
 
 /// A twiddle table entry: a literal of the precision (`1.5e0f` for float), correctly rounded.
-fn table_lit(x: f64, p: Precision) -> String {
+pub fn table_lit(x: f64, p: Precision) -> String {
     match p {
         Precision::F64 => format!("{x:.17e}"),
         Precision::F32 => format!("{:.9e}f", x as f32),

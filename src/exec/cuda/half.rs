@@ -305,10 +305,10 @@ fn twiddle_table(k: usize, t: Twiddle, sign: i32) -> String {
             let (re, im) = crate::program::fftgen::root(sign, i * step, t.n);
             let _ = write!(
                 s,
-                "{}{{{:.9e}f, {:.9e}f}}",
+                "{}{{{}, {}}}",
                 if i > 0 { ", " } else { "" },
-                re as f32,
-                im as f32
+                cudagen::table_lit(re, Precision::F32),
+                cudagen::table_lit(im, Precision::F32)
             );
         }
         s + "};\n"
@@ -503,13 +503,12 @@ fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
     Some(specs)
 }
 
-/// A pass kernel: its name, its Pass, its blocks' shape, its batch (pencils) and whether its
-/// blocks loop over groups of pencils (`cudagen::fused_pass`'s `looped`).
+/// A pass kernel: its name, its Pass (whose pencils are the batch), its blocks' shape and
+/// whether its blocks loop over groups of pencils (`cudagen::fused_pass`'s `looped`).
 struct PassLaunch {
     name: String,
     pass: Pass,
     shape: FusedShape,
-    batch: u64,
     looped: bool,
 }
 
@@ -568,7 +567,6 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             name: format!("fftx_pass{k}"),
             pass,
             shape: spec.shape.clone(),
-            batch: spec.batch,
             looped,
         });
     }
@@ -890,9 +888,10 @@ fn passes_way(
     let m = module(device, source)?;
     let mut launches = Vec::new();
     for l in passes {
+        let batch = l.pass.batch() as u64;
         let per_block = cudagen::pencils_per_block(&l.pass, &l.shape) as u64;
         let f = generated_function(m, &l.name)? as usize;
-        let groups = l.batch.div_ceil(per_block);
+        let groups = batch.div_ceil(per_block);
         let grid = if l.looped {
             resident_grid(device, f, l.shape.threads as u32, groups)
         } else {
@@ -901,7 +900,7 @@ fn passes_way(
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));
         }
-        launches.push((f, grid as u32, l.shape.threads as u32, l.batch));
+        launches.push((f, grid as u32, l.shape.threads as u32, batch));
     }
     let scratch = if passes.len() > 1 {
         let elems: isize = complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
@@ -1186,8 +1185,8 @@ mod tests {
         // transforms) into the caller's output.
         let (src, passes) = pass_source(&p).expect("12 and 5 have pass kernels");
         assert_eq!(passes.len(), 2);
-        assert_eq!((passes[0].pass.n, passes[0].batch), (5, 12 * 7));
-        assert_eq!((passes[1].pass.n, passes[1].batch), (12, 5 * 7));
+        assert_eq!((passes[0].pass.n, passes[0].pass.batch()), (5, 12 * 7));
+        assert_eq!((passes[1].pass.n, passes[1].pass.batch()), (12, 5 * 7));
         // The pass kernels address element j of pencil b (32-bit divisions of b over the
         // other axes and the loops), complex binary16 elements as one 32-bit word.
         let st0 = &src[src.find("fftx_stp0").unwrap()..];
@@ -1228,7 +1227,7 @@ mod tests {
         assert_eq!(unsupported(&p), None);
         let (_, passes) = pass_source(&p).expect("n = 10 is one pass");
         assert_eq!(
-            (passes.len(), passes[0].pass.n, passes[0].batch),
+            (passes.len(), passes[0].pass.n, passes[0].pass.batch()),
             (1, 10, 3)
         );
         // A c2r of rank 2: the first axis first (c2c backward), the real last axis last.
@@ -1323,8 +1322,8 @@ mod tests {
         let (src, passes) = pass_source(&p).expect("96 x 512");
         let lengths: Vec<usize> = passes.iter().map(|l| l.pass.n).collect();
         assert_eq!(lengths, [96, 512]);
-        assert_eq!(passes[0].batch, 512 * 3);
-        assert_eq!(passes[1].batch, 96 * 3);
+        assert_eq!(passes[0].pass.batch(), 512 * 3);
+        assert_eq!(passes[1].pass.batch(), 96 * 3);
         assert_eq!(passes[0].shape, strided_shape(96, Precision::F32).unwrap());
         let st0 = &src[src.find("void fftx_stp0").unwrap()..];
         assert!(
