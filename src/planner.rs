@@ -414,7 +414,7 @@ fn tensor_cores<T: Real>(
         crate::log::log_info!("plan {key}: FFTX_TENSOR_CORES: {why}: the ordinary path");
         ordinary
     };
-    if let Err(why) = split_half::stages_of(p) {
+    if let Err(why) = split_half::shape_of(p) {
         return ordinary_path(why);
     }
     match (setting, ordinary, memory) {

@@ -2505,22 +2505,35 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
     }
     let at = |p: usize| ArrayPtr::Complex { re: p, im: p + 4 };
     let mut failures = Vec::new();
-    for (k, howmany) in [
-        (1usize, 13usize),
-        (2, 1000),
-        (3, 257),
-        (4, 16),
-        (5, 2),
-        (6, 1),
+    // 16^K, then 16^K r (a radix-r tail after the radix-16 passes): 2^13 .. 2^26.
+    for (log_n, howmany) in [
+        (4usize, 13usize),
+        (8, 1000),
+        (12, 257),
+        (16, 16),
+        (20, 2),
+        (24, 1),
+        (13, 33),
+        (17, 3),
+        (19, 2),
+        (21, 1),
+        (22, 1),
+        (23, 1),
+        (25, 1),
+        (26, 1),
     ] {
-        let n = 1 << (4 * k);
+        let n = 1 << log_n;
+        let shape = fftx::exec::cpu::split_half::Shape::of(n as u64)
+            .unwrap()
+            .name();
+        let k = shape.as_str();
         for (sign, in_place) in [(-1, false), (1, true)] {
-            let x = random_f32(2 * n * howmany, 100 + k as u64);
+            let x = random_f32(2 * n * howmany, 100 + log_n as u64);
             let p = c2c_f32(n, howmany, (1, n), sign, in_place);
             let t = GpuTransform::<f32>::split_half(&p).expect("split-half plan");
             assert!(t
                 .describe()
-                .contains(&format!("split-half tensor cores, 16^{k}")));
+                .contains(&format!("split-half tensor cores, {k}")));
             let din = device_copy_of_f32(&x);
             let dout = device_copy_of_f32(&vec![0f32; x.len()]);
             let out = if in_place { din.ptr } else { dout.ptr };
@@ -2534,11 +2547,11 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
                 )
             };
             let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, sign));
-            let d = (k <= 5).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
-            eprintln!("split-half 16^{k} x {howmany} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
+            let d = (n <= 1 << 20).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
+            eprintln!("split-half {k} x {howmany} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
             if e > split_half_tolerance(n) || d.is_some_and(|d| d > 1e-6) {
                 failures.push(format!(
-                    "16^{k} x {howmany} sign {sign} in place {in_place}: {e:.3e} {d:?}"
+                    "{k} x {howmany} sign {sign} in place {in_place}: {e:.3e} {d:?}"
                 ));
             }
         }
@@ -2587,17 +2600,21 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
         failures.push(format!("strided host arrays: {d:.3e}"));
     }
     // The other groupings of the stages into passes (the default plans ran above).
-    for (k, split, howmany) in [(5u32, &[2u32, 3][..], 3usize), (6, &[3, 3][..], 1)] {
+    for (log_n, split, howmany) in [
+        (20u32, &[2u32, 3][..], 3usize),
+        (24, &[3, 3][..], 1),
+        (22, &[2, 3][..], 1),
+    ] {
         for (sign, in_place) in [(-1, true), (1, false)] {
-            let n = 1usize << (4 * k);
-            let x = random_f32(2 * n * howmany, 300 + k as u64);
+            let n = 1usize << log_n;
+            let x = random_f32(2 * n * howmany, 300 + log_n as u64);
             let got = split_half_passes_on_device(&x, n, howmany, split, sign, in_place);
             let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, sign));
-            let d = (k <= 5).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
-            eprintln!("split-half 16^{k} x {howmany} passes {split:?} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
+            let d = (n <= 1 << 20).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
+            eprintln!("split-half 2^{log_n} x {howmany} passes {split:?} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
             if e > split_half_tolerance(n) || d.is_some_and(|d| d > 1e-6) {
                 failures.push(format!(
-                    "16^{k} passes {split:?} sign {sign} in place {in_place}: {e:.3e} {d:?}"
+                    "2^{log_n} passes {split:?} sign {sign} in place {in_place}: {e:.3e} {d:?}"
                 ));
             }
         }
@@ -2651,6 +2668,7 @@ fn split_half_plans() -> Vec<String> {
         (65536, 8, true, Alloc::Device, FFTW_ESTIMATE, true),
         (256, 4096, false, Alloc::Device, FFTW_MEASURE, false),
         (2048, 16, false, Alloc::FftwMalloc, FFTW_ESTIMATE, false),
+        (1 << 21, 2, false, Alloc::Device, FFTW_ESTIMATE, true),
     ];
     for (n, howmany, in_place, alloc, flags, must_split) in cases {
         let x = random_f32(2 * n * howmany, n as u64);
@@ -2660,7 +2678,7 @@ fn split_half_plans() -> Vec<String> {
             text.contains("(gpu-split-half ") && text.contains("gpu split-half tensor cores");
         let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, -1));
         eprintln!("fftwf_ plan {n} x {howmany} {alloc:?}: split-half {split}, vs FFTW {e:.2e}");
-        let eligible = n.trailing_zeros() % 4 == 0;
+        let eligible = fftx::exec::cpu::split_half::Shape::of(n as u64).is_ok();
         if !text.contains("(gpu") || (must_split && !split) || (!eligible && split) {
             failures.push(format!("plan {n} x {howmany}: {text}"));
         }
@@ -2674,9 +2692,9 @@ fn split_half_plans() -> Vec<String> {
 }
 
 /// Times `fftwf_` plans on device arrays (`FFTW_ESTIMATE`, the GPU imposed) with and without
-/// `FFTX_TENSOR_CORES=split`, c2c f32 of N = 16^3 .. 16^6 (`SPLIT_SIZES`, exponents of 16), batches
-/// of 2^24 elements; errors against FFTW f64. Prints a markdown table, also written to
-/// $OUT/split-half.md when OUT is set (`tools/device-split.sh`).
+/// `FFTX_TENSOR_CORES=split`, c2c f32 of N = 2^12 .. 2^26 (`SPLIT_SIZES`, log2 N), batches of
+/// 2^24 elements (one transform beyond); errors against FFTW f64. Prints a markdown table, also
+/// written to $OUT/split-half.md when OUT is set (`tools/device-split.sh`).
 #[test]
 #[ignore]
 fn split_half_plan_timing() {
@@ -2690,11 +2708,11 @@ fn split_half_plan_timing() {
         g.name, g.capability.0, g.capability.1
     );
     force_backend(Some(BackendSetting::Gpu));
-    for k in common::env_list("SPLIT_SIZES", "3 4 5 6") {
-        let k: u32 = k.parse().expect("SPLIT_SIZES: exponents of 16");
-        let n = 1usize << (4 * k);
+    for log_n in common::env_list("SPLIT_SIZES", "12 16 20 21 22 23 24 25 26") {
+        let log_n: u32 = log_n.parse().expect("SPLIT_SIZES: log2 N");
+        let n = 1usize << log_n;
         let howmany = ((1usize << 24) / n).max(1);
-        let x = random_f32(2 * n * howmany, k as u64);
+        let x = random_f32(2 * n * howmany, log_n as u64);
         let reference = common::fftw_c2c_f64(&x, n, howmany, -1);
         let mut row = Vec::new();
         for setting in ["split", "off"] {
@@ -2710,7 +2728,7 @@ fn split_half_plan_timing() {
         }
         let ((ts, es, ss), (tc, ec, _)) = (row[0], row[1]);
         let line = format!(
-            "| 16^{k} | {howmany} | {ts:.3} | {tc:.3} | {:.2} | {es:.2e} | {ec:.2e} | {ss} |\n",
+            "| 2^{log_n} | {howmany} | {ts:.3} | {tc:.3} | {:.2} | {es:.2e} | {ec:.2e} | {ss} |\n",
             tc / ts
         );
         eprint!("{line}");
@@ -2725,31 +2743,36 @@ fn split_half_plan_timing() {
     }
 }
 
-/// The groupings of the stages into passes (`SplitHalf::with_passes`, the first of each size
-/// the default) on packed device arrays, out of place, batches of 2^24 elements: median ms of
-/// 20 runs (host-timed, synchronized each) and the effective bandwidth (one read and one write
-/// of the batch a pass). A markdown table.
+/// The groupings of the radix-16 stages into passes (`SplitHalf::with_passes`, the first of
+/// each size the default) on packed device arrays, out of place, batches of 2^24 elements (one
+/// transform beyond): median ms of 20 runs (host-timed, synchronized each) and the effective
+/// bandwidth (one read and one write of the batch a launch, the tail's included). A markdown
+/// table.
 fn split_half_pass_timing() -> String {
     use fftx::exec::cuda::split_half::SplitHalf;
     let g = cuda::default_device().unwrap();
     let mut table =
-        String::from("\n| N | passes | ms | GB/s a pass | vs FFTW |\n|---|---|---|---|---|\n");
-    let plans: [(u32, &[u32]); 8] = [
-        (3, &[3]),
-        (4, &[2, 2]),
-        (5, &[3, 2]),
-        (5, &[2, 3]),
-        (6, &[2, 2, 2]),
-        (6, &[3, 3]),
-        (2, &[2]),
-        (1, &[1]),
+        String::from("\n| N | passes | ms | GB/s a launch | vs FFTW |\n|---|---|---|---|---|\n");
+    let plans: [(u32, &[u32]); 11] = [
+        (12, &[3]),
+        (16, &[2, 2]),
+        (20, &[3, 2]),
+        (20, &[2, 3]),
+        (24, &[2, 2, 2]),
+        (24, &[3, 3]),
+        (8, &[2]),
+        (4, &[1]),
+        (22, &[3, 2]),
+        (22, &[2, 3]),
+        (26, &[2, 2, 2]),
     ];
-    for (k, split) in plans {
-        let n = 1usize << (4 * k);
-        let howmany = (1usize << 24) / n;
-        let x = random_f32(2 * n * howmany, 50 + k as u64);
+    for (log_n, split) in plans {
+        let n = 1usize << log_n;
+        let howmany = ((1usize << 24) / n).max(1);
+        let x = random_f32(2 * n * howmany, 50 + log_n as u64);
         let p = c2c_f32(n, howmany, (1, n), -1, false);
         let s = SplitHalf::with_passes(&g, &p, split).expect("split-half passes");
+        let launches = split.len() + (log_n % 4 != 0) as usize;
         let din = device_copy_of_f32(&x);
         let dout = device_copy_of_f32(&vec![0f32; x.len()]);
         let work = device_copy_of_f32(&vec![0f32; s.work_bytes(howmany).max(8) / 4]);
@@ -2783,8 +2806,8 @@ fn split_half_pass_timing() -> String {
             )
         };
         let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, -1));
-        let gbs = (x.len() * 4 * 2 * split.len()) as f64 / (m * 1e-3) / 1e9;
-        let line = format!("| 16^{k} | {split:?} | {m:.3} | {gbs:.0} | {e:.2e} |\n");
+        let gbs = (x.len() * 4 * 2 * launches) as f64 / (m * 1e-3) / 1e9;
+        let line = format!("| 2^{log_n} | {split:?} | {m:.3} | {gbs:.0} | {e:.2e} |\n");
         eprint!("{line}");
         table += &line;
     }

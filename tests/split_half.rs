@@ -42,8 +42,10 @@ fn twin_case(l: Many1d, sign: i32, flags: u32, seed: u64) {
         text.contains("(cpu-split-half ") && text.contains("cpu twin of the split-half"),
         "{l:?}: {text}"
     );
-    let k = l.n.trailing_zeros() / 4;
-    assert!(text.contains(&format!("16^{k}")), "{text}");
+    let shape = fftx::exec::cpu::split_half::Shape::of(l.n as u64)
+        .unwrap()
+        .name();
+    assert!(text.contains(&shape), "{text}");
     let e = rel_l2_f32(&got, &fftw_c2c_f64(&x, l.n, l.howmany, sign));
     eprintln!("{l:?} sign {sign}: rel. L2 {e:.2e}");
     assert!(e <= tolerance(l.n), "{l:?} sign {sign}: {e:.3e}");
@@ -57,6 +59,11 @@ fn fftwf_plans_run_the_twin_under_split_twin() {
             let n = 1 << (4 * k);
             twin_case(Many1d::packed(n, howmany, false), -1, est, k as u64);
             twin_case(Many1d::packed(n, howmany, true), 1, est, 10 + k as u64);
+        }
+        // 16^K r: the radix-r tail after the radix-16 stages.
+        for (n, howmany) in [(1usize << 13, 3usize), (1 << 14, 1), (1 << 15, 1)] {
+            twin_case(Many1d::packed(n, howmany, false), -1, est, n as u64);
+            twin_case(Many1d::packed(n, howmany, true), 1, est, 1 + n as u64);
         }
         // Strided: interleaved transforms in, padded rows out; under MEASURE too.
         let n = 4096;
@@ -79,7 +86,7 @@ fn fftwf_plans_run_the_twin_under_split_twin() {
 #[test]
 fn what_the_split_half_path_cannot_take_runs_the_ordinary_way() {
     with_tensor_cores("split-twin", || unsafe {
-        for n in [1024usize, 48, 8] {
+        for n in [1024usize, 2048, 48, 8] {
             let x = random(2 * n * 3, n as u64);
             let l = Many1d::packed(n, 3, false);
             let (got, text) = run_fftwf_many(&l, &x, -1, fftx::FFTW_ESTIMATE, Alloc::Vec);

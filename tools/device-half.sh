@@ -6,7 +6,7 @@
 #   bench   bench/half.cu (fftxh_ against cuFFT fp16 and fp32, HALF_REPS executes a case) ->
 #           $OUT/half.md
 #   split   tools/device-split.sh timing on .device (SPLIT_SIZES) -> $OUT/split/split-half.md
-#   ncu     Nsight Compute on the split-half pass kernels of SPLIT_NCU_SIZE (default 5: 16^5)
+#   ncu     Nsight Compute on the split-half pass kernels of SPLIT_NCU_SIZE (log2 N, default 20)
 #           -> $OUT/split-ncu.csv (shared-memory conflicts, instructions, DRAM throughput)
 set -u
 OUT=${OUT:-$PWD/device-out}
@@ -35,7 +35,7 @@ for s in ${@:-tests bench split}; do
       echo "rc=$?" | tee -a "$OUT/summary.txt" ;;
     ncu)
       log split-ncu
-      timeout -k 5 240 env FFTX_REQUIRE_GPU=1 SPLIT_SIZES="${SPLIT_NCU_SIZE:-5}" "$CUDA_HOME/bin/ncu" --clock-control none \
+      timeout -k 5 240 env FFTX_REQUIRE_GPU=1 SPLIT_SIZES="${SPLIT_NCU_SIZE:-20}" "$CUDA_HOME/bin/ncu" --clock-control none \
         --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__block_size,launch__grid_size,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active \
         -k regex:fxs_pass --launch-skip 4 --launch-count 6 --csv --page raw \
         .device/tests/gpu --ignored --test-threads=1 split_half_plan_timing >"$OUT/split-ncu.csv" 2>"$OUT/split-ncu.err"

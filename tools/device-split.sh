@@ -6,8 +6,8 @@
 #           host arrays, other groupings of the stages into passes, and fftwf_ plans under
 #           FFTX_TENSOR_CORES=split (gpu-split-half)
 #   timing  tests/gpu.rs split_half_plan_timing (ignored test): fftwf_ plans on device arrays,
-#           FFTW_ESTIMATE, split-half against the ordinary (cuFFT) GPU plan, N = 16^3 .. 16^6
-#           (SPLIT_SIZES, exponents of 16, default "3 4 5 6"), batches of 2^24 elements:
+#           FFTW_ESTIMATE, split-half against the ordinary (cuFFT) GPU plan, N = 2^12 .. 2^26
+#           (SPLIT_SIZES, log2 N, default "12 16 20 21 22 23 24 25 26"), batches of 2^24 elements:
 #           median ms of 20 executes and rel. L2 error against FFTW f64; then every grouping
 #           of the stages into passes timed on SplitHalf itself -> $OUT/split-half.md
 # Usage (device tool, carry [".device-split"]):  bash tools/device-split.sh [test] [timing]
@@ -37,7 +37,7 @@ for s in ${@:-test timing}; do
     test) section test "${TEST_SECS:-240}" env FFTX_REQUIRE_GPU=1 FFTX_LOG=info \
       "$D/gpu" --test-threads=1 --nocapture split_half_kernel_matches_its_twin_and_fftw ;;
     timing) section timing "${TIMING_SECS:-300}" env FFTX_REQUIRE_GPU=1 FFTX_LOG=info OUT="$OUT" \
-      SPLIT_SIZES="${SPLIT_SIZES:-3 4 5 6}" "$D/gpu" --ignored --test-threads=1 --nocapture split_half_plan_timing ;;
+      SPLIT_SIZES="${SPLIT_SIZES:-12 16 20 21 22 23 24 25 26}" "$D/gpu" --ignored --test-threads=1 --nocapture split_half_plan_timing ;;
     *) echo "unknown section $s (test, timing)" | tee -a "$OUT/summary.txt"; status=1 ;;
   esac
 done

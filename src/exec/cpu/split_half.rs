@@ -2,8 +2,9 @@
 //! of the GPU kernel of `exec::cuda::split_half`, the eligibility rule both share, and the
 //! `FFTX_TENSOR_CORES` setting.
 //!
-//! The transform: batched 1-D c2c f32 of N = 16^K points (K = 1..6), K radix-16 Stockham
-//! stages. Stage s (p = 16^s) takes item i of a transform (i < N/16, k = i mod p), the column
+//! The transform: batched 1-D c2c f32 of N = 16^K points (K = 1..6), or N = 16^K r (r = 2, 4,
+//! 8; K >= 3; N <= 2^26): K radix-16 Stockham stages, then (r > 1) one radix-r stage, the tail.
+//! Stage s (p = 16^s) takes item i of a transform (i < N/16, k = i mod p), the column
 //! x[i + r N/16] (r = 0..15) times the twiddles exp(sign 2 pi i r k / (16 p)) (f32, by
 //! [`sincospi`]; the product rounded as a multiply then a subtract / add, as the kernel's
 //! `__fmul_rn`/`__fadd_rn`), and writes its 16-point DFT to y[(i - k) 16 + k + q p]. The DFT is
@@ -14,6 +15,8 @@
 //! products are exact in f32), each a 16-term sum added to its accumulator in the kernel's
 //! order, combined in f32. Dropping the lo terms gives binary16 accuracy (about 3e-4); with
 //! them the error is f32's (2e-7 - 4e-7 on an H100, `bench/results/2026-11-26-h100-split-half.md`).
+//! The tail ([`tail_stage`]) is plain f32 on the CUDA cores: a DFT of at most 8 points is a
+//! few additions, which the tensor cores and the split would only slow.
 //!
 //! The twin differs from the kernel only where the hardware does: the tensor cores' f32
 //! accumulation inside a product (the twin adds in order with f32 rounding) and CUDA's
@@ -24,7 +27,7 @@
 //! GPU run the kernel (under ESTIMATE always, under MEASURE where it times faster); plans on
 //! the CPU are unchanged. `split-twin` is a test hook: every eligible plan on host arrays runs
 //! this twin on the CPU (`cpu-split-half` in the printed plan), so CI exercises the planner's
-//! wiring and the printed plan without a GPU. Anything the path cannot take ([`stages_of`])
+//! wiring and the printed plan without a GPU. Anything the path cannot take ([`shape_of`])
 //! takes the ordinary path, said at `FFTX_LOG=info`.
 
 use crate::binary16::{f16_from_f32, f32_from_f16};
@@ -36,11 +39,59 @@ use num_complex::Complex;
 
 /// The lo parts' factor: x = hi + lo / 2048.
 pub const LO: f32 = 2048.0;
-/// At most 16^6 = 2^24 points (the twiddle angles' numerators stay exact in f32).
+/// At most 16^6 radix-16 stages.
 pub const MAX_STAGES: u32 = 6;
+/// At most 2^26 points: the kernels' twiddle angles, in 2^-32 turns, are multiples of 2^6,
+/// whose 24 significant bits convert to f32 exactly.
+pub const MAX_LOG_N: u32 = 26;
 
-/// K, the radix-16 stages of `p` on the split-half path, or why the path cannot take it.
-pub fn stages_of(p: &Problem) -> Result<u32> {
+/// How the split-half path takes a length: `stages` radix-16 stages (16^K), then, for a length
+/// 16^K r, a radix-`tail` stage (`tail` = 1: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub stages: u32,
+    pub tail: u32,
+}
+
+impl Shape {
+    /// The shape of length n, or why the path cannot take it: 16^K (K = 1..6), or 16^K r (r =
+    /// 2, 4, 8) with K >= 3 (the radix-16 passes of such a length take whole runs of groups, 2
+    /// or 16 a tile: `exec::cuda::split_half::passes`), up to 2^26.
+    pub fn of(n: u64) -> std::result::Result<Shape, String> {
+        let log = n.trailing_zeros();
+        let shape = Shape {
+            stages: log / 4,
+            tail: 1 << (log % 4),
+        };
+        let takes = n.is_power_of_two()
+            && log <= MAX_LOG_N
+            && (1..=MAX_STAGES).contains(&shape.stages)
+            && (shape.tail == 1 || shape.stages >= 3);
+        if takes {
+            Ok(shape)
+        } else {
+            Err(format!(
+                "length {n} (the split-half path takes 16^K, K = 1..6, and 16^K r, r = 2, 4, 8, K >= 3, up to 2^{MAX_LOG_N})"
+            ))
+        }
+    }
+
+    /// The length: 16^stages tail.
+    pub fn n(&self) -> usize {
+        (1usize << (4 * self.stages)) * self.tail as usize
+    }
+
+    /// "16^K", or "16^K x r".
+    pub fn name(&self) -> String {
+        match self.tail {
+            1 => format!("16^{}", self.stages),
+            r => format!("16^{} x {r}", self.stages),
+        }
+    }
+}
+
+/// The shape of `p` on the split-half path, or why the path cannot take it.
+pub fn shape_of(p: &Problem) -> Result<Shape> {
     if p.precision != Precision::F32 {
         return Err(Error::unsupported(
             "double precision (the split-half path is f32)",
@@ -58,16 +109,7 @@ pub fn stages_of(p: &Problem) -> Result<u32> {
             p.dims.len()
         )));
     };
-    let n = d.n as u64;
-    let k = n.trailing_zeros() / 4;
-    if !n.is_power_of_two()
-        || !n.trailing_zeros().is_multiple_of(4)
-        || !(1..=MAX_STAGES).contains(&k)
-    {
-        return Err(Error::unsupported(format!(
-            "length {n} (the split-half path takes 16^K, K = 1..6)"
-        )));
-    }
+    let shape = Shape::of(d.n as u64).map_err(Error::unsupported)?;
     if p.howmany() == 0 {
         return Err(Error::unsupported("an empty batch"));
     }
@@ -76,13 +118,12 @@ pub fn stages_of(p: &Problem) -> Result<u32> {
             "an in-place layout whose transforms share memory",
         ));
     }
-    Ok(k)
+    Ok(shape)
 }
 
 /// (sin(pi x), cos(pi x)) rounded to f32: reduced exactly to [-1/4, 1/4] around a multiple of
 /// 1/2 (exact values there), then f64 `sin_cos`.
-pub fn sincospi(x: f32) -> (f32, f32) {
-    let x = x as f64;
+pub fn sincospi(x: f64) -> (f32, f32) {
     let r = x - 2.0 * (x / 2.0).round(); // [-1, 1], exact
     let q = (2.0 * r).round();
     let t = r - q / 2.0; // [-1/4, 1/4], exact
@@ -122,7 +163,7 @@ pub fn dft_parts(sign: i32) -> [[u16; 16]; 6] {
     let mut t = [[0u16; 16]; 6];
     for (row, part) in t.iter_mut().enumerate() {
         for (j, h) in part.iter_mut().enumerate() {
-            let (s, c) = sincospi(2.0 * sign as f32 * j as f32 / 16.0);
+            let (s, c) = sincospi(2.0 * sign as f64 * j as f64 / 16.0);
             let (hi, lo) = split([c, s, -s][row % 3]);
             *h = if row < 3 { hi } else { lo };
         }
@@ -130,10 +171,17 @@ pub fn dft_parts(sign: i32) -> [[u16; 16]; 6] {
     t
 }
 
-/// The stage twiddle exp(sign 2 pi i j / span) in f32, as the kernel computes it.
+/// The stage twiddle exp(sign 2 pi i j / span) in f32, as the kernel computes it (the angle
+/// exact in f64).
 pub fn twiddle(sign: i32, j: u64, span: u64) -> Complex<f32> {
-    let (s, c) = sincospi(2.0 * sign as f32 * j as f32 / span as f32);
+    let (s, c) = sincospi(2.0 * sign as f64 * j as f64 / span as f64);
     Complex::new(c, s)
+}
+
+/// u w in f32, each part a multiply then a subtract / add (the kernels' `__fmul_rn`,
+/// `__fsub_rn`, `__fadd_rn`).
+fn mul(u: Complex<f32>, w: Complex<f32>) -> Complex<f32> {
+    Complex::new(u.re * w.re - u.im * w.im, u.re * w.im + u.im * w.re)
 }
 
 /// One k = 16 product of the tensor cores' m16n8k16 for one output: the 16 exact products
@@ -207,8 +255,7 @@ pub fn stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, p: usize, sig
             for (r, c) in col.iter_mut().enumerate() {
                 let u = xb[i + r * m];
                 *c = if p > 1 {
-                    let w = twiddle(sign, ((r * k) % (16 * p)) as u64, 16 * p as u64);
-                    Complex::new(u.re * w.re - u.im * w.im, u.re * w.im + u.im * w.re)
+                    mul(u, twiddle(sign, ((r * k) % (16 * p)) as u64, 16 * p as u64))
                 } else {
                     u
                 };
@@ -221,18 +268,51 @@ pub fn stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, p: usize, sig
     }
 }
 
-/// The whole transform of the packed transforms in `data` (a multiple of n = 16^K points),
-/// in place, through a scratch of the same size (`lo`: as [`stage`]).
+/// The radix-r stage that ends a transform of n = 16^K r points (p = n / r, the tail): item i
+/// (< p) of each transform takes x[i + j p] (j < r) times exp(sign 2 pi i j i / n) and writes
+/// its r-point DFT, y[i + q p] = sum over j, in order, of u_j exp(sign 2 pi i j q / r), in f32
+/// (each product as [`mul`], the sum from 0): the kernel's `fxs_tail`, which reads and writes
+/// the same r elements and so may run in place.
+pub fn tail_stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, r: usize, sign: i32) {
+    let p = n / r;
+    let w: Vec<Complex<f32>> = (0..r).map(|j| twiddle(sign, j as u64, r as u64)).collect();
+    let mut u = [Complex::new(0f32, 0f32); 8];
+    for (xb, yb) in x.chunks_exact(n).zip(y.chunks_exact_mut(n)) {
+        for i in 0..p {
+            for (j, uj) in u[..r].iter_mut().enumerate() {
+                *uj = mul(xb[i + j * p], twiddle(sign, (j * i) as u64, n as u64));
+            }
+            for q in 0..r {
+                yb[i + q * p] =
+                    u[..r]
+                        .iter()
+                        .enumerate()
+                        .fold(Complex::new(0f32, 0f32), |acc, (j, &uj)| {
+                            let t = mul(uj, w[(j * q) % r]);
+                            Complex::new(acc.re + t.re, acc.im + t.im)
+                        });
+            }
+        }
+    }
+}
+
+/// The whole transform of the packed transforms in `data` (a multiple of n points, n = 16^K
+/// or 16^K r as [`Shape`] says), in place, through a scratch of the same size (`lo`: as
+/// [`stage`]).
 pub fn transform(data: &mut [Complex<f32>], n: usize, sign: i32, lo: bool) {
     let mut other = vec![Complex::new(0f32, 0f32); data.len()];
     let (mut src, mut dst) = (&mut *data, &mut other[..]);
     let mut p = 1;
     let mut swapped = false;
     while p < n {
-        stage(src, dst, n, p, sign, lo);
+        if 16 * p <= n {
+            stage(src, dst, n, p, sign, lo);
+        } else {
+            tail_stage(src, dst, n, n / p, sign);
+        }
         std::mem::swap(&mut src, &mut dst);
         swapped = !swapped;
-        p *= 16;
+        p = (16 * p).min(n);
     }
     if swapped {
         dst.copy_from_slice(src); // dst is `data` again
@@ -245,27 +325,32 @@ pub struct SplitHalfCpu {
     problem: Problem,
     n: usize,
     sign: i32,
-    stages: u32,
+    shape: Shape,
 }
 
 impl SplitHalfCpu {
     pub fn new(problem: &Problem) -> Result<SplitHalfCpu> {
-        let stages = stages_of(problem)?;
+        let shape = shape_of(problem)?;
         let Kind::Dft { sign } = problem.kind else {
-            unreachable!("stages_of takes c2c only")
+            unreachable!("shape_of takes c2c only")
         };
         Ok(SplitHalfCpu {
             problem: problem.clone(),
             n: problem.dims[0].n as usize,
             sign,
-            stages,
+            shape,
         })
     }
 
     pub fn describe(&self) -> String {
+        let tail = match self.shape.tail {
+            1 => String::new(),
+            r => format!(", then a radix-{r} stage in f32"),
+        };
         format!(
-            "cpu twin of the split-half tensor-core kernel, 16^{}: {} radix-16 stage(s), binary16 hi + lo/2048 products in f32 (FFTX_TENSOR_CORES=split-twin)",
-            self.stages, self.stages
+            "cpu twin of the split-half tensor-core kernel, {}: {} radix-16 stage(s), binary16 hi + lo/2048 products in f32{tail} (FFTX_TENSOR_CORES=split-twin)",
+            self.shape.name(),
+            self.shape.stages
         )
     }
 
@@ -364,9 +449,9 @@ mod tests {
         assert_eq!(sincospi(-1.0).1, -1.0);
         assert_eq!(sincospi(-1.5), (1.0, 0.0));
         for j in 0..200 {
-            let x = j as f32 / 64.0 - 1.7;
+            let x = j as f64 / 64.0 - 1.7;
             let (s, c) = sincospi(x);
-            let (s64, c64) = (std::f64::consts::PI * x as f64).sin_cos();
+            let (s64, c64) = (std::f64::consts::PI * x).sin_cos();
             assert!(
                 (s as f64 - s64).abs() <= 6e-8 && (c as f64 - c64).abs() <= 6e-8,
                 "{x}"
@@ -490,21 +575,78 @@ mod tests {
         assert_eq!(a, want);
     }
 
+    /// 16^K r lengths (the radix-r tail after the radix-16 stages) against f64 rustfft, both
+    /// signs, every tail radix: fp32 accuracy; and the tail alone against a direct DFT of its
+    /// definition (the Stockham stage that ends a transform of n = p r points).
+    #[test]
+    fn tails_complete_the_transform_at_fp32_accuracy() {
+        for (n, batch) in [
+            (4096 * 2, 2usize),
+            (4096 * 4, 1),
+            (4096 * 8, 1),
+            (1 << 17, 1),
+        ] {
+            for sign in [-1, 1] {
+                let x = random(n * batch, n as u64 + 3);
+                let reference: Vec<Complex<f64>> =
+                    x.chunks_exact(n).flat_map(|c| fft64(c, n, sign)).collect();
+                let mut y = x.clone();
+                transform(&mut y, n, sign, true);
+                let e = rel(&y, &reference);
+                let bound = 1e-6 * ((n as f64).log2() / 12.0).max(1.0);
+                assert!(e <= bound, "{n} sign {sign}: {e:.3e} > {bound:.1e}");
+            }
+        }
+        for r in [2usize, 4, 8] {
+            let (p, sign) = (32usize, -1);
+            let n = p * r;
+            let x = random(2 * n, r as u64);
+            let mut y = vec![Complex::new(0f32, 0f32); 2 * n];
+            tail_stage(&x, &mut y, n, r, sign);
+            for b in 0..2 {
+                for i in 0..p {
+                    for q in 0..r {
+                        let want: Complex<f64> = (0..r)
+                            .map(|j| {
+                                let v = x[b * n + i + j * p];
+                                let a = sign as f64
+                                    * 2.0
+                                    * std::f64::consts::PI
+                                    * ((j * i * r + j * q * n) % (n * r)) as f64
+                                    / (n * r) as f64;
+                                Complex::new(v.re as f64, v.im as f64) * Complex::from_polar(1.0, a)
+                            })
+                            .sum();
+                        let got = y[b * n + i + q * p];
+                        let d = (Complex::new(got.re as f64, got.im as f64) - want).norm();
+                        assert!(d < 1e-6, "r {r} i {i} q {q}: {got} vs {want}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn what_the_path_takes() {
         let c2c = |n: isize| Problem::packed(&[n], Kind::Dft { sign: -1 }, Precision::F32);
-        assert_eq!(stages_of(&c2c(16)), Ok(1));
-        assert_eq!(stages_of(&c2c(1 << 24)), Ok(6));
-        for n in [8, 32, 1 << 28, 48, 1000] {
-            assert!(stages_of(&c2c(n)).is_err(), "{n}");
+        let shape = |stages, tail| Ok(Shape { stages, tail });
+        assert_eq!(shape_of(&c2c(16)), shape(1, 1));
+        assert_eq!(shape_of(&c2c(1 << 24)), shape(6, 1));
+        assert_eq!(shape_of(&c2c(1 << 13)), shape(3, 2));
+        assert_eq!(shape_of(&c2c(1 << 21)), shape(5, 2));
+        assert_eq!(shape_of(&c2c(1 << 26)), shape(6, 4));
+        assert_eq!(Shape::of(1 << 23).unwrap().name(), "16^5 x 8");
+        assert_eq!(Shape::of(1 << 25).unwrap().n(), 1 << 25);
+        for n in [8, 32, 512, 2048, 1 << 27, 1 << 28, 48, 1000] {
+            assert!(shape_of(&c2c(n)).is_err(), "{n}");
         }
         let f64p = Problem::packed(&[256], Kind::Dft { sign: -1 }, Precision::F64);
-        let e = stages_of(&f64p).unwrap_err();
+        let e = shape_of(&f64p).unwrap_err();
         assert!(e.message.contains("double"));
         assert_eq!(e.kind, crate::error::ErrorKind::Unsupported);
         let r2c = Problem::packed(&[256], Kind::R2c, Precision::F32);
-        assert!(stages_of(&r2c).is_err());
+        assert!(shape_of(&r2c).is_err());
         let two_d = Problem::packed(&[16, 16], Kind::Dft { sign: -1 }, Precision::F32);
-        assert!(stages_of(&two_d).unwrap_err().message.contains("rank 2"));
+        assert!(shape_of(&two_d).unwrap_err().message.contains("rank 2"));
     }
 }

@@ -979,7 +979,7 @@ impl<T: Real> CudaProgram<T> {
             if self.options.keep_fft_inputs && super::transform::supports(problem) {
                 continue; // made in `make_kernel_steps`
             }
-            let split_half = crate::exec::cpu::split_half::stages_of(problem).is_ok();
+            let split_half = crate::exec::cpu::split_half::shape_of(problem).is_ok();
             if self.options.split_half && split_half && super::transform::supports(problem) {
                 continue; // made in `make_kernel_steps`, on the tensor-core kernels
             }

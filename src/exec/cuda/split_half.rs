@@ -1,12 +1,14 @@
 //! Issue 17's split-half FFT on tensor cores: batched 1-D c2c f32 of N = 16^K points (K =
-//! 1..6) as K radix-16 Stockham stages whose 16-point DFTs are 16x16 complex matrix products
-//! on the tensor cores (`mma.sync.m16n8k16`, binary16 inputs, f32 accumulation), every operand
+//! 1..6), or 16^K r (r = 2, 4, 8; K >= 3; up to 2^26), as K radix-16 Stockham stages whose
+//! 16-point DFTs are 16x16 complex matrix products on the tensor cores (`mma.sync.m16n8k16`, binary16 inputs, f32 accumulation), every operand
 //! split as the seed's Algorithm 1 (x/s = hi + lo/2048), three products combined in f32: fp32
 //! accuracy (2e-7 - 4e-7 relative L2 on an H100). The arithmetic of a stage (its twiddles,
 //! the scale rule, the split, the products' order), and the Stockham indexing are those of
 //! the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels;
 //! the twiddles are sincospif's (its own polynomials after an exact integer reduction to the
-//! nearest quarter turn), within an ulp of the twin's.
+//! nearest quarter turn), within an ulp of the twin's. A length 16^K r ends with one radix-r
+//! stage in f32 on the CUDA cores (`fxs_tail`, the twin's `tail_stage`): its own launch, one
+//! more trip through memory, reading and writing the same elements (so in place).
 //!
 //! Fused passes: the stages are grouped into passes of up to three ([`default_passes`]: 16^K
 //! for K <= 3 in one pass, 16^4 as 2 + 2, 16^5 as 3 + 2, 16^6 as 2 + 2 + 2), each one launch
@@ -42,7 +44,7 @@
 use super::half::CONVERT;
 use super::kernels::{compile_generated, generated_function, launch_grid_shared, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
-use crate::exec::cpu::split_half::{dft_parts, stages_of};
+use crate::exec::cpu::split_half::{dft_parts, shape_of, twiddle, Shape};
 use crate::problem::{Kind, Precision, Problem};
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
@@ -74,7 +76,7 @@ __device__ __forceinline__ float fxs_scale(float mx) {
   if (u & 0x7fffffu) e += 0x800000u;
   return __uint_as_float(min(e, 0x7f000000u));
 }
-// u times exp(2 pi i a / 2^32), a the angle in 2^-32 turns (a multiple of 2^8): u turned by
+// u times exp(2 pi i a / 2^32), a the angle in 2^-32 turns (a multiple of 2^6): u turned by
 // the nearest quarter turn q (exactly: parts swapped and negated), then times (cos, sin) of
 // the rest, x half-turns (|x| <= 1/4, exact), by the polynomials of CUDA's sincospif. The
 // same as u times sincospif's (cos, sin) of the whole angle, as the twin multiplies.
@@ -350,7 +352,47 @@ __device__ __forceinline__ void fxs_pass(const fx_cplx* x, fx_cplx* y, unsigned 
     }
   }
 }
+__device__ __forceinline__ fx_cplx fxs_mul(fx_cplx u, fx_cplx w) {
+  return make_float2(__fsub_rn(__fmul_rn(u.x, w.x), __fmul_rn(u.y, w.y)), __fadd_rn(__fmul_rn(u.x, w.y), __fmul_rn(u.y, w.x)));
+}
+// The radix-R stage that ends transforms of n = 2^nlog = 16^K R points (p = n / R = 2^plog),
+// the twin's tail_stage: item i of transform b takes x[b n + i + j p] (j < R) turned by
+// exp(sign 2 pi i j i / n) and writes its R-point DFT, the sum over j in order of u_j times
+// fxs_w[(j q) mod R] (the twin's constants), in f32 to y[b n + i + q p]. A thread reads and
+// writes the same R elements: the stage may run in place.
+template <int R, int LOGR>
+__device__ __forceinline__ void fxs_tail(const fx_cplx* x, fx_cplx* y, unsigned nlog, i64 items) {
+  const i64 idx = (i64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= items) return;
+  const unsigned plog = nlog - LOGR;
+  const unsigned i = (unsigned)idx & ((1u << plog) - 1u);
+  const i64 base = ((idx >> plog) << nlog) + i;
+  fx_cplx u[R];
+#pragma unroll
+  for (int j = 0; j < R; j++) u[j] = x[base + ((i64)j << plog)];
+#pragma unroll
+  for (int j = 0; j < R; j++) u[j] = fxs_turn(u[j], (unsigned)FXS_SIGN * (((unsigned)j * i) << (32 - nlog)));
+#pragma unroll
+  for (int q = 0; q < R; q++) {
+    fx_cplx acc = make_float2(0.f, 0.f);
+#pragma unroll
+    for (int j = 0; j < R; j++) {
+      const int w = (j * q) % R;
+      const fx_cplx t = fxs_mul(u[j], make_float2(__uint_as_float(fxs_w[w][0]), __uint_as_float(fxs_w[w][1])));
+      acc = make_float2(__fadd_rn(acc.x, t.x), __fadd_rn(acc.y, t.y));
+    }
+    y[base + ((i64)q << plog)] = acc;
+  }
+}
 "#;
+
+/// Threads of a block of the tail kernel.
+const TAIL_THREADS: u32 = 256;
+
+/// The tail kernel's entry point for radix `r`.
+fn tail_name(r: u32) -> String {
+    format!("fxs_tail_{r}")
+}
 
 /// One launch: `stages` (L) consecutive radix-16 stages from stage `first`, on tiles of
 /// 2^`log_groups` groups of 16^L elements.
@@ -419,7 +461,7 @@ impl Pass {
     }
 }
 
-/// The stages of each pass for 16^K: one pass up to 16^3, then 16^4 as 2 + 2, 16^5 as 3 + 2
+/// The stages of each pass for 16^K (and 16^K r): one pass up to 16^3, then 16^4 as 2 + 2, 16^5 as 3 + 2
 /// and 16^6 as 2 + 2 + 2 (on an H100 2 + 2 + 2 took 0.385 ms, 3 + 3 0.688: a 3-stage pass of
 /// a longer transform reads or writes runs of 2 elements and is compute-heavy,
 /// bench/results/2026-11-26-h100-split-half-fused.md).
@@ -432,52 +474,69 @@ pub fn default_passes(k: u32) -> Vec<u32> {
     }
 }
 
-/// The passes of 16^K grouped as `split` (stages a pass, in order), or why not: each pass
-/// 1 to 3 stages, their sum K, and a pass of a longer transform 2 or 3 stages (its tile holds
-/// whole runs of groups: 16 groups of 256, 2 of 4096).
-pub fn passes(k: u32, split: &[u32]) -> std::result::Result<Vec<Pass>, String> {
+/// The radix-16 passes of `shape` grouped as `split` (stages a pass, in order), or why not:
+/// each pass 1 to 3 stages, their sum K, and a pass of a longer transform (or of one with a
+/// tail) 2 or 3 stages whose tile holds whole runs of groups (16 groups of 256, 2 of 4096)
+/// within one transform.
+pub fn passes(shape: Shape, split: &[u32]) -> std::result::Result<Vec<Pass>, String> {
+    let k = shape.stages;
     if split.iter().sum::<u32>() != k || split.iter().any(|&l| !(1..=3).contains(&l)) {
         return Err(format!(
             "{split:?} is no split of 16^{k} into passes of 1 to 3 stages"
         ));
     }
-    let single = split.len() == 1;
+    let single = split.len() == 1 && shape.tail == 1;
     if !single && split.contains(&1) {
         return Err(format!(
             "{split:?}: a pass of one stage must be the whole transform"
         ));
     }
     let mut first = 0;
-    Ok(split
-        .iter()
-        .map(|&l| {
-            let log_groups = if single {
-                12 - 4 * l
-            } else {
-                [0, 0, 4, 1][l as usize]
-            };
-            let p = Pass {
-                first,
-                stages: l,
-                log_groups,
-                single,
-            };
-            first += l;
-            p
-        })
-        .collect())
+    let mut out = Vec::with_capacity(split.len());
+    for &l in split {
+        let log_groups = if single {
+            12 - 4 * l
+        } else {
+            [0, 0, 4, 1][l as usize]
+        };
+        if !single && shape.n() >> (4 * l) < 1 << log_groups {
+            return Err(format!(
+                "{split:?}: a pass of {l} stages of {} takes {} groups a tile",
+                shape.name(),
+                1 << log_groups
+            ));
+        }
+        out.push(Pass {
+            first,
+            stages: l,
+            log_groups,
+            single,
+        });
+        first += l;
+    }
+    Ok(out)
 }
 
-/// The source for transforms of `sign` by `passes`: the f32 prelude, the binary16
-/// conversions, the DFT matrix's parts from the twin ([`dft_parts`]), the pass kernel and the
-/// passes' entry points.
-pub fn source(sign: i32, passes: &[Pass]) -> String {
+/// The source for transforms of `sign` by `passes` (and a radix-`tail` stage, 1: none): the
+/// f32 prelude, the binary16 conversions, the DFT matrix's parts and the tail's constants from
+/// the twin ([`dft_parts`], `twiddle`), the pass kernel and the entry points.
+pub fn source(sign: i32, passes: &[Pass], tail: u32) -> String {
     let mut s = super::cudagen::prelude(Precision::F32);
     s += CONVERT;
     s += "__constant__ unsigned short fxs_tab[6][16] = {\n";
     for row in dft_parts(sign) {
         let words: Vec<String> = row.iter().map(|h| format!("0x{h:04x}")).collect();
         let _ = writeln!(s, "  {{{}}},", words.join(", "));
+    }
+    s += "};\n__constant__ unsigned fxs_w[8][2] = {";
+    for j in 0..8 {
+        let w = twiddle(sign, j % tail as u64, tail as u64);
+        let _ = write!(
+            s,
+            "{{0x{:08x}u, 0x{:08x}u}}, ",
+            w.re.to_bits(),
+            w.im.to_bits()
+        );
     }
     let _ = writeln!(s, "}};\n#define FXS_SIGN ({sign})");
     s += KERNEL;
@@ -487,6 +546,14 @@ pub fn source(sign: i32, passes: &[Pass]) -> String {
             names.push(p.name());
             s += &p.entry();
         }
+    }
+    if tail > 1 {
+        let _ = writeln!(
+            s,
+            "extern \"C\" __global__ void __launch_bounds__({TAIL_THREADS}) {}(const fx_cplx* x, fx_cplx* y, unsigned nlog, i64 items) {{ fxs_tail<{tail}, {}>(x, y, nlog, items); }}",
+            tail_name(tail),
+            tail.trailing_zeros()
+        );
     }
     s
 }
@@ -527,24 +594,26 @@ pub fn schedule(passes: usize, in_place: bool) -> Vec<(Slot, Slot)> {
 pub struct SplitHalf {
     /// Held, never read: keeps the device, whose module holds `functions`, alive.
     _device: Arc<Device>,
-    /// Each pass's kernel (valid while the device's generated modules are loaded).
+    /// Each pass's kernel, then the tail's (valid while the device's generated modules are
+    /// loaded).
     functions: Vec<usize>,
     passes: Vec<Pass>,
-    n: usize,
-    stages: u32,
+    shape: Shape,
 }
 
 impl SplitHalf {
-    /// Compiles (once per device, sign and plan) the kernels for `p` (c2c f32 of 16^K points,
-    /// as `stages_of` says; the layout is `GpuTransform`'s concern), in [`default_passes`].
+    /// Compiles (once per device, sign and plan) the kernels for `p` (c2c f32 of 16^K or 16^K r
+    /// points, as `shape_of` says; the layout is `GpuTransform`'s concern), in
+    /// [`default_passes`].
     pub fn new(device: &Arc<Device>, p: &Problem) -> Result<SplitHalf> {
-        let k = stages_of(p).map_err(Error::unsupported)?;
-        SplitHalf::with_passes(device, p, &default_passes(k))
+        let shape = shape_of(p)?;
+        SplitHalf::with_passes(device, p, &default_passes(shape.stages))
     }
 
-    /// As [`SplitHalf::new`], the stages grouped into passes as `split` says ([`passes`]).
+    /// As [`SplitHalf::new`], the radix-16 stages grouped into passes as `split` says
+    /// ([`passes`]).
     pub fn with_passes(device: &Arc<Device>, p: &Problem, split: &[u32]) -> Result<SplitHalf> {
-        let stages = stages_of(p).map_err(Error::unsupported)?;
+        let shape = shape_of(p)?;
         let Kind::Dft { sign } = p.kind else {
             return Err(Error::unsupported("the split-half path is c2c"));
         };
@@ -554,8 +623,8 @@ impl SplitHalf {
                 device.capability.0, device.capability.1
             )));
         }
-        let passes = passes(stages, split).map_err(Error::unsupported)?;
-        let module = match compile_generated(device, &source(sign, &passes), false)? {
+        let passes = passes(shape, split).map_err(Error::unsupported)?;
+        let module = match compile_generated(device, &source(sign, &passes, shape.tail), false)? {
             Generated::Module(m) => m,
             Generated::Lto(_) => return Err(Error::new(ErrorKind::Internal, "NVRTC gave LTO-IR")),
         };
@@ -585,20 +654,27 @@ impl SplitHalf {
             }
             functions.push(f as usize);
         }
+        if shape.tail > 1 {
+            functions.push(generated_function(module, &tail_name(shape.tail))? as usize);
+        }
         Ok(SplitHalf {
             _device: device.clone(),
             functions,
             passes,
-            n: p.dims[0].n as usize,
-            stages,
+            shape,
         })
     }
 
+    /// Launches: the passes, then the tail.
+    fn launches(&self) -> usize {
+        self.passes.len() + (self.shape.tail > 1) as usize
+    }
+
     /// Bytes of the work buffer [`SplitHalf::run`] needs for `batch` transforms (none for one
-    /// pass).
+    /// launch).
     pub fn work_bytes(&self, batch: usize) -> usize {
-        if self.passes.len() > 1 {
-            batch * self.n * 8
+        if self.launches() > 1 {
+            batch * self.shape.n() * 8
         } else {
             0
         }
@@ -606,9 +682,13 @@ impl SplitHalf {
 
     pub fn describe(&self) -> String {
         let split: Vec<String> = self.passes.iter().map(|p| p.stages.to_string()).collect();
+        let tail = match self.shape.tail {
+            1 => String::new(),
+            r => format!(", then a radix-{r} stage in f32 (one more launch)"),
+        };
         format!(
-            "gpu split-half tensor cores, 16^{}: {} pass(es) of {} radix-16 stages fused in shared memory, mma.sync.m16n8k16, operands split hi + lo/2048 in binary16, 3 products combined in f32",
-            self.stages,
+            "gpu split-half tensor cores, {}: {} pass(es) of {} radix-16 stages fused in shared memory, mma.sync.m16n8k16, operands split hi + lo/2048 in binary16, 3 products combined in f32{tail}",
+            self.shape.name(),
             self.passes.len(),
             split.join(" + ")
         )
@@ -632,23 +712,45 @@ impl SplitHalf {
             Slot::Out => dout,
             Slot::Work => work,
         };
-        let chain = schedule(self.passes.len(), din == dout);
-        for ((from, to), (pass, &f)) in chain
-            .into_iter()
-            .zip(self.passes.iter().zip(&self.functions))
-        {
+        let n = self.shape.n();
+        let grid_of = |blocks: usize| {
+            u32::try_from(blocks)
+                .ok()
+                .filter(|&g| g < 1 << 31)
+                .ok_or_else(|| Error::unsupported(format!("{batch} transforms: {blocks} blocks")))
+        };
+        let chain = schedule(self.launches(), din == dout);
+        for (s, ((from, to), &f)) in chain.into_iter().zip(&self.functions).enumerate() {
+            let (mut x, mut y) = (addr(from), addr(to));
+            let mut nlog = n.trailing_zeros();
+            let mut total = (batch * n) as i64;
+            let Some(pass) = self.passes.get(s) else {
+                // The tail: one thread an item, batch n / r items.
+                let mut items = total / self.shape.tail as i64;
+                let mut params: [*mut c_void; 4] = [
+                    &mut x as *mut u64 as *mut c_void,
+                    &mut y as *mut u64 as *mut c_void,
+                    &mut nlog as *mut u32 as *mut c_void,
+                    &mut items as *mut i64 as *mut c_void,
+                ];
+                let grid = grid_of((items as usize).div_ceil(TAIL_THREADS as usize))?;
+                launch_grid_shared(
+                    f as cu::CUfunction,
+                    grid,
+                    TAIL_THREADS,
+                    0,
+                    stream,
+                    &mut params,
+                )?;
+                continue;
+            };
             let tiles = if pass.single {
                 batch.div_ceil(1 << pass.log_groups)
             } else {
-                (batch * (self.n >> (4 * pass.stages))) >> pass.log_groups
+                (batch * (n >> (4 * pass.stages))) >> pass.log_groups
             };
-            let grid = u32::try_from(tiles)
-                .ok()
-                .filter(|&g| g < 1 << 31)
-                .ok_or_else(|| Error::unsupported(format!("{batch} transforms: {tiles} tiles")))?;
-            let (mut x, mut y) = (addr(from), addr(to));
-            let (mut nlog, mut plog) = (self.n.trailing_zeros(), 4 * pass.first);
-            let mut total = (batch * self.n) as i64;
+            let grid = grid_of(tiles)?;
+            let mut plog = 4 * pass.first;
             let mut params: [*mut c_void; 5] = [
                 &mut x as *mut u64 as *mut c_void,
                 &mut y as *mut u64 as *mut c_void,
@@ -707,8 +809,9 @@ mod tests {
     /// only as the whole transform; tiles of 4096 elements, or 2 groups of 4096.
     #[test]
     fn plans_group_every_stage_once() {
+        let sh = |stages, tail| Shape { stages, tail };
         for k in 1..=6 {
-            let p = passes(k, &default_passes(k)).unwrap();
+            let p = passes(sh(k, 1), &default_passes(k)).unwrap();
             assert_eq!(p.iter().map(|p| p.stages).sum::<u32>(), k);
             assert!(p.len() <= 3);
             let mut first = 0;
@@ -719,20 +822,41 @@ mod tests {
                 assert_eq!(q.threads() as usize * 32, q.tile());
             }
         }
-        assert!(passes(5, &[2, 3]).is_ok() && passes(6, &[3, 3]).is_ok());
-        assert!(passes(4, &[3, 1]).is_err() && passes(3, &[1, 1, 1]).is_err());
-        assert!(passes(4, &[2, 1]).is_err() && passes(7, &[4, 3]).is_err());
-        assert_eq!(passes(3, &[3]).unwrap()[0].log_groups, 0);
-        assert_eq!(passes(6, &[3, 3]).unwrap()[1].name(), "fxs_pass_3_1_g");
-        assert_eq!(passes(4, &[2, 2]).unwrap()[0].name(), "fxs_pass_2_4_tf");
+        assert!(passes(sh(5, 1), &[2, 3]).is_ok() && passes(sh(6, 1), &[3, 3]).is_ok());
+        assert!(passes(sh(4, 1), &[3, 1]).is_err() && passes(sh(3, 1), &[1, 1, 1]).is_err());
+        assert!(passes(sh(4, 1), &[2, 1]).is_err() && passes(sh(7, 1), &[4, 3]).is_err());
+        assert_eq!(passes(sh(3, 1), &[3]).unwrap()[0].log_groups, 0);
+        assert_eq!(
+            passes(sh(6, 1), &[3, 3]).unwrap()[1].name(),
+            "fxs_pass_3_1_g"
+        );
+        assert_eq!(
+            passes(sh(4, 1), &[2, 2]).unwrap()[0].name(),
+            "fxs_pass_2_4_tf"
+        );
+        // With a tail no pass is the whole transform: 16^3 x 2 takes one pass of 2 groups a
+        // tile; 16^2 x 8 cannot fill a tile of 16 groups of 256.
+        let t = passes(sh(3, 2), &[3]).unwrap();
+        assert_eq!(
+            (t[0].single, t[0].log_groups, t[0].name()),
+            (false, 1, "fxs_pass_3_1_gf".into())
+        );
+        assert!(passes(sh(2, 8), &[2]).is_err() && passes(sh(3, 4), &[2, 1]).is_err());
+        for tail in [2, 4, 8] {
+            for k in 3..=6 {
+                let p = passes(sh(k, tail), &default_passes(k)).unwrap();
+                assert!(p.iter().all(|q| !q.single), "16^{k} x {tail}");
+            }
+        }
     }
 
     /// The source carries the twin's matrix, the sign and one extern "C" entry per kind of
     /// pass.
     #[test]
     fn source_has_the_twins_matrix_and_the_passes() {
-        let p = passes(6, &[3, 3]).unwrap();
-        let s = source(-1, &p);
+        let sh = |stages, tail| Shape { stages, tail };
+        let p = passes(sh(6, 1), &[3, 3]).unwrap();
+        let s = source(-1, &p, 1);
         let t = dft_parts(-1);
         assert!(s.contains(&format!("0x{:04x}", t[1][4])));
         assert!(s.contains("#define FXS_SIGN (-1)"));
@@ -740,8 +864,18 @@ mod tests {
             s.contains("extern \"C\" __global__ void __launch_bounds__(256, 3) fxs_pass_3_1_gf(")
         );
         assert!(s.contains("fxs_pass_3_1_g(") && !s.contains("cuda_fp16"));
-        let q = passes(4, &[2, 2]).unwrap();
-        assert_eq!(source(1, &q).matches("extern \"C\"").count(), 2);
-        assert!(source(1, &q).contains("#define FXS_SIGN (1)"));
+        let q = passes(sh(4, 1), &[2, 2]).unwrap();
+        assert_eq!(source(1, &q, 1).matches("extern \"C\"").count(), 2);
+        assert!(source(1, &q, 1).contains("#define FXS_SIGN (1)"));
+        // A tail: its entry, and the twin's radix-8 constants (exp(-2 pi i 3/8) = (-c, -c)).
+        let t = source(-1, &passes(sh(5, 8), &[3, 2]).unwrap(), 8);
+        assert!(t.contains("fxs_tail_8(") && t.contains("fxs_tail<8, 3>"));
+        let c = twiddle(-1, 3, 8);
+        assert!(t.contains(&format!(
+            "{{0x{:08x}u, 0x{:08x}u}}",
+            c.re.to_bits(),
+            c.im.to_bits()
+        )));
+        assert!(!source(-1, &passes(sh(5, 1), &[3, 2]).unwrap(), 1).contains("fxs_tail_"));
     }
 }
