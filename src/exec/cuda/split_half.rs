@@ -68,6 +68,13 @@ __device__ __forceinline__ void fxs_fragment(unsigned (&a)[4], int w, int g, int
   a[2] = fxs_pack(fxs_tab[w][(g * c[2]) & 15], fxs_tab[w][(g * c[3]) & 15]);
   a[3] = fxs_pack(fxs_tab[w][((g + 8) * c[2]) & 15], fxs_tab[w][((g + 8) * c[3]) & 15]);
 }
+// a and b split as hi + lo/2048 (binary16, rounded to nearest even), packed two a register
+// as the B fragments hold them (a in the low half): one cvt.rn.f16x2.f32 a pair.
+__device__ __forceinline__ void fxs_split2(float a, float b, unsigned& hi, unsigned& lo) {
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(hi) : "f"(b), "f"(a));
+  const float ha = fxh_f((unsigned short)(hi & 0xffffu)), hb = fxh_f((unsigned short)(hi >> 16));
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(lo) : "f"(__fmul_rn(__fsub_rn(b, hb), 2048.f)), "f"(__fmul_rn(__fsub_rn(a, ha), 2048.f)));
+}
 // The least power of two >= mx (the twin's scale_of): 1 for 0, at most 2^127.
 __device__ __forceinline__ float fxs_scale(float mx) {
   const unsigned u = __float_as_uint(mx);
@@ -188,20 +195,13 @@ __device__ __forceinline__ void fxs_stage(fx_cplx* sm, const unsigned (&F)[6][4]
     const float scale = fxs_scale(mx);
     const unsigned sbits = __float_as_uint(scale);
     const float inv = __uint_as_float(sbits < 0x7f000000u ? 0x7f000000u - sbits : 0x00400000u);
-    unsigned short rh[4], ih[4], rl[4], il[4];
-#pragma unroll
-    for (int e = 0; e < 4; e++) {
-      const float a = __fmul_rn(v[e].x, inv), c = __fmul_rn(v[e].y, inv);
-      rh[e] = fxh_h(a);
-      ih[e] = fxh_h(c);
-      rl[e] = fxh_h(__fmul_rn(__fsub_rn(a, fxh_f(rh[e])), 2048.f));
-      il[e] = fxh_h(__fmul_rn(__fsub_rn(c, fxh_f(ih[e])), 2048.f));
-    }
     // B fragments (16x8, column-major): rows 2t, 2t+1 in reg 0, rows 2t+8, 2t+9 in reg 1, column g.
-    const unsigned Xrh[2] = {fxs_pack(rh[0], rh[1]), fxs_pack(rh[2], rh[3])};
-    const unsigned Xih[2] = {fxs_pack(ih[0], ih[1]), fxs_pack(ih[2], ih[3])};
-    const unsigned Xrl[2] = {fxs_pack(rl[0], rl[1]), fxs_pack(rl[2], rl[3])};
-    const unsigned Xil[2] = {fxs_pack(il[0], il[1]), fxs_pack(il[2], il[3])};
+    unsigned Xrh[2], Xih[2], Xrl[2], Xil[2];
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      fxs_split2(__fmul_rn(v[2 * c].x, inv), __fmul_rn(v[2 * c + 1].x, inv), Xrh[c], Xrl[c]);
+      fxs_split2(__fmul_rn(v[2 * c].y, inv), __fmul_rn(v[2 * c + 1].y, inv), Xih[c], Xil[c]);
+    }
     float r1[4] = {0, 0, 0, 0}, i1[4] = {0, 0, 0, 0}, r2[4] = {0, 0, 0, 0}, i2[4] = {0, 0, 0, 0};
     fxs_mma(r1, F[0], Xrh);
     fxs_mma(r1, F[2], Xih);
