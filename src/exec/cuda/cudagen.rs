@@ -428,7 +428,7 @@ pub fn fused_pass(
     let nout = p.len_out();
     let stride = layout.stride;
     let pad = |m: &str| format!("(({m}) + ({m}) / {})", layout.pad_every);
-    let order = |contig: bool, len: usize| order_of(contig, len, pb);
+    let order = |contig: bool, len: usize| order_of(contig, len, pb, threads);
     // A real pass (r2c, or c2r not merged) packs two real pencils into one complex transform:
     // the block takes 2 * pb pencils.
     let packed = packs(p);
@@ -510,7 +510,12 @@ pub fn fused_pass(
     if !direct_out {
         let contig = contiguous_along(&p.store, p.axis);
         let value = stored_value(p, packed, stride, &pad);
-        let _ = writeln!(s, "  for (int e = threadIdx.x; e < {}; e += {threads}) {{\n    {}\n    const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});\n  }}", per_block * nout, order_of(contig, nout, per_block));
+        s += &store_loop(
+            per_block * nout,
+            threads,
+            &order_of(contig, nout, per_block, threads),
+            &format!("const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});"),
+        );
     }
     s += if looped {
         "  __syncthreads();\n  }\n}\n"
@@ -522,12 +527,48 @@ pub fn fused_pass(
 
 /// `q` (the block's pencil) and `j` (the element) of element `e` of a block's `pencils`
 /// pencils of `len`, walking along the pencils (`contig`) or across them.
-fn order_of(contig: bool, len: usize, pencils: usize) -> String {
-    if contig {
-        format!("const int q = e / {len}, j = e % {len};")
-    } else {
-        format!("const int q = e % {pencils}, j = e / {pencils};")
+///
+/// `e` is `threadIdx.x + it * threads` (the loops of [`two_phase`] and [`store_loop`]). Where
+/// `threads` is a multiple of the walk's inner length, a thread keeps one pencil (walking
+/// across) or one element (along) in every iteration: that part comes from `threadIdx.x`
+/// alone, so the compiler computes it, and the position it gives, once instead of per element
+/// (integer address arithmetic was the largest share of the strided passes' instructions:
+/// bench/results/2026-11-28-h200-half-pass-sass.md).
+fn order_of(contig: bool, len: usize, pencils: usize, threads: usize) -> String {
+    let inner = if contig { len } else { pencils };
+    let step = threads / inner;
+    match (contig, threads.is_multiple_of(inner)) {
+        (true, true) => format!(
+            "const int q = (int)threadIdx.x / {len} + it * {step}, j = (int)threadIdx.x % {len};"
+        ),
+        (false, true) => format!(
+            "const int q = (int)threadIdx.x % {pencils}, j = (int)threadIdx.x / {pencils} + it * {step};"
+        ),
+        (true, false) => format!("const int q = e / {len}, j = e % {len};"),
+        (false, false) => format!("const int q = e % {pencils}, j = e / {pencils};"),
     }
+}
+
+/// The test that element `e` of a block's `total` exists: none where the block's threads
+/// divide `total` (every `e = threadIdx.x + it * threads` of the unrolled loops is below it).
+fn exists(total: usize, threads: usize) -> String {
+    if total.is_multiple_of(threads) {
+        "if (true)".to_string()
+    } else {
+        format!("if (e < {total})")
+    }
+}
+
+/// Stores the block's `total` elements, `threads` at a time in an unrolled loop: `body` (with
+/// `e`, `it` and `order`'s `q` and `j` in scope) for each. (Not unrolled, `#pragma unroll 1`,
+/// measured on an H200: 49152 7% and 10^6 5% faster, 2^20 13% slower, the table's geometric
+/// mean the same: bench/results/2026-11-28-h200-half-hoisted-order.md.)
+fn store_loop(total: usize, threads: usize, order: &str, body: &str) -> String {
+    format!(
+        "  #pragma unroll\n  for (int it = 0; it < {}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    {} {{ {order}\n    {body} }}\n  }}\n",
+        total.div_ceil(threads),
+        exists(total, threads)
+    )
 }
 
 /// Whether a fused pass loads its first stage's inputs and stores its last stage's outputs
@@ -622,7 +663,7 @@ fn middle(
     let mut s = two_phase(
         pb * len1,
         threads,
-        &order_of(contig, len1, pb),
+        &order_of(contig, len1, pb, threads),
         &format!(
             "v[it] = sm[q * {stride} + {pj}]; if (b < batch) v[it] = fftx_midp{k}(P, b, j, v[it]);"
         ),
@@ -734,8 +775,9 @@ pub fn pencils_per_block(p: &Pass, shape: &FusedShape) -> usize {
 /// the thread (into `v[it]`, with `q`, `j`, `b` set by `order`), then `then` for each.
 fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str) -> String {
     let it = total.div_ceil(threads);
+    let exists = exists(total, threads);
     format!(
-        "  {{\n  fx_cplx v[{it}];\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    v[it] = fx_c(0.0, 0.0);\n    if (e < {total}) {{ {order} const u64 b = b0 + q; {first} }}\n  }}\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    if (e < {total}) {{ {order} {then} }}\n  }}\n  }}\n"
+        "  {{\n  fx_cplx v[{it}];\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    v[it] = fx_c(0.0, 0.0);\n    {exists} {{ {order} const u64 b = b0 + q; {first} }}\n  }}\n  #pragma unroll\n  for (int it = 0; it < {it}; it++) {{\n    const int e = threadIdx.x + it * {threads};\n    {exists} {{ {order} {then} }}\n  }}\n  }}\n"
     )
 }
 
@@ -982,6 +1024,48 @@ pub fn elementwise_source(
 
 #[cfg(test)]
 mod tests {
+    /// Where the block's threads are a multiple of the walk's inner length, q and j come from
+    /// threadIdx.x and the iteration (the same pairs as from e: e = threadIdx.x + it threads);
+    /// otherwise from e; loops whose threads divide the elements test none of them.
+    #[test]
+    fn element_orders_hoist_what_a_thread_keeps() {
+        use super::{exists, order_of};
+        assert_eq!(
+            order_of(false, 96, 32, 384),
+            "const int q = (int)threadIdx.x % 32, j = (int)threadIdx.x / 32 + it * 12;"
+        );
+        assert_eq!(
+            order_of(true, 128, 4, 256),
+            "const int q = (int)threadIdx.x / 128 + it * 2, j = (int)threadIdx.x % 128;"
+        );
+        assert_eq!(
+            order_of(true, 1000, 2, 200),
+            "const int q = e / 1000, j = e % 1000;"
+        );
+        assert_eq!(
+            order_of(false, 25, 64, 320),
+            "const int q = (int)threadIdx.x % 64, j = (int)threadIdx.x / 64 + it * 5;"
+        );
+        assert_eq!(
+            order_of(false, 25, 48, 320),
+            "const int q = e % 48, j = e / 48;"
+        );
+        // The identity the hoisted form rests on.
+        for (threads, inner) in [(384usize, 32usize), (320, 64), (256, 128)] {
+            for tid in 0..threads {
+                for it in 0..6 {
+                    let e = tid + it * threads;
+                    assert_eq!(
+                        (e % inner, e / inner),
+                        (tid % inner, tid / inner + it * (threads / inner))
+                    );
+                }
+            }
+        }
+        assert_eq!(exists(3072, 384), "if (true)");
+        assert_eq!(exists(2000, 384), "if (e < 2000)");
+    }
+
     /// The folded shared-memory positions of the Stockham stages are the padded ones, for
     /// every length with a fused kernel and every padding period the layouts choose from.
     #[test]
