@@ -1030,26 +1030,28 @@ mod tests {
     #[test]
     fn element_orders_hoist_what_a_thread_keeps() {
         use super::{exists, order_of};
-        assert_eq!(
-            order_of(false, 96, 32, 384),
-            "const int q = (int)threadIdx.x % 32, j = (int)threadIdx.x / 32 + it * 12;"
-        );
-        assert_eq!(
-            order_of(true, 128, 4, 256),
-            "const int q = (int)threadIdx.x / 128 + it * 2, j = (int)threadIdx.x % 128;"
-        );
-        assert_eq!(
-            order_of(true, 1000, 2, 200),
-            "const int q = e / 1000, j = e % 1000;"
-        );
-        assert_eq!(
-            order_of(false, 25, 64, 320),
-            "const int q = (int)threadIdx.x % 64, j = (int)threadIdx.x / 64 + it * 5;"
-        );
-        assert_eq!(
-            order_of(false, 25, 48, 320),
-            "const int q = e % 48, j = e / 48;"
-        );
+        let hoisted = [
+            (
+                (false, 96, 32, 384),
+                "q = (int)threadIdx.x % 32, j = (int)threadIdx.x / 32 + it * 12",
+            ),
+            (
+                (true, 128, 4, 256),
+                "q = (int)threadIdx.x / 128 + it * 2, j = (int)threadIdx.x % 128",
+            ),
+            (
+                (false, 25, 64, 320),
+                "q = (int)threadIdx.x % 64, j = (int)threadIdx.x / 64 + it * 5",
+            ),
+            ((true, 1000, 2, 200), "q = e / 1000, j = e % 1000"),
+            ((false, 25, 48, 320), "q = e % 48, j = e / 48"),
+        ];
+        for ((contig, len, pencils, threads), want) in hoisted {
+            assert_eq!(
+                order_of(contig, len, pencils, threads),
+                format!("const int {want};")
+            );
+        }
         // The identity the hoisted form rests on.
         for (threads, inner) in [(384usize, 32usize), (320, 64), (256, 128)] {
             for tid in 0..threads {
