@@ -1,8 +1,8 @@
 //! Issue 17's split-half FFT on tensor cores: batched 1-D c2c f32 of N = 16^K points (K =
 //! 1..6), or 16^K r (r = 2, 4, 8; K >= 3; up to 2^26), as K radix-16 Stockham stages whose
-//! 16-point DFTs are 16x16 complex matrix products on the tensor cores (`mma.sync.m16n8k16`, binary16 inputs, f32 accumulation), every operand
-//! split as the seed's Algorithm 1 (x/s = hi + lo/2048), three products combined in f32: fp32
-//! accuracy (2e-7 - 4e-7 relative L2 on an H100). The arithmetic of a stage (its twiddles,
+//! 16-point DFTs are 16x16 complex matrix products on the tensor cores (`mma.sync.m16n8k16`,
+//! binary16 inputs, f32 accumulation), every operand split as the seed's Algorithm 1 (x/s =
+//! hi + lo/2048), three products combined in f32: fp32 accuracy (2e-7 - 4e-7 relative L2 on an H100). The arithmetic of a stage (its twiddles,
 //! the scale rule, the split, the products' order), and the Stockham indexing are those of
 //! the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels;
 //! the twiddles are sincospif's (its own polynomials after an exact integer reduction to the
@@ -461,8 +461,8 @@ impl Pass {
     }
 }
 
-/// The stages of each pass for 16^K (and 16^K r): one pass up to 16^3, then 16^4 as 2 + 2, 16^5 as 3 + 2
-/// and 16^6 as 2 + 2 + 2 (on an H100 2 + 2 + 2 took 0.385 ms, 3 + 3 0.688: a 3-stage pass of
+/// The radix-16 stages of each pass for 16^K (and 16^K r): one pass up to 16^3, then 16^4 as
+/// 2 + 2, 16^5 as 3 + 2 and 16^6 as 2 + 2 + 2 (on an H100 2 + 2 + 2 took 0.385 ms, 3 + 3 0.688: a 3-stage pass of
 /// a longer transform reads or writes runs of 2 elements and is compute-heavy,
 /// bench/results/2026-11-26-h100-split-half-fused.md).
 pub fn default_passes(k: u32) -> Vec<u32> {
