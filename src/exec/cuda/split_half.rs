@@ -3,12 +3,13 @@
 //! 16-point DFTs are 16x16 complex matrix products on the tensor cores (`mma.sync.m16n8k16`,
 //! binary16 inputs, f32 accumulation), every operand split as the seed's Algorithm 1 (x/s =
 //! hi + lo/2048), three products combined in f32: fp32 accuracy (2e-7 - 4e-7 relative L2 on
-//! an H100). The arithmetic of a stage (its twiddles, the scale rule, the split, the products'
-//! order), and the Stockham indexing are those of the CPU twin, `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels;
-//! the twiddles are sincospif's (its own polynomials after an exact integer reduction to the
-//! nearest quarter turn), within an ulp of the twin's. A length 16^K r ends with one radix-r
-//! stage in f32 on the CUDA cores (`fxs_tail`, the twin's `tail_stage`): its own launch, one
-//! more trip through memory, reading and writing the same elements (so in place).
+//! an H100). The arithmetic of a stage (its twiddles, the scale rule, the split, the
+//! products' order), and the Stockham indexing are those of the CPU twin,
+//! `exec::cpu::split_half`, which `tests/gpu.rs` compares with these kernels; the twiddles
+//! are sincospif's (its own polynomials after an exact integer reduction to the nearest
+//! quarter turn), within an ulp of the twin's. A length 16^K r ends with one radix-r stage in
+//! f32 on the CUDA cores (`fxs_tail`, the twin's `tail_stage`): its own launch, one more trip
+//! through memory, reading and writing the same elements (so in place).
 //!
 //! Fused passes: the stages are grouped into passes of up to three ([`default_passes`]: 16^K
 //! for K <= 3 in one pass, 16^4 as 2 + 2, 16^5 as 3 + 2, 16^6 as 2 + 2 + 2), each one launch
