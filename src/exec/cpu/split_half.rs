@@ -271,7 +271,7 @@ pub fn stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, p: usize, sig
 /// The radix-r stage that ends a transform of n = 16^K r points (p = n / r, the tail): item i
 /// (< p) of each transform takes x[i + j p] (j < r) times exp(sign 2 pi i j i / n) and writes
 /// its r-point DFT, y[i + q p] = sum over j, in order, of u_j exp(sign 2 pi i j q / r), in f32
-/// (each product as [`mul`], the sum from 0): the kernel's `fxs_tail`, which reads and writes
+/// (each product as `mul` does, the sum from 0): the kernel's `fxs_tail`, which reads and writes
 /// the same r elements and so may run in place.
 pub fn tail_stage(x: &[Complex<f32>], y: &mut [Complex<f32>], n: usize, r: usize, sign: i32) {
     let p = n / r;
