@@ -2526,14 +2526,14 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
         let shape = fftx::exec::cpu::split_half::Shape::of(n as u64)
             .unwrap()
             .name();
-        let k = shape.as_str();
+        let name = shape.as_str();
         for (sign, in_place) in [(-1, false), (1, true)] {
             let x = random_f32(2 * n * howmany, 100 + log_n as u64);
             let p = c2c_f32(n, howmany, (1, n), sign, in_place);
             let t = GpuTransform::<f32>::split_half(&p).expect("split-half plan");
             assert!(t
                 .describe()
-                .contains(&format!("split-half tensor cores, {k}")));
+                .contains(&format!("split-half tensor cores, {name}")));
             let din = device_copy_of_f32(&x);
             let dout = device_copy_of_f32(&vec![0f32; x.len()]);
             let out = if in_place { din.ptr } else { dout.ptr };
@@ -2548,10 +2548,10 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
             };
             let e = common::rel_l2_f32(&got, &common::fftw_c2c_f64(&x, n, howmany, sign));
             let d = (n <= 1 << 20).then(|| rel_f32(&got, &split_half_twin(&x, n, sign)));
-            eprintln!("split-half {k} x {howmany} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
+            eprintln!("split-half {name} x {howmany} sign {sign} in_place {in_place}: vs FFTW {e:.2e}, vs twin {d:?}");
             if e > split_half_tolerance(n) || d.is_some_and(|d| d > 1e-6) {
                 failures.push(format!(
-                    "{k} x {howmany} sign {sign} in place {in_place}: {e:.3e} {d:?}"
+                    "{name} x {howmany} sign {sign} in place {in_place}: {e:.3e} {d:?}"
                 ));
             }
         }

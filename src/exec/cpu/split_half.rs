@@ -323,7 +323,6 @@ pub fn transform(data: &mut [Complex<f32>], n: usize, sign: i32, lo: bool) {
 /// transform gathered, transformed, scattered.
 pub struct SplitHalfCpu {
     problem: Problem,
-    n: usize,
     sign: i32,
     shape: Shape,
 }
@@ -336,7 +335,6 @@ impl SplitHalfCpu {
         };
         Ok(SplitHalfCpu {
             problem: problem.clone(),
-            n: problem.dims[0].n as usize,
             sign,
             shape,
         })
@@ -362,7 +360,7 @@ impl SplitHalfCpu {
         else {
             return Err(Error::bad_input("the split-half twin takes complex arrays"));
         };
-        let (n, howmany) = (self.n, self.problem.howmany());
+        let (n, howmany) = (self.shape.n(), self.problem.howmany());
         let d = self.problem.dims[0];
         let mut data = Vec::new();
         data.try_reserve_exact(n * howmany).map_err(|_| {

@@ -43,7 +43,9 @@
 //! (`FFTX_TENSOR_CORES=split`, `planner::tensor_cores`).
 
 use super::half::CONVERT;
-use super::kernels::{compile_generated, generated_function, launch_grid_shared, Generated};
+use super::kernels::{
+    compile_generated, generated_function, launch, launch_grid_shared, Generated,
+};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::exec::cpu::split_half::{dft_parts, shape_of, twiddle, Shape};
 use crate::problem::{Kind, Precision, Problem};
@@ -360,35 +362,33 @@ __device__ __forceinline__ fx_cplx fxs_mul(fx_cplx u, fx_cplx w) {
 // the twin's tail_stage: item i of transform b takes x[b n + i + j p] (j < R) turned by
 // exp(sign 2 pi i j i / n) and writes its R-point DFT, the sum over j in order of u_j times
 // fxs_w[(j q) mod R] (the twin's constants), in f32 to y[b n + i + q p]. A thread reads and
-// writes the same R elements: the stage may run in place.
+// writes the same R elements: the stage may run in place. Items in a grid-stride loop, as
+// `kernels::launch` launches.
 template <int R, int LOGR>
 __device__ __forceinline__ void fxs_tail(const fx_cplx* x, fx_cplx* y, unsigned nlog, i64 items) {
-  const i64 idx = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= items) return;
   const unsigned plog = nlog - LOGR;
-  const unsigned i = (unsigned)idx & ((1u << plog) - 1u);
-  const i64 base = ((idx >> plog) << nlog) + i;
-  fx_cplx u[R];
+  for (i64 idx = (i64)blockIdx.x * blockDim.x + threadIdx.x; idx < items; idx += (i64)gridDim.x * blockDim.x) {
+    const unsigned i = (unsigned)idx & ((1u << plog) - 1u);
+    const i64 base = ((idx >> plog) << nlog) + i;
+    fx_cplx u[R];
 #pragma unroll
-  for (int j = 0; j < R; j++) u[j] = x[base + ((i64)j << plog)];
+    for (int j = 0; j < R; j++) u[j] = x[base + ((i64)j << plog)];
 #pragma unroll
-  for (int j = 0; j < R; j++) u[j] = fxs_turn(u[j], (unsigned)FXS_SIGN * (((unsigned)j * i) << (32 - nlog)));
+    for (int j = 0; j < R; j++) u[j] = fxs_turn(u[j], (unsigned)FXS_SIGN * (((unsigned)j * i) << (32 - nlog)));
 #pragma unroll
-  for (int q = 0; q < R; q++) {
-    fx_cplx acc = make_float2(0.f, 0.f);
+    for (int q = 0; q < R; q++) {
+      fx_cplx acc = make_float2(0.f, 0.f);
 #pragma unroll
-    for (int j = 0; j < R; j++) {
-      const int w = (j * q) % R;
-      const fx_cplx t = fxs_mul(u[j], make_float2(__uint_as_float(fxs_w[w][0]), __uint_as_float(fxs_w[w][1])));
-      acc = make_float2(__fadd_rn(acc.x, t.x), __fadd_rn(acc.y, t.y));
+      for (int j = 0; j < R; j++) {
+        const int w = (j * q) % R;
+        const fx_cplx t = fxs_mul(u[j], make_float2(__uint_as_float(fxs_w[w][0]), __uint_as_float(fxs_w[w][1])));
+        acc = make_float2(__fadd_rn(acc.x, t.x), __fadd_rn(acc.y, t.y));
+      }
+      y[base + ((i64)q << plog)] = acc;
     }
-    y[base + ((i64)q << plog)] = acc;
   }
 }
 "#;
-
-/// Threads of a block of the tail kernel.
-const TAIL_THREADS: u32 = 256;
 
 /// The tail kernel's entry point for radix `r`.
 fn tail_name(r: u32) -> String {
@@ -551,7 +551,7 @@ pub fn source(sign: i32, passes: &[Pass], tail: u32) -> String {
     if tail > 1 {
         let _ = writeln!(
             s,
-            "extern \"C\" __global__ void __launch_bounds__({TAIL_THREADS}) {}(const fx_cplx* x, fx_cplx* y, unsigned nlog, i64 items) {{ fxs_tail<{tail}, {}>(x, y, nlog, items); }}",
+            "extern \"C\" __global__ void __launch_bounds__(256) {}(const fx_cplx* x, fx_cplx* y, unsigned nlog, i64 items) {{ fxs_tail<{tail}, {}>(x, y, nlog, items); }}",
             tail_name(tail),
             tail.trailing_zeros()
         );
@@ -593,8 +593,8 @@ pub fn schedule(passes: usize, in_place: bool) -> Vec<(Slot, Slot)> {
 
 /// The split-half passes of one problem's transforms, compiled for one device.
 pub struct SplitHalf {
-    /// Held, never read: keeps the device, whose module holds `functions`, alive.
-    _device: Arc<Device>,
+    /// The device whose module holds `functions` (kept alive with them).
+    device: Arc<Device>,
     /// Each pass's kernel, then the tail's (valid while the device's generated modules are
     /// loaded).
     functions: Vec<usize>,
@@ -659,7 +659,7 @@ impl SplitHalf {
             functions.push(generated_function(module, &tail_name(shape.tail))? as usize);
         }
         Ok(SplitHalf {
-            _device: device.clone(),
+            device: device.clone(),
             functions,
             passes,
             shape,
@@ -714,19 +714,13 @@ impl SplitHalf {
             Slot::Work => work,
         };
         let n = self.shape.n();
-        let grid_of = |blocks: usize| {
-            u32::try_from(blocks)
-                .ok()
-                .filter(|&g| g < 1 << 31)
-                .ok_or_else(|| Error::unsupported(format!("{batch} transforms: {blocks} blocks")))
-        };
         let chain = schedule(self.launches(), din == dout);
         for (s, ((from, to), &f)) in chain.into_iter().zip(&self.functions).enumerate() {
             let (mut x, mut y) = (addr(from), addr(to));
             let mut nlog = n.trailing_zeros();
             let mut total = (batch * n) as i64;
             let Some(pass) = self.passes.get(s) else {
-                // The tail: one thread an item, batch n / r items.
+                // The tail: batch n / r items.
                 let mut items = total / self.shape.tail as i64;
                 let mut params: [*mut c_void; 4] = [
                     &mut x as *mut u64 as *mut c_void,
@@ -734,12 +728,10 @@ impl SplitHalf {
                     &mut nlog as *mut u32 as *mut c_void,
                     &mut items as *mut i64 as *mut c_void,
                 ];
-                let grid = grid_of((items as usize).div_ceil(TAIL_THREADS as usize))?;
-                launch_grid_shared(
+                launch(
+                    &self.device,
                     f as cu::CUfunction,
-                    grid,
-                    TAIL_THREADS,
-                    0,
+                    items as u64,
                     stream,
                     &mut params,
                 )?;
@@ -750,7 +742,10 @@ impl SplitHalf {
             } else {
                 (batch * (n >> (4 * pass.stages))) >> pass.log_groups
             };
-            let grid = grid_of(tiles)?;
+            let grid = u32::try_from(tiles)
+                .ok()
+                .filter(|&g| g < 1 << 31)
+                .ok_or_else(|| Error::unsupported(format!("{batch} transforms: {tiles} tiles")))?;
             let mut plog = 4 * pass.first;
             let mut params: [*mut c_void; 5] = [
                 &mut x as *mut u64 as *mut c_void,
