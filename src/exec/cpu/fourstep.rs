@@ -11,21 +11,20 @@
 //! 3. row FFTs (length N2) of the scratch matrix in place, blocks of rows;
 //! 4. the rows written transposed into the output (X is the N2 × N1 matrix of k2 rows).
 //!
-//! Steps 1-2 and 3-4 are each one parallel stage over blocks, claimed from a shared counter by
-//! the executor's pool (`parallel.rs`); every worker has its own part of the caller's scratch, so
-//! an execute allocates nothing. All of the input is read (stage 1) before any output is written
+//! Steps 1-2 and 3-4 are each one parallel stage over blocks, each worker of the executor's
+//! pool (`parallel.rs`) taking a contiguous share of them; every worker has its own part of the
+//! caller's scratch, so an execute allocates nothing. All of the input is read (stage 1) before any output is written
 //! (stage 2): in place works the same as out of place, and the input is never written.
 //!
 //! It is an [`Fft`], so every path that runs a rustfft plan (the pencil passes, the executor's
 //! direct single-transform call, the half-length FFT of r2c/c2r) runs it unchanged.
 
 use super::layout::block_ld;
-use crate::exec::parallel::parallel_for;
+use crate::exec::parallel::{for_each_share, parallel_for};
 use crate::problem::Precision;
 use crate::real::Real;
 use num_complex::Complex;
 use rustfft::{Direction, Fft, FftDirection, Length};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Bytes of one block of pencils (a worker's gathered columns, or its rows): within L2.
@@ -218,28 +217,18 @@ impl<T: Real> FourStep<T> {
     }
 
     /// Runs `job(block, worker's scratch)` for every block in `0..blocks` on the pool's threads,
-    /// each worker taking the next block from a shared counter.
+    /// each worker taking a contiguous share of the blocks (`parallel::for_each_share`).
     fn stage(
         &self,
         blocks: usize,
         work: Ptr<Complex<T>>,
         job: &(dyn Fn(usize, &mut [Complex<T>]) + Sync),
     ) {
-        let next = AtomicUsize::new(0);
-        let workers = self.threads.min(blocks);
         let per = self.per_worker;
-        parallel_for(workers, workers, &|range| {
-            for w in range {
-                // SAFETY: worker w alone uses its part of the scratch.
-                let mine = unsafe { std::slice::from_raw_parts_mut(work.at(w * per), per) };
-                loop {
-                    let blk = next.fetch_add(1, Ordering::Relaxed);
-                    if blk >= blocks {
-                        break;
-                    }
-                    job(blk, mine);
-                }
-            }
+        for_each_share(self.threads, blocks, &|w, share| {
+            // SAFETY: worker w alone uses its part of the scratch.
+            let mine = unsafe { std::slice::from_raw_parts_mut(work.at(w * per), per) };
+            share.for_each(|blk| job(blk, mine));
         });
     }
 }

@@ -14,8 +14,8 @@
 //! - r2c and c2r rows go through half-length complex FFTs with the twiddle step fused in
 //!   (`rfft.rs`); c2r works in a complex buffer, since the output is real: in the input itself
 //!   when the plan may destroy it (and its elements are apart), else in a work buffer.
-//! - Threads (a persistent pool, `parallel.rs`) take blocks of pencils or slabs from a shared
-//!   counter; small stages run on one thread. A 1-D transform with fewer transforms than
+//! - Threads (a persistent pool, `parallel.rs`) take contiguous shares of a pass's blocks of
+//!   pencils or slabs; small stages run on one thread. A 1-D transform with fewer transforms than
 //!   threads runs each one on all of them instead, when large (`fourstep.rs`).
 //! - In place with FFTW's layouts, blocks read and write only their own locations; any other
 //!   overlap of output and input ("tangled") first copies the input, so that all of it is read
@@ -38,7 +38,7 @@ pub mod run;
 pub mod split_half;
 
 use crate::error::{Error, Result};
-use crate::exec::parallel::parallel_for;
+use crate::exec::parallel::for_each_share;
 use crate::problem::{Kind, Problem};
 use crate::real::Real;
 use layout::{ArrayPtr, Overlap, SharedMut, Strided};
@@ -48,7 +48,6 @@ use pencil::{Block, Mem, Op, Scratch, ScratchSize, Source};
 use r2r::R2rOp;
 use rfft::Rfft;
 use rustfft::FftDirection;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Elements a stage gives each thread at least: below this, threads cost more than they save.
@@ -287,7 +286,8 @@ impl<T: Real> CpuTransform<T> {
             pass_threads,
             self_conjugate,
             extents: [p.extent(true), p.extent(false)],
-            batches_independent: p.batches_independent_in_place(),
+            batches_independent: p.batches_independent_in_place()
+                || passes_in_place(p, in_injective, &in_dims),
             in_place_ok,
             out_injective,
             in_injective,
@@ -975,85 +975,47 @@ impl<T: Real> CpuTransform<T> {
         let (src, dst) = (ctx.views[p.src as usize], ctx.views[p.dst as usize]);
         let source = ctx.source(p.src, p.dst);
         let njobs = jobs_of(&p.full, ctx.lens);
-        let counter = AtomicUsize::new(0);
-        let threads = self.pass_threads[k].min(njobs);
-        if threads <= 1 {
-            // SAFETY: as below, one worker.
-            let sc = unsafe { &mut *scratch.0 };
-            for j in 0..njobs {
-                self.run_job(
-                    p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
-                );
-            }
-            return;
-        }
-        let worker = |w: usize| {
-            #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its pointer
-            let scratch = scratch;
-            // SAFETY: worker w alone uses scratch w.
-            let sc = unsafe { &mut *scratch.0.add(w) };
-            loop {
-                let j = counter.fetch_add(1, Ordering::Relaxed);
-                if j >= njobs {
-                    break;
-                }
-                // SAFETY: jobs are disjoint blocks of pencils.
-                unsafe {
-                    self.run_job(
-                        p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
-                    )
-                };
-            }
+        // SAFETY: jobs are disjoint blocks of pencils.
+        let job = |j: usize, sc: &mut Scratch<T>| unsafe {
+            self.run_job(
+                p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
+            )
         };
-        run_workers(threads, &worker);
+        run_shares(self.pass_threads[k], njobs, scratch, &job);
     }
 
     /// Passes `k` and `k + 1`, slab by slab.
     unsafe fn run_fused(&self, k: usize, ctx: &Ctx<'_, T>, scratch: SharedMut<Scratch<T>>) {
         let (p, q) = (&self.passes[k], &self.passes[k + 1]);
         let nslabs: usize = self.slab_dims.iter().map(|&d| ctx.lens[d]).product();
-        let counter = AtomicUsize::new(0);
-        let threads = self.pass_threads[k].min(nslabs);
         let (source_p, source_q) = (ctx.source(p.src, p.dst), ctx.source(q.src, q.dst));
-        let worker = |w: usize| {
-            #[allow(clippy::redundant_locals)]
-            let scratch = scratch;
-            {
-                // SAFETY: worker w alone uses scratch w.
-                let sc = unsafe { &mut *scratch.0.add(w) };
-                loop {
-                    let j = counter.fetch_add(1, Ordering::Relaxed);
-                    if j >= nslabs {
-                        break;
-                    }
-                    let mut offs = [0isize; 3];
-                    let mut rest = j;
-                    for &d in self.slab_dims.iter().rev() {
-                        let i = (rest % ctx.lens[d]) as isize;
-                        rest /= ctx.lens[d];
-                        for (o, v) in offs.iter_mut().zip(&ctx.views) {
-                            *o += i * v.s[d];
-                        }
-                    }
-                    let at = |side: Side| {
-                        let v = ctx.views[side as usize];
-                        (v, v.base + offs[side as usize])
-                    };
-                    // SAFETY: slabs are disjoint; within one, the passes run in order.
-                    unsafe {
-                        let ((s, so), (d, dof)) = (at(p.src), at(p.dst));
-                        for jb in 0..jobs_of(&p.slab, ctx.lens) {
-                            self.run_job(p, &p.slab, jb, s, so, d, dof, ctx.lens, source_p, sc);
-                        }
-                        let ((s, so), (d, dof)) = (at(q.src), at(q.dst));
-                        for jb in 0..jobs_of(&q.slab, ctx.lens) {
-                            self.run_job(q, &q.slab, jb, s, so, d, dof, ctx.lens, source_q, sc);
-                        }
-                    }
+        let slab = |j: usize, sc: &mut Scratch<T>| {
+            let mut offs = [0isize; 3];
+            let mut rest = j;
+            for &d in self.slab_dims.iter().rev() {
+                let i = (rest % ctx.lens[d]) as isize;
+                rest /= ctx.lens[d];
+                for (o, v) in offs.iter_mut().zip(&ctx.views) {
+                    *o += i * v.s[d];
+                }
+            }
+            let at = |side: Side| {
+                let v = ctx.views[side as usize];
+                (v, v.base + offs[side as usize])
+            };
+            // SAFETY: slabs are disjoint; within one, the passes run in order.
+            unsafe {
+                let ((s, so), (d, dof)) = (at(p.src), at(p.dst));
+                for jb in 0..jobs_of(&p.slab, ctx.lens) {
+                    self.run_job(p, &p.slab, jb, s, so, d, dof, ctx.lens, source_p, sc);
+                }
+                let ((s, so), (d, dof)) = (at(q.src), at(q.dst));
+                for jb in 0..jobs_of(&q.slab, ctx.lens) {
+                    self.run_job(q, &q.slab, jb, s, so, d, dof, ctx.lens, source_q, sc);
                 }
             }
         };
-        run_workers(threads, &worker);
+        run_shares(self.pass_threads[k], nslabs, scratch, &slab);
     }
 
     /// Job `j` of a walk: one block of pencils, from views at offsets `so`/`dof`.
@@ -1202,14 +1164,47 @@ fn rows_apart(
     }
 }
 
-/// Runs `worker(w)` for `w` in `0..threads`, at once on the pool; one worker runs on the
-/// calling thread directly (small transforms: the pool's entry costs as much as their FFT).
-fn run_workers(threads: usize, worker: &(dyn Fn(usize) + Sync)) {
-    if threads <= 1 {
-        worker(0);
-    } else {
-        parallel_for(threads, threads, &|range| range.for_each(worker));
+/// In place, may the passes run on the caller's array although batches interleave (a loop
+/// of stride 1 over pencils of stride n, say, which FFTW plans in place)? For c2c and r2r, when
+/// every loop and dimension has the same input and output stride and no two elements share a
+/// location (`in_injective`: complex elements two scalars wide; `in_dims`: the input's lengths
+/// and strides): the passes treat the loops as further dimensions, and each block of pencils
+/// reads and writes only its own elements. (It was copying the whole input first: a 128-point
+/// c2c over 8320 interleaved columns took 2.0x FFTW's time at 1 thread.)
+fn passes_in_place(p: &Problem, in_injective: bool, in_dims: &[(usize, isize)]) -> bool {
+    let equal_strides = p.loops.iter().chain(&p.dims).all(|d| d.is == d.os);
+    equal_strides
+        && match p.kind {
+            Kind::Dft { .. } => in_injective,
+            Kind::R2r(_) => disjoint(in_dims, 0, 0),
+            Kind::R2c | Kind::C2r => false,
+        }
+}
+
+/// Runs `job(j, scratch)` for `j` in `0..njobs` on up to `threads` workers, each taking a
+/// contiguous share of the jobs (`parallel::for_each_share`) with its own scratch (worker `w`:
+/// `scratch[w]`). One worker runs on the calling thread directly (small transforms: the pool's
+/// entry costs as much as their FFT).
+fn run_shares<T: Real>(
+    threads: usize,
+    njobs: usize,
+    scratch: SharedMut<Scratch<T>>,
+    job: &(dyn Fn(usize, &mut Scratch<T>) + Sync),
+) {
+    let workers = threads.min(njobs);
+    if workers <= 1 {
+        // SAFETY: one worker, scratch 0.
+        let sc = unsafe { &mut *scratch.0 };
+        (0..njobs).for_each(|j| job(j, sc));
+        return;
     }
+    for_each_share(workers, njobs, &|w, share| {
+        #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its pointer
+        let scratch = scratch;
+        // SAFETY: worker w alone uses scratch w.
+        let sc = unsafe { &mut *scratch.0.add(w) };
+        share.for_each(|j| job(j, sc));
+    });
 }
 
 /// Row-major strides of an array of `lens`.
@@ -1474,6 +1469,65 @@ mod tests {
             check_c2c::<f32>(&[64, 48, 32], 1, -1, &[0, 1, 2], false, false, threads);
             check_c2c::<f64>(&[40, 36, 30], 1, 1, &[2, 1, 0], false, false, threads);
             check_c2c::<f64>(&[256, 200], 1, -1, &[0, 1], false, true, threads);
+        }
+    }
+
+    /// In place, `howmany` interleaved 1-D c2c of `n` (element stride `howmany`, loop stride
+    /// 1, as a column FFT of a row-major array), against the direct DFT: the passes run on the
+    /// caller's array (no copy of the input first), and the result is still right.
+    fn check_interleaved_in_place<T: Real>(n: usize, howmany: usize, threads: usize) {
+        let mut rng = Lcg((n * howmany) as u64);
+        let x: Vec<C> = (0..n * howmany)
+            .map(|_| C::new(rng.next(), rng.next()))
+            .collect();
+        let p = Problem {
+            kind: Kind::Dft { sign: 1 },
+            dims: vec![IoDim::new(
+                n as isize,
+                2 * howmany as isize,
+                2 * howmany as isize,
+            )],
+            loops: vec![IoDim::new(howmany as isize, 2, 2)],
+            precision: T::PRECISION,
+            in_place: true,
+        };
+        let t = CpuTransform::<T>::new(&p, threads);
+        assert!(
+            t.batches_independent,
+            "interleaved batches should run in place"
+        );
+        let mut data: Vec<T> = x
+            .iter()
+            .flat_map(|v| [T::cast(v.re), T::cast(v.im)])
+            .collect();
+        let a = ArrayPtr::Complex {
+            re: data.as_mut_ptr() as usize,
+            im: data.as_mut_ptr() as usize + std::mem::size_of::<T>(),
+        };
+        unsafe { t.execute(a, a).unwrap() };
+        let mut got = Vec::with_capacity(n * howmany);
+        let mut want = Vec::with_capacity(n * howmany);
+        for c in 0..howmany {
+            let column: Vec<C> = (0..n).map(|i| x[i * howmany + c]).collect();
+            want.extend(direct_dft(&column, &[n], 1.0));
+            got.extend((0..n).map(|i| {
+                let o = 2 * (i * howmany + c);
+                C::new(data[o].to_f64().unwrap(), data[o + 1].to_f64().unwrap())
+            }));
+        }
+        let e = rel_err(&got, &want);
+        assert!(
+            e < tolerance::<T>(n),
+            "interleaved in place {n} x{howmany} threads {threads}: error {e:e}"
+        );
+    }
+
+    #[test]
+    fn interleaved_batches_run_in_place() {
+        for threads in [1, 3] {
+            check_interleaved_in_place::<f64>(128, 100, threads);
+            check_interleaved_in_place::<f32>(60, 33, threads);
+            check_interleaved_in_place::<f64>(16, 7, threads);
         }
     }
 
