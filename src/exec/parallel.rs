@@ -86,20 +86,34 @@ pub fn parallel_for(threads: usize, njobs: usize, f: &(dyn Fn(Range<usize>) + Sy
     }
 }
 
-/// Runs `f(w, share)` for each worker `w < threads.min(njobs)`, where the shares are
-/// near-equal contiguous ranges of `0..njobs` in order; each `w` runs once, on one thread, so
-/// `w` may pick per-worker scratch. Contiguous shares keep the neighbouring blocks of a pass
-/// on one core: handing out blocks from a shared counter interleaved two cores' blocks along
-/// the same rows, and made a strided pass 3x slower at 2 threads on a 2-core VM (c2r f64
-/// 128³'s axis-0 pass 7.0 ms against 2.2 ms, 2026-11-28), while FFTW splits its loops in halves.
-pub fn for_each_share(threads: usize, njobs: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) {
+/// Runs `f(w, chunk)` over contiguous chunks of `0..njobs`, in order, on up to `threads`
+/// workers: each worker `w` claims the next chunk from a shared counter until none is left, and
+/// `w` runs on one thread at a time, so it may pick per-worker scratch. Chunks of about a
+/// quarter of a worker's share keep neighbouring blocks of a pass on one core (handing out
+/// single blocks interleaved two cores' writes along the same rows, and made a strided pass 3x
+/// slower at 2 threads on a 2-core VM: c2r f64 128³'s axis-0 pass 7.0 ms against 2.2 ms,
+/// 2026-11-28), while a worker that starts late or shares its core still leaves its chunks to
+/// the others (a whole share per worker made CPU plans up to 1.7x slower in a process that also
+/// ran GPU plans, on the H200 box's 16-core host: r2c f32 128³ 1.58 ms against 0.93 ms).
+pub fn for_each_chunk(threads: usize, njobs: usize, f: &(dyn Fn(usize, Range<usize>) + Sync)) {
     let workers = threads.min(njobs).max(1);
+    let chunk = njobs.div_ceil(workers * CHUNKS_PER_WORKER).max(1);
+    let next = AtomicUsize::new(0);
     parallel_for(workers, workers, &|ws| {
         for w in ws {
-            f(w, range_of(w, workers, njobs));
+            loop {
+                let first = next.fetch_add(chunk, Ordering::Relaxed);
+                if first >= njobs {
+                    break;
+                }
+                f(w, first..(first + chunk).min(njobs));
+            }
         }
     });
 }
+
+/// Chunks per worker in [`for_each_chunk`], were the work even.
+const CHUNKS_PER_WORKER: usize = 4;
 
 /// Range `w` of `workers` near-equal contiguous ranges of `0..njobs`.
 fn range_of(w: usize, workers: usize, njobs: usize) -> Range<usize> {

@@ -12,7 +12,7 @@
 //! 4. the rows written transposed into the output (X is the N2 × N1 matrix of k2 rows).
 //!
 //! Steps 1-2 and 3-4 are each one parallel stage over blocks, each worker of the executor's
-//! pool (`parallel.rs`) taking a contiguous share of them; every worker has its own part of the
+//! pool (`parallel.rs`) taking contiguous chunks of them; every worker has its own part of the
 //! caller's scratch, so an execute allocates nothing. All of the input is read (stage 1) before any output is written
 //! (stage 2): in place works the same as out of place, and the input is never written.
 //!
@@ -20,7 +20,7 @@
 //! direct single-transform call, the half-length FFT of r2c/c2r) runs it unchanged.
 
 use super::layout::block_ld;
-use crate::exec::parallel::{for_each_share, parallel_for};
+use crate::exec::parallel::{for_each_chunk, parallel_for};
 use crate::problem::Precision;
 use crate::real::Real;
 use num_complex::Complex;
@@ -217,7 +217,7 @@ impl<T: Real> FourStep<T> {
     }
 
     /// Runs `job(block, worker's scratch)` for every block in `0..blocks` on the pool's threads,
-    /// each worker taking a contiguous share of the blocks (`parallel::for_each_share`).
+    /// each worker taking contiguous chunks of the blocks (`parallel::for_each_chunk`).
     fn stage(
         &self,
         blocks: usize,
@@ -225,10 +225,10 @@ impl<T: Real> FourStep<T> {
         job: &(dyn Fn(usize, &mut [Complex<T>]) + Sync),
     ) {
         let per = self.per_worker;
-        for_each_share(self.threads, blocks, &|w, share| {
+        for_each_chunk(self.threads, blocks, &|w, chunk| {
             // SAFETY: worker w alone uses its part of the scratch.
             let mine = unsafe { std::slice::from_raw_parts_mut(work.at(w * per), per) };
-            share.for_each(|blk| job(blk, mine));
+            chunk.for_each(|blk| job(blk, mine));
         });
     }
 }
@@ -250,6 +250,9 @@ fn twiddles<T: Real>(n1: usize, n2: usize, dir: FftDirection, threads: usize) ->
     let fine: Vec<Complex<f64>> = (0..step).map(w).collect();
     let mut tw = vec![Complex::new(T::zero(), T::zero()); n];
     let out = Ptr(tw.as_mut_ptr());
+    // (A small table on the calling thread: planning then never starts the pool, whose first
+    // start, a thread per core, cost more than 2^16 products.)
+    let threads = if n < PARALLEL_TABLE { 1 } else { threads };
     parallel_for(threads, n2, &|cols| {
         for i2 in cols {
             for k1 in 0..n1 {
@@ -262,6 +265,9 @@ fn twiddles<T: Real>(n1: usize, n2: usize, dir: FftDirection, threads: usize) ->
     });
     tw
 }
+
+/// Twiddles from which a four-step's table is filled on the threads.
+const PARALLEL_TABLE: usize = 1 << 18;
 
 impl<T: Real> Length for FourStep<T> {
     fn len(&self) -> usize {

@@ -14,7 +14,7 @@
 //! - r2c and c2r rows go through half-length complex FFTs with the twiddle step fused in
 //!   (`rfft.rs`); c2r works in a complex buffer, since the output is real: in the input itself
 //!   when the plan may destroy it (and its elements are apart), else in a work buffer.
-//! - Threads (a persistent pool, `parallel.rs`) take contiguous shares of a pass's blocks of
+//! - Threads (a persistent pool, `parallel.rs`) take contiguous chunks of a pass's blocks of
 //!   pencils or slabs; small stages run on one thread. A 1-D transform with fewer transforms than
 //!   threads runs each one on all of them instead, when large (`fourstep.rs`).
 //! - In place with FFTW's layouts, blocks read and write only their own locations; any other
@@ -38,7 +38,7 @@ pub mod run;
 pub mod split_half;
 
 use crate::error::{Error, Result};
-use crate::exec::parallel::for_each_share;
+use crate::exec::parallel::for_each_chunk;
 use crate::problem::{Kind, Problem};
 use crate::real::Real;
 use layout::{ArrayPtr, Overlap, SharedMut, Strided};
@@ -981,7 +981,7 @@ impl<T: Real> CpuTransform<T> {
                 p, &p.full, j, src, src.base, dst, dst.base, ctx.lens, source, sc,
             )
         };
-        run_shares(self.pass_threads[k], njobs, scratch, &job);
+        run_chunks(self.pass_threads[k], njobs, scratch, &job);
     }
 
     /// Passes `k` and `k + 1`, slab by slab.
@@ -1015,7 +1015,7 @@ impl<T: Real> CpuTransform<T> {
                 }
             }
         };
-        run_shares(self.pass_threads[k], nslabs, scratch, &slab);
+        run_chunks(self.pass_threads[k], nslabs, scratch, &slab);
     }
 
     /// Job `j` of a walk: one block of pencils, from views at offsets `so`/`dof`.
@@ -1181,11 +1181,11 @@ fn passes_in_place(p: &Problem, in_injective: bool, in_dims: &[(usize, isize)]) 
         }
 }
 
-/// Runs `job(j, scratch)` for `j` in `0..njobs` on up to `threads` workers, each taking a
-/// contiguous share of the jobs (`parallel::for_each_share`) with its own scratch (worker `w`:
+/// Runs `job(j, scratch)` for `j` in `0..njobs` on up to `threads` workers, each taking
+/// contiguous chunks of the jobs (`parallel::for_each_chunk`) with its own scratch (worker `w`:
 /// `scratch[w]`). One worker runs on the calling thread directly (small transforms: the pool's
 /// entry costs as much as their FFT).
-fn run_shares<T: Real>(
+fn run_chunks<T: Real>(
     threads: usize,
     njobs: usize,
     scratch: SharedMut<Scratch<T>>,
@@ -1198,12 +1198,12 @@ fn run_shares<T: Real>(
         (0..njobs).for_each(|j| job(j, sc));
         return;
     }
-    for_each_share(workers, njobs, &|w, share| {
+    for_each_chunk(workers, njobs, &|w, chunk| {
         #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its pointer
         let scratch = scratch;
         // SAFETY: worker w alone uses scratch w.
         let sc = unsafe { &mut *scratch.0.add(w) };
-        share.for_each(|j| job(j, sc));
+        chunk.for_each(|j| job(j, sc));
     });
 }
 
