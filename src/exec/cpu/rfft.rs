@@ -42,8 +42,8 @@ fn twiddle<T: Real>(k: usize, n: usize) -> Complex<T> {
 /// `twiddle(k, n)` for `k` in `1..count` (`count` ≤ n/4 + 1). Planning time is the sines
 /// (a 2^16-point c2r spent nearly all of its 0.36 ms plan here), so for n a multiple of 4 the
 /// second octant comes from the first by the symmetry `accurate_twiddle` itself uses (the same
-/// sine and cosine, swapped: bit for bit the same table), and on several threads the first is
-/// shared among them.
+/// sine and cosine, swapped: bit for bit the same table), and on several threads a large first
+/// octant is shared among them.
 fn twiddle_table<T: Real>(n: usize, count: usize, threads: usize) -> Vec<Complex<T>> {
     let mut tw = vec![Complex::new(T::zero(), T::zero()); count.saturating_sub(1)];
     // tw[k - 1] for k < first_derived is computed; the rest (n/8 < k < n/4) derived.
@@ -54,6 +54,8 @@ fn twiddle_table<T: Real>(n: usize, count: usize, threads: usize) -> Vec<Complex
     };
     let out = SharedMut(tw.as_mut_ptr());
     let jobs = (first_derived.saturating_sub(1)).div_ceil(TWIDDLES_PER_JOB);
+    // (A table of a few jobs on the calling thread: planning then never starts the pool.)
+    let threads = if jobs < 8 { 1 } else { threads };
     parallel_for(threads, jobs, &|range| {
         #[allow(clippy::redundant_locals)] // capture the Sync wrapper, not its pointer
         let out = out;
