@@ -415,6 +415,37 @@ mod tests {
     }
 
     #[test]
+    fn chunks_cover_every_job_once_in_contiguous_runs_of_one_worker_at_a_time() {
+        for threads in [1, 2, 3, 16] {
+            for njobs in [0, 1, 7, 64, 260] {
+                let owner: Vec<AtomicU64> = (0..njobs).map(|_| AtomicU64::new(u64::MAX)).collect();
+                let busy: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+                let chunks = AtomicU64::new(0);
+                for_each_chunk(threads, njobs, &|w, chunk| {
+                    // worker w is never in two calls at once (its scratch is its own)
+                    assert_eq!(
+                        busy[w].fetch_add(1, Ordering::SeqCst),
+                        0,
+                        "worker {w} twice"
+                    );
+                    assert!(!chunk.is_empty() && chunk.end <= njobs);
+                    for j in chunk {
+                        let was = owner[j].swap(w as u64, Ordering::Relaxed);
+                        assert_eq!(was, u64::MAX, "job {j} ran twice");
+                    }
+                    chunks.fetch_add(1, Ordering::Relaxed);
+                    busy[w].fetch_sub(1, Ordering::SeqCst);
+                });
+                assert!(owner.iter().all(|o| o.load(Ordering::Relaxed) != u64::MAX));
+                // about CHUNKS_PER_WORKER chunks a worker: contiguous runs, not single jobs
+                let workers = threads.min(njobs).max(1) as u64;
+                let most = workers * CHUNKS_PER_WORKER as u64;
+                assert!(chunks.load(Ordering::Relaxed) <= most.min(njobs as u64));
+            }
+        }
+    }
+
+    #[test]
     fn concurrent_callers_share_the_pool() {
         let total = AtomicU64::new(0);
         std::thread::scope(|s| {
