@@ -406,6 +406,39 @@ impl Problem {
         true
     }
 
+    /// In place, does every element keep its location, apart from every other's? True for c2c
+    /// and r2r with equal input and output strides on every loop and dimension whose elements
+    /// (complex ones two scalars wide) are distinct, even where batches interleave (a loop of
+    /// stride 1 over pencils of stride n, which FFTW plans in place): a program may then move
+    /// and transform any box of loops and dimensions on its own, as the CPU passes do block by
+    /// block and the GPU's tiles do. (r2c and c2r rows change layout in place: see
+    /// [`Problem::batches_independent_in_place`].)
+    pub fn elements_stay_in_place(&self) -> bool {
+        let scalars = match self.kind {
+            Kind::Dft { .. } => 2,
+            Kind::R2r(_) => 1,
+            Kind::R2c | Kind::C2r => return false,
+        };
+        let all = || self.loops.iter().chain(&self.dims);
+        if !all().all(|d| d.is == d.os) {
+            return false;
+        }
+        // Distinct: the strides, smallest first, each step past everything inside it.
+        let mut by_stride: Vec<(isize, isize)> = all()
+            .filter(|d| d.n > 1)
+            .map(|d| (d.is.abs(), d.n))
+            .collect();
+        by_stride.sort_unstable();
+        let mut width = scalars;
+        for (stride, n) in by_stride {
+            if stride < width {
+                return false;
+            }
+            width += stride * (n - 1);
+        }
+        true
+    }
+
     /// [`Problem::extent`] of one transform (the loops left out).
     fn transform_extent(&self, input: bool) -> (isize, isize) {
         Problem {
@@ -504,6 +537,32 @@ mod tests {
         assert!(!c.batches_independent_in_place());
         c.dims[0].os = 2;
         assert!(c.batches_independent_in_place());
+    }
+
+    #[test]
+    fn elements_stay_in_place_where_strides_match_and_elements_are_apart() {
+        // 128-point columns of 8320 interleaved batches: apart, though batches interleave.
+        let cols = dft(
+            vec![IoDim::new(128, 2 * 8320, 2 * 8320)],
+            vec![IoDim::new(8320, 2, 2)],
+        );
+        assert!(cols.elements_stay_in_place() && !cols.batches_independent_in_place());
+        // Complex elements one scalar apart overlap; so do batches one element apart whose
+        // pencils are longer than the batch stride.
+        assert!(!dft(vec![IoDim::new(8, 1, 1)], vec![]).elements_stay_in_place());
+        let overlapping = dft(vec![IoDim::new(8, 2, 2)], vec![IoDim::new(4, 4, 4)]);
+        assert!(!overlapping.elements_stay_in_place());
+        // Strides that differ between the sides move elements.
+        let transposed = dft(vec![IoDim::new(4, 2, 8)], vec![IoDim::new(4, 8, 2)]);
+        assert!(!transposed.elements_stay_in_place());
+        // r2r: one scalar an element; r2c rows change layout.
+        let mut r = cols.clone();
+        r.kind = Kind::R2r(vec![R2rKind::Redft10]);
+        r.dims = vec![IoDim::new(128, 8320, 8320)];
+        r.loops = vec![IoDim::new(8320, 1, 1)];
+        assert!(r.elements_stay_in_place());
+        r.kind = Kind::R2c;
+        assert!(!r.elements_stay_in_place());
     }
 
     #[test]

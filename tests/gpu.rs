@@ -160,6 +160,89 @@ fn streamed_batches_pinned_and_pageable() {
 }
 
 #[test]
+fn interleaved_batches_in_place_pinned_and_pageable() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    unsafe {
+        // 1024-point columns of 3000 interleaved batches (stride 3000, batches 1 apart), in
+        // place: 47 MiB, three tiles whose elements interleave in memory.
+        let (n, howmany) = (1024usize, 3000usize);
+        let x = random(2 * n * howmany, 3);
+        let nn = [n as i32];
+        let make = |a: *mut f64, b: *mut f64| {
+            fftw_plan_many_dft(
+                1,
+                nn.as_ptr(),
+                howmany as i32,
+                a as *mut _,
+                std::ptr::null(),
+                howmany as i32,
+                1,
+                b as *mut _,
+                std::ptr::null(),
+                howmany as i32,
+                1,
+                FFTW_BACKWARD,
+                FFTW_ESTIMATE,
+            )
+        };
+        agree(
+            "interleaved pinned in-place",
+            &x,
+            x.len(),
+            true,
+            &make,
+            10.0,
+        );
+        // The GPU's columns against a direct DFT (batches 0 and the last).
+        let (gpu, _) = run_f64(BackendSetting::Gpu, &x, x.len(), true, &make);
+        for c in [0, howmany - 1] {
+            let at = |v: &[f64], i: usize| (v[2 * (i * howmany + c)], v[2 * (i * howmany + c) + 1]);
+            let (mut num, mut den) = (0.0, 0.0);
+            for k in 0..n {
+                let (mut re, mut im) = (0.0, 0.0);
+                for j in 0..n {
+                    let (xr, xi) = at(&x, j);
+                    let a = 2.0 * std::f64::consts::PI * ((j * k) % n) as f64 / n as f64;
+                    re += xr * a.cos() - xi * a.sin();
+                    im += xr * a.sin() + xi * a.cos();
+                }
+                let (gr, gi) = at(&gpu, k);
+                num += (gr - re).powi(2) + (gi - im).powi(2);
+                den += re * re + im * im;
+            }
+            let e = (num / den).sqrt();
+            assert!(
+                e <= 1e-13,
+                "interleaved column {c} against a direct DFT: {e:.3e}"
+            );
+        }
+        // Pageable arrays (Vec), through the staging blocks.
+        let mut outs = Vec::new();
+        for backend in [BackendSetting::Cpu, BackendSetting::Gpu] {
+            force_backend(Some(backend));
+            let mut a = x.clone();
+            let p = make(a.as_mut_ptr(), a.as_mut_ptr());
+            let text = plan_text(p);
+            let on = if backend == BackendSetting::Gpu {
+                "(gpu"
+            } else {
+                "(cpu"
+            };
+            assert!(text.contains(on), "pageable: {text}");
+            fftw_execute(p);
+            fftw_destroy_plan(p);
+            outs.push(a);
+        }
+        force_backend(None);
+        let e = rel_l2(&outs[1], &outs[0]);
+        assert!(e <= 10e-12, "interleaved pageable in-place: {e:.3e}");
+    }
+}
+
+#[test]
 fn strided_split_and_high_rank() {
     let _s = state();
     if !have_gpu() {

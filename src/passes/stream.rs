@@ -512,6 +512,12 @@ mod tests {
         p.in_place = true;
         assert!(lower(&p, BUDGET).unwrap().tiles.len() > 2);
         assert!(compare(&p, 1000 * 8192, 1000 * 8192) < 1e-12);
+        // In place with interleaved batches (which the GPU now takes): each tile's elements
+        // are its own, though tiles interleave in memory.
+        let mut p = cases[2].0.clone();
+        p.in_place = true;
+        assert!(p.elements_stay_in_place() && !p.batches_independent_in_place());
+        assert!(compare(&p, 30 << 18, 30 << 18) < 1e-12);
     }
 
     /// Tiles cut the loops in order, whole inner loops; their `done` counts grow to every

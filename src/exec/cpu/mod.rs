@@ -286,8 +286,9 @@ impl<T: Real> CpuTransform<T> {
             pass_threads,
             self_conjugate,
             extents: [p.extent(true), p.extent(false)],
-            batches_independent: p.batches_independent_in_place()
-                || passes_in_place(p, in_injective, &in_dims),
+            // (the passes treat loops as dimensions: each block of pencils reads and writes
+            // only its own elements)
+            batches_independent: p.batches_independent_in_place() || p.elements_stay_in_place(),
             in_place_ok,
             out_injective,
             in_injective,
@@ -1162,23 +1163,6 @@ fn rows_apart(
         }
         _ => true,
     }
-}
-
-/// In place, may the passes run on the caller's array although batches interleave (a loop
-/// of stride 1 over pencils of stride n, say, which FFTW plans in place)? For c2c and r2r, when
-/// every loop and dimension has the same input and output stride and no two elements share a
-/// location (`in_injective`: complex elements two scalars wide; `in_dims`: the input's lengths
-/// and strides): the passes treat the loops as further dimensions, and each block of pencils
-/// reads and writes only its own elements. (It was copying the whole input first: a 128-point
-/// c2c over 8320 interleaved columns took 2.0x FFTW's time at 1 thread.)
-fn passes_in_place(p: &Problem, in_injective: bool, in_dims: &[(usize, isize)]) -> bool {
-    let equal_strides = p.loops.iter().chain(&p.dims).all(|d| d.is == d.os);
-    equal_strides
-        && match p.kind {
-            Kind::Dft { .. } => in_injective,
-            Kind::R2r(_) => disjoint(in_dims, 0, 0),
-            Kind::R2c | Kind::C2r => false,
-        }
 }
 
 /// Runs `job(j, scratch)` for `j` in `0..njobs` on up to `threads` workers, each taking
