@@ -391,6 +391,35 @@ fn batches_that_fit_stream_in_tiles_of_transforms() {
 }
 
 #[test]
+fn interleaved_batches_in_place() {
+    // 40 transforms of 300 points, batches one element apart (stride 40): tiles of transforms
+    // interleave in memory, each writing back only its own elements.
+    let mut c = Case::new(&[300], 64 << 10);
+    c.dims = vec![(300, 40, 40)];
+    c.loops = vec![(40, 1, 1)];
+    c.in_place = true;
+    let p = check::<f64>(&c);
+    assert!(
+        p.steps
+            .iter()
+            .filter(|s| matches!(s, Step::Fft { .. }))
+            .count()
+            > 1,
+        "several tiles: {}",
+        p.describe()
+    );
+    check::<f32>(&c);
+    // An axis split in place (4096 = 64²: four-step rounds, then the transpose), 3 batches
+    // interleaved with it.
+    let mut c = Case::new(&[4096], 24 << 10);
+    c.dims = vec![(4096, 3, 3)];
+    c.loops = vec![(3, 1, 1)];
+    c.in_place = true;
+    let p = check::<f64>(&c);
+    assert_eq!(rounds(&p), 3, "{}", p.describe());
+}
+
+#[test]
 fn strided_transposed_layouts() {
     // A 2-D transform whose output is the transpose of its input layout, in a loop of 3.
     let c = Case {
