@@ -759,6 +759,13 @@ fn distributed_complex_over_one_to_four_devices() {
     c.loops = vec![(3, 60, 60)];
     c.devices = 3;
     check::<f64>(&c);
+    // In place, 4 batches interleaved with the 2-D transforms (one element apart).
+    let mut c = Case::new(&[6, 10], 0);
+    c.dims = vec![(6, 40, 40), (10, 4, 4)];
+    c.loops = vec![(4, 1, 1)];
+    c.in_place = true;
+    c.devices = 3;
+    check::<f64>(&c);
 }
 
 #[test]
