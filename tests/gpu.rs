@@ -112,24 +112,7 @@ fn streamed_batches_pinned_and_pageable() {
         // 1500 transforms of 4096 complex doubles: 96 MiB, six tiles.
         let (n, howmany) = (4096usize, 1500usize);
         let x = random(2 * n * howmany, 1);
-        let nn = [n as i32];
-        let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_many_dft(
-                1,
-                nn.as_ptr(),
-                howmany as i32,
-                a as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                b as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                FFTW_FORWARD,
-                FFTW_ESTIMATE,
-            )
-        };
+        let make = many_1d_plan(n, howmany, (1, n), FFTW_FORWARD);
         agree("batch pinned", &x, 2 * n * howmany, false, &make, 12.0);
         agree(
             "batch pinned in-place",
@@ -170,24 +153,7 @@ fn interleaved_batches_in_place_pinned_and_pageable() {
         // place: 47 MiB, three tiles whose elements interleave in memory.
         let (n, howmany) = (1024usize, 3000usize);
         let x = random(2 * n * howmany, 3);
-        let nn = [n as i32];
-        let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_many_dft(
-                1,
-                nn.as_ptr(),
-                howmany as i32,
-                a as *mut _,
-                std::ptr::null(),
-                howmany as i32,
-                1,
-                b as *mut _,
-                std::ptr::null(),
-                howmany as i32,
-                1,
-                FFTW_BACKWARD,
-                FFTW_ESTIMATE,
-            )
-        };
+        let make = many_1d_plan(n, howmany, (howmany, 1), FFTW_BACKWARD);
         agree(
             "interleaved pinned in-place",
             &x,
@@ -524,6 +490,34 @@ fn c2c_plan(ns: &'static [i32], sign: i32) -> impl Fn(*mut f64, *mut f64) -> fft
             ns.as_ptr(),
             a as *mut _,
             b as *mut _,
+            sign,
+            FFTW_ESTIMATE,
+        )
+    }
+}
+
+/// An FFTW_ESTIMATE plan of `howmany` 1-D c2c of `n` points, elements `stride` and batches
+/// `dist` apart (complex elements; the same on both sides), as `run_f64` makes it.
+fn many_1d_plan(
+    n: usize,
+    howmany: usize,
+    (stride, dist): (usize, usize),
+    sign: i32,
+) -> impl Fn(*mut f64, *mut f64) -> fftw_plan {
+    let nn = [n as i32];
+    move |a, b| unsafe {
+        fftw_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            howmany as i32,
+            a as *mut _,
+            std::ptr::null(),
+            stride as i32,
+            dist as i32,
+            b as *mut _,
+            std::ptr::null(),
+            stride as i32,
+            dist as i32,
             sign,
             FFTW_ESTIMATE,
         )
@@ -1698,24 +1692,7 @@ fn injected_faults_never_lose_the_callers_data() {
         // 1500 transforms of 4096 complex doubles: 96 MiB, six tiles.
         let (n, howmany) = (4096usize, 1500usize);
         let x = random(2 * n * howmany, 21);
-        let nn = [n as i32];
-        let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_many_dft(
-                1,
-                nn.as_ptr(),
-                howmany as i32,
-                a as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                b as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                FFTW_FORWARD,
-                FFTW_ESTIMATE,
-            )
-        };
+        let make = many_1d_plan(n, howmany, (1, n), FFTW_FORWARD);
         let (want, _) = run_f64(BackendSetting::Cpu, &x, 2 * n * howmany, false, &make);
         let check = |what: &str, got: &[f64]| {
             let e = rel_l2(got, &want);
@@ -1828,24 +1805,7 @@ fn device_reset_between_executes() {
     unsafe {
         let (n, howmany) = (4096usize, 600usize);
         let x = random(2 * n * howmany, 24);
-        let nn = [n as i32];
-        let make = |a: *mut f64, b: *mut f64| {
-            fftw_plan_many_dft(
-                1,
-                nn.as_ptr(),
-                howmany as i32,
-                a as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                b as *mut _,
-                std::ptr::null(),
-                1,
-                n as i32,
-                FFTW_FORWARD,
-                FFTW_ESTIMATE,
-            )
-        };
+        let make = many_1d_plan(n, howmany, (1, n), FFTW_FORWARD);
         let (want, _) = run_f64(BackendSetting::Cpu, &x, 2 * n * howmany, false, &make);
         force_backend(Some(BackendSetting::Gpu));
         let mut a = x.clone();
