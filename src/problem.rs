@@ -387,23 +387,23 @@ impl Problem {
             .iter()
             .enumerate()
             .all(|(i, d)| d.is == d.os || (mixed && i + 1 == rank));
-        let loops: Vec<&IoDim> = self.loops.iter().filter(|d| d.n > 1).collect();
-        if !aligned_dims || loops.iter().any(|d| d.is != d.os) {
+        if !aligned_dims || self.loops.iter().any(|d| d.n > 1 && d.is != d.os) {
             return false;
         }
-        // One transform's footprint (both sides) spans `span` reals; loops, innermost first
-        // (smallest stride), must each step past everything inside them.
+        // One transform's footprint (both sides) spans `span` reals; the loops place copies of
+        // it.
         let ((ilo, ihi), (olo, ohi)) = (self.transform_extent(true), self.transform_extent(false));
-        let mut span = ihi.max(ohi) - ilo.min(olo) + 1;
-        let mut by_stride: Vec<(isize, isize)> = loops.iter().map(|d| (d.is.abs(), d.n)).collect();
-        by_stride.sort_unstable();
-        for (stride, n) in by_stride {
-            if stride < span {
-                return false;
-            }
-            span += stride * (n - 1);
-        }
-        true
+        let span = ihi.max(ohi) - ilo.min(olo) + 1;
+        footprints_apart(self.loops.iter().map(|d| (d.n, d.is)), span)
+    }
+
+    /// In place, may a program read and write the arrays a part at a time (a batch, a tile of
+    /// loops and dimensions, a block of pencils), each part only its own locations? Where
+    /// batches are apart ([`Problem::batches_independent_in_place`]) or every element stays
+    /// where it is ([`Problem::elements_stay_in_place`]); otherwise all input must be read
+    /// before any output is written.
+    pub fn in_place_piecewise(&self) -> bool {
+        self.batches_independent_in_place() || self.elements_stay_in_place()
     }
 
     /// In place, does every element keep its location, apart from every other's? True for c2c
@@ -420,23 +420,7 @@ impl Problem {
             Kind::R2c | Kind::C2r => return false,
         };
         let all = || self.loops.iter().chain(&self.dims);
-        if !all().all(|d| d.is == d.os) {
-            return false;
-        }
-        // Distinct: the strides, smallest first, each step past everything inside it.
-        let mut by_stride: Vec<(isize, isize)> = all()
-            .filter(|d| d.n > 1)
-            .map(|d| (d.is.abs(), d.n))
-            .collect();
-        by_stride.sort_unstable();
-        let mut width = scalars;
-        for (stride, n) in by_stride {
-            if stride < width {
-                return false;
-            }
-            width += stride * (n - 1);
-        }
-        true
+        all().all(|d| d.is == d.os) && footprints_apart(all().map(|d| (d.n, d.is)), scalars)
     }
 
     /// [`Problem::extent`] of one transform (the loops left out).
@@ -480,6 +464,26 @@ pub fn self_conjugate_bins(shape: &[usize]) -> Vec<usize> {
             .collect();
     }
     bins
+}
+
+/// Do the copies of a footprint `width` scalars wide, placed by `dims` (length, stride in
+/// scalars), never overlap? A sufficient test, which FFTW's layouts pass: the strides,
+/// smallest first, each step past everything placed inside them.
+pub fn footprints_apart(dims: impl IntoIterator<Item = (isize, isize)>, width: isize) -> bool {
+    let mut by_stride: Vec<(isize, isize)> = dims
+        .into_iter()
+        .filter(|&(n, _)| n > 1)
+        .map(|(n, s)| (s.abs(), n))
+        .collect();
+    by_stride.sort_unstable();
+    let mut width = width;
+    for (stride, n) in by_stride {
+        if stride < width {
+            return false;
+        }
+        width += stride * (n - 1);
+    }
+    true
 }
 
 #[cfg(test)]

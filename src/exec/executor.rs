@@ -166,6 +166,10 @@ impl<T: Real> Executor<T> {
         let arrays = overlap(problem, input, output);
         let tangled = arrays == Overlap::Tangled;
         if !device_arrays && tangled {
+            crate::log::log_info!(
+                "execute: output and input overlap in a layout the GPU cannot stream in parts; \
+                 computing on the CPU"
+            );
             return self.cpu()?.execute(input, output);
         }
         if device_arrays {

@@ -13,8 +13,9 @@
 //!
 //! Steps 1-2 and 3-4 are each one parallel stage over blocks, each worker of the executor's
 //! pool (`parallel.rs`) taking contiguous chunks of them; every worker has its own part of the
-//! caller's scratch, so an execute allocates nothing. All of the input is read (stage 1) before any output is written
-//! (stage 2): in place works the same as out of place, and the input is never written.
+//! caller's scratch, so an execute allocates nothing. All of the input is read (stage 1)
+//! before any output is written (stage 2): in place works the same as out of place, and the
+//! input is never written.
 //!
 //! It is an [`Fft`], so every path that runs a rustfft plan (the pencil passes, the executor's
 //! direct single-transform call, the half-length FFT of r2c/c2r) runs it unchanged.

@@ -138,8 +138,8 @@ pub unsafe fn scatter_real<T: Copy>(src: &[T], p: *mut T, base: isize, dims: &[S
 pub enum Overlap {
     /// No element of one is in the other: transforms may run a batch at a time.
     Disjoint,
-    /// In place with FFTW's layouts (see `Problem::batches_independent_in_place`): each batch
-    /// of transforms reads and writes only its own locations.
+    /// In place with FFTW's layouts (see `Problem::in_place_piecewise`): each part of the
+    /// transforms (a batch, a tile, a block of pencils) reads and writes only its own locations.
     SameLocations,
     /// Anything else that overlaps: all input must be read before any output is written.
     Tangled,
@@ -150,7 +150,7 @@ pub enum Overlap {
 pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -> Overlap {
     overlap_extents(
         [p.extent(true), p.extent(false)],
-        p.batches_independent_in_place(),
+        p.in_place_piecewise(),
         p.precision.bytes(),
         input,
         output,
@@ -158,10 +158,10 @@ pub fn overlap(p: &crate::problem::Problem, input: ArrayPtr, output: ArrayPtr) -
 }
 
 /// [`overlap`] from the problem's precomputed extents (`Problem::extent` of input and output)
-/// and `Problem::batches_independent_in_place`, with `unit` bytes per scalar.
+/// and `Problem::in_place_piecewise`, with `unit` bytes per scalar.
 pub fn overlap_extents(
     extents: [(isize, isize); 2],
-    batches_independent: bool,
+    piecewise: bool,
     unit: usize,
     input: ArrayPtr,
     output: ArrayPtr,
@@ -190,7 +190,7 @@ pub fn overlap_extents(
         }
         (a, b) => a.base() == b.base(),
     };
-    if same_pointers && batches_independent {
+    if same_pointers && piecewise {
         Overlap::SameLocations
     } else {
         Overlap::Tangled
@@ -238,5 +238,24 @@ mod tests {
             n += 1
         });
         assert_eq!(n, 1);
+    }
+
+    /// The executors dispatch on this: a GPU plan's execute on tangled arrays runs on the CPU.
+    #[test]
+    fn interleaved_batches_on_one_array_are_the_same_locations() {
+        use crate::problem::{IoDim, Kind, Precision, Problem};
+        let mut p = Problem {
+            kind: Kind::Dft { sign: 1 },
+            dims: vec![IoDim::new(1024, 2 * 3000, 2 * 3000)],
+            loops: vec![IoDim::new(3000, 2, 2)],
+            precision: Precision::F64,
+            in_place: true,
+        };
+        let a = ArrayPtr::Complex { re: 4096, im: 4104 };
+        assert_eq!(overlap(&p, a, a), Overlap::SameLocations);
+        // Batches overlapping one another stay tangled.
+        p.loops[0] = IoDim::new(3000, 4, 4);
+        p.dims[0] = IoDim::new(1024, 2, 2);
+        assert_eq!(overlap(&p, a, a), Overlap::Tangled);
     }
 }

@@ -39,7 +39,7 @@ pub mod split_half;
 
 use crate::error::{Error, Result};
 use crate::exec::parallel::for_each_chunk;
-use crate::problem::{Kind, Problem};
+use crate::problem::{footprints_apart, Kind, Problem};
 use crate::real::Real;
 use layout::{ArrayPtr, Overlap, SharedMut, Strided};
 use num_complex::Complex;
@@ -185,7 +185,9 @@ pub struct CpuTransform<T: Real> {
     self_conjugate: Vec<isize>,
     /// (lo, hi) extents of input and output, for the overlap check.
     extents: [(isize, isize); 2],
-    batches_independent: bool,
+    /// `Problem::in_place_piecewise`: on one array, the passes may run block by block there
+    /// (else the input is copied first).
+    in_place_piecewise: bool,
     /// In place (same locations), may passes run block by block? (r2c/c2r rows must not
     /// overlap other rows.)
     in_place_ok: bool,
@@ -286,9 +288,7 @@ impl<T: Real> CpuTransform<T> {
             pass_threads,
             self_conjugate,
             extents: [p.extent(true), p.extent(false)],
-            // (the passes treat loops as dimensions: each block of pencils reads and writes
-            // only its own elements)
-            batches_independent: p.batches_independent_in_place() || p.elements_stay_in_place(),
+            in_place_piecewise: p.in_place_piecewise(),
             in_place_ok,
             out_injective,
             in_injective,
@@ -531,7 +531,7 @@ impl<T: Real> CpuTransform<T> {
         }
         let overlap = layout::overlap_extents(
             self.extents,
-            self.batches_independent,
+            self.in_place_piecewise,
             std::mem::size_of::<T>(),
             input,
             output,
@@ -1229,21 +1229,7 @@ fn span(n: usize, s: isize, width: isize) -> (isize, isize) {
 
 /// Do the copies of the footprint `[lo, hi]` placed by `dims` (length, stride) never overlap?
 fn disjoint(dims: &[(usize, isize)], lo: isize, hi: isize) -> bool {
-    let mut v: Vec<(usize, isize)> = dims
-        .iter()
-        .filter(|d| d.0 > 1)
-        .map(|&(n, s)| (s.unsigned_abs(), n as isize))
-        .collect();
-    v.sort_unstable();
-    let mut width = hi - lo + 1;
-    for (s, n) in v {
-        let s = s as isize;
-        if s < width {
-            return false;
-        }
-        width += s * (n - 1);
-    }
-    true
+    footprints_apart(dims.iter().map(|&(n, s)| (n as isize, s)), hi - lo + 1)
 }
 
 #[cfg(test)]
@@ -1477,7 +1463,7 @@ mod tests {
         };
         let t = CpuTransform::<T>::new(&p, threads);
         assert!(
-            t.batches_independent,
+            t.in_place_piecewise,
             "interleaved batches should run in place"
         );
         let mut data: Vec<T> = x

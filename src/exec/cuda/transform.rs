@@ -133,7 +133,7 @@ pub fn supports(p: &Problem) -> bool {
         && p.dims.iter().all(|d| d.n > 1)
         // Host arrays stream in and out by tiles (`passes::stream`): in place, each transform
         // must own its locations.
-        && (!p.in_place || p.batches_independent_in_place() || p.elements_stay_in_place())
+        && (!p.in_place || p.in_place_piecewise())
 }
 
 impl<T: Real> GpuTransform<T> {
