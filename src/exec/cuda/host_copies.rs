@@ -6,8 +6,13 @@
 //!   copy threads also start the gathers of the next ones, up to the next step that writes host
 //!   memory, so that the DMA engine never waits for the next block. Every copy is cut in parts
 //!   that the threads take in order (`Job`): blocks fill one after another, each by all threads.
-//! - A device-to-host transfer's DMA goes into a free block; a copy thread waits for it and
-//!   scatters the block into host memory while the calling thread goes on.
+//! - A device-to-host transfer's DMA goes into a free block; the copy threads scatter the
+//!   block into host memory once the DMA is done, while the calling thread goes on. Scatters
+//!   start in the order their DMAs finish, not the order they were queued: the copy engine
+//!   may run one stream's DMAs out before another's (on an H200 it ran all of one copy-out
+//!   stream's blocks first), and a scatter waiting at the head of the queue would hold up
+//!   every block behind it. One idle copy thread at a time watches the DMAs of the queued
+//!   scatters ([`copy_thread`]).
 //!
 //! Host memory is what the steps so far made it wherever a later step looks: before a copy
 //! that reads or writes host bytes, the copies in flight that reach them ([`Extent`]) finish.
@@ -234,9 +239,13 @@ pub struct Queue {
 struct Shared {
     /// Parts to copy: the job's number, the job, the part.
     jobs: VecDeque<(usize, Arc<Job>, usize)>,
-    /// Per job: its parts not yet copied, and whether it is done.
+    /// Per job: its parts not yet copied, whether its parts may start (a scatter's once its
+    /// DMA is done), and whether it is done.
     left: Vec<usize>,
+    startable: Vec<bool>,
     finished: Vec<bool>,
+    /// Whether a copy thread is looking for finished DMAs of queued scatters.
+    watching: bool,
     closed: bool,
     idle: usize,
     landed: Vec<usize>,
@@ -639,6 +648,7 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         let spawn = {
             let mut st = self.queue.state.lock();
             st.finished.push(false);
+            st.startable.push(job.after.is_none());
             st.left.push(job.parts);
             for k in 0..job.parts {
                 st.jobs.push_back((id, job.clone(), k));
@@ -683,58 +693,90 @@ impl<T: Real> Drop for HostCopies<'_, '_, T> {
     }
 }
 
-/// A copy thread: takes parts of jobs until the run closes the queue.
+/// A copy thread: takes parts of jobs until the run closes the queue, the first part that
+/// may start (a gather's, or a scatter's whose DMA is done). When every queued part waits for
+/// a DMA, one thread polls their events and the others sleep until it finds one done.
 fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
     let bound = dev.bind();
     let mut st = q.state.lock();
     loop {
-        let Some((id, job, k)) = st.jobs.pop_front() else {
-            if st.closed {
-                return;
+        let next = (st.jobs.iter()).position(|&(id, _, _)| st.startable[id]);
+        if let Some((id, job, k)) = next.and_then(|i| st.jobs.remove(i)) {
+            drop(st);
+            let r = bound.clone().and_then(|()| copy::<T>(id, &job, k));
+            st = q.state.lock();
+            if let Err(e) = r {
+                st.error.get_or_insert(e);
             }
+            st.left[id] -= 1;
+            if st.left[id] == 0 {
+                st.finished[id] = true;
+                if let Some((_, step)) = job.after {
+                    st.landed.push(step);
+                }
+                q.done.notify_all();
+            }
+            continue;
+        }
+        if st.jobs.is_empty() && st.closed {
+            return;
+        }
+        if st.jobs.is_empty() || st.watching {
             st.idle += 1;
             q.work.wait(&mut st);
             st.idle -= 1;
             continue;
-        };
-        drop(st);
-        let r = bound.clone().and_then(|()| {
-            if let Some((event, _)) = job.after {
-                // SAFETY: an event of the run, alive until every job is done.
-                check(
-                    unsafe { cu::cuEventSynchronize(event as cu::CUevent) },
-                    "cuEventSynchronize",
-                )?;
-                trace("dma-done", id, k);
-            }
-            trace(
-                if job.after.is_some() {
-                    "scatter"
-                } else {
-                    "gather"
-                },
-                id,
-                k,
-            );
-            // SAFETY: the run keeps the memory of every job alive until it is done; parts
-            // write disjoint bytes.
-            unsafe { job.copy_part::<T>(k) };
-            trace("copied", id, k);
-            Ok(())
-        });
-        st = q.state.lock();
-        if let Err(e) = r {
-            st.error.get_or_insert(e);
         }
-        st.left[id] -= 1;
-        if st.left[id] == 0 {
-            st.finished[id] = true;
-            if let Some((_, step)) = job.after {
-                st.landed.push(step);
-            }
-            q.done.notify_all();
+        st.watching = true;
+        let mut waiting: Vec<(usize, usize)> = (st.jobs.iter())
+            .filter_map(|(id, job, _)| job.after.map(|(event, _)| (*id, event)))
+            .collect();
+        waiting.dedup();
+        drop(st);
+        // An error (a lost device) counts as done: the part's own wait then reports it.
+        let done: Vec<usize> = (waiting.iter())
+            // SAFETY: events of the run, alive until every job is done.
+            .filter(|&&(_, event)| unsafe {
+                cu::cuEventQuery(event as cu::CUevent) != cu::CUresult::CUDA_ERROR_NOT_READY
+            })
+            .map(|&(id, _)| id)
+            .collect();
+        if done.is_empty() {
+            std::thread::yield_now();
+        }
+        st = q.state.lock();
+        st.watching = false;
+        for id in done {
+            st.startable[id] = true;
+            q.work.notify_all();
         }
     }
+}
+
+/// Copies part `k` of job `id`, after the DMA it waits for (done, or failed: its error).
+fn copy<T: Real>(id: usize, job: &Job, k: usize) -> Result<()> {
+    if let Some((event, _)) = job.after {
+        // SAFETY: an event of the run, alive until every job is done.
+        check(
+            unsafe { cu::cuEventSynchronize(event as cu::CUevent) },
+            "cuEventSynchronize",
+        )?;
+        trace("dma-done", id, k);
+    }
+    trace(
+        if job.after.is_some() {
+            "scatter"
+        } else {
+            "gather"
+        },
+        id,
+        k,
+    );
+    // SAFETY: the run keeps the memory of every job alive until it is done; parts write
+    // disjoint bytes.
+    unsafe { job.copy_part::<T>(k) };
+    trace("copied", id, k);
+    Ok(())
 }
 
 #[cfg(test)]
