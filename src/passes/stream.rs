@@ -22,13 +22,11 @@
 //! out have landed, so a failed run in place can be finished on the CPU from the first tile
 //! not written.
 
-use super::normalize::merge_loops;
 use super::Budget;
+use super::{cut, split};
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Problem};
-use crate::program::{
-    box_offsets, At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT,
-};
+use crate::program::{At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT};
 
 /// Bytes of a tile's larger side (the unit of overlap for batched problems).
 pub const TILE_BYTES: usize = 16 << 20;
@@ -311,43 +309,6 @@ impl Schedule<'_> {
     fn record(&mut self, event: usize, stream: usize) {
         self.prog.steps.push(Step::Record { event, stream });
     }
-}
-
-/// The box `dims` (strides `is` from, `os` to) cut into boxes of at most `most` elements (one
-/// row of the innermost axis where that alone is more), each merged to its fewest axes
-/// (`normalize::merge_loops`: a packed box is one run to copy), with its offsets from the box's
-/// start on both sides.
-fn split(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)> {
-    let mut pieces = cut(dims, most);
-    for (_, _, part) in &mut pieces {
-        *part = merge_loops(part);
-    }
-    pieces
-}
-
-/// The box `dims` cut in order into boxes of at most `most` elements: the axes inside the cut
-/// axis whole, runs of the cut axis, one index of each axis outside it; each with its offsets
-/// from the box's start on both sides and its axes (the cut one first).
-fn cut(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)> {
-    let n = |d: &IoDim| d.n.max(0) as usize;
-    let inside = |a: usize| dims[a + 1..].iter().map(n).product::<usize>();
-    let Some(at) = (0..dims.len()).find(|&a| inside(a) <= most) else {
-        return vec![(0, 0, dims.to_vec())];
-    };
-    let run = (most / inside(at).max(1)).clamp(1, n(&dims[at]).max(1));
-    let outer: usize = dims[..at].iter().map(n).product();
-    let d = &dims[at];
-    let mut out = Vec::new();
-    for o in 0..outer {
-        let (from, to) = box_offsets(&dims[..at], o);
-        for first in (0..n(d)).step_by(run) {
-            let mut part = vec![IoDim::new(run.min(n(d) - first) as isize, d.is, d.os)];
-            part.extend_from_slice(&dims[at + 1..]);
-            let first = first as isize;
-            out.push((from + first * d.is, to + first * d.os, part));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

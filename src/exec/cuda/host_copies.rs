@@ -27,7 +27,7 @@
 use super::staging::{self, PinnedBlock};
 use super::{check, Device, Error, Result};
 use crate::exec::cpu::program::{host_transfer_on, Base, Stores};
-use crate::problem::IoDim;
+use crate::problem::{footprints_apart, IoDim};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::{Condvar, Mutex};
@@ -44,11 +44,26 @@ pub const MAX_BLOCKS: usize = 32;
 pub const MAX_PINNED: usize = MAX_BLOCKS * staging::BLOCK_BYTES;
 
 /// The bytes `[lo, hi)` of host memory that a box reaches (for split complex arrays the span
-/// from the lowest real to the highest imaginary byte: conservative, never too small).
+/// from the lowest real to the highest imaginary byte: conservative, never too small), and
+/// for an interleaved box of at most [`SHAPE_AXES`] axes its shape, so that boxes whose spans
+/// interleave (the column tiles of an out-of-card round) can still be told apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Extent {
     lo: usize,
     hi: usize,
+    shape: Option<Shape>,
+}
+
+/// Most axes of an [`Extent`]'s shape.
+const SHAPE_AXES: usize = 4;
+
+/// A box as its elements' bytes: elements of `width` bytes at `lo` plus the sums of index times
+/// stride (bytes, positive) over `axes` (length, stride), sorted by stride.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    width: usize,
+    rank: usize,
+    axes: [(usize, usize); SHAPE_AXES],
 }
 
 impl Extent {
@@ -71,16 +86,53 @@ impl Extent {
         let mut e = Extent {
             lo: byte(base.re, lo),
             hi: byte(base.re, hi + 1),
+            shape: None,
         };
         if complex {
             e.lo = e.lo.min(byte(base.im, lo));
             e.hi = e.hi.max(byte(base.im, hi + 1));
         }
+        let long: Vec<&IoDim> = dims.iter().filter(|d| d.n > 1).collect();
+        if (!complex || base.im == base.re + unit) && long.len() <= SHAPE_AXES {
+            let mut axes = [(1, 0); SHAPE_AXES];
+            for (a, d) in axes.iter_mut().zip(&long) {
+                *a = (d.n as usize, stride(d).unsigned_abs() * unit);
+            }
+            axes[..long.len()].sort_unstable_by_key(|&(_, s)| s);
+            e.shape = Some(Shape {
+                width: unit * (1 + complex as usize),
+                rank: long.len(),
+                axes,
+            });
+        }
         e
     }
 
+    /// Do the boxes share a byte? Where their spans overlap, two boxes of the same element
+    /// width and strides are apart when the larger of them (each axis as long as the longer
+    /// one's) and its copy shifted to the other's start have no element in common: the test
+    /// of `problem::footprints_apart`: sufficient, and exact for tiles of the same rows (the
+    /// blocks of an out-of-card round's column tiles, `passes::out_of_card::host_blocks`).
     pub fn overlaps(self, o: Extent) -> bool {
-        self.lo < o.hi && o.lo < self.hi
+        if !(self.lo < o.hi && o.lo < self.hi) {
+            return false;
+        }
+        let (Some(a), Some(b)) = (self.shape, o.shape) else {
+            return true;
+        };
+        let strides = |s: &Shape| {
+            s.axes[..s.rank]
+                .iter()
+                .map(|&(_, st)| st)
+                .collect::<Vec<_>>()
+        };
+        if a.width != b.width || strides(&a) != strides(&b) {
+            return true;
+        }
+        let shift = (self.lo.abs_diff(o.lo)) as isize;
+        let axes = (a.axes[..a.rank].iter().zip(&b.axes[..b.rank]))
+            .map(|(&(n, st), &(m, _))| (n.max(m) as isize, st as isize));
+        !footprints_apart(axes.chain([(2, shift)]), a.width as isize)
     }
 }
 
@@ -868,13 +920,7 @@ mod tests {
             Extent::of(b, first * 2 * 64, &dims, |d| d.os, true, 8)
         };
         let (t0, t1) = (tile(0), tile(4));
-        assert_eq!(
-            t0,
-            Extent {
-                lo: 0x1000,
-                hi: 0x1000 + 4 * 64 * 16
-            }
-        );
+        assert_eq!((t0.lo, t0.hi), (0x1000, 0x1000 + 4 * 64 * 16));
         assert!(!t0.overlaps(t1) && !t1.overlaps(t0));
         assert!(t0.overlaps(t0));
         // Rows 3 and 4: the last of the first tile, the first of the second.
@@ -889,13 +935,7 @@ mod tests {
         assert!(across.overlaps(t0) && across.overlaps(t1));
         // A reversed axis reaches below its offset.
         let back = Extent::of(b, 10, &[IoDim::new(3, -2, 0)], |d| d.is, false, 8);
-        assert_eq!(
-            back,
-            Extent {
-                lo: 0x1000 + 6 * 8,
-                hi: 0x1000 + 11 * 8
-            }
-        );
+        assert_eq!((back.lo, back.hi), (0x1000 + 6 * 8, 0x1000 + 11 * 8));
         // Split arrays: the real and the imaginary parts' spans.
         let split = Extent::of(
             base(0x1000, 0x9000),
@@ -905,21 +945,49 @@ mod tests {
             true,
             4,
         );
-        assert_eq!(
-            split,
-            Extent {
-                lo: 0x1000,
-                hi: 0x9000 + 16
-            }
-        );
+        assert_eq!((split.lo, split.hi), (0x1000, 0x9000 + 16));
         // Empty boxes reach their first element only (and move nothing).
         let none = Extent::of(b, 0, &[IoDim::new(0, 2, 2)], |d| d.is, true, 8);
-        assert_eq!(
-            none,
-            Extent {
-                lo: 0x1000,
-                hi: 0x1010
-            }
-        );
+        assert_eq!((none.lo, none.hi), (0x1000, 0x1010));
+    }
+
+    /// Column tiles of one array (an out-of-card round's, 16 rows of 256 complex f64, tiles of
+    /// 16 columns) interleave their spans but share no byte; overlapping columns do; boxes of
+    /// other strides, or split arrays, fall back to the spans.
+    #[test]
+    fn column_tiles_are_apart_though_their_spans_interleave() {
+        let b = base(0x1000, 0x1008);
+        let tile = |first: isize, columns: isize, rows: isize| {
+            let dims = [IoDim::new(rows, 2 * 256, 0), IoDim::new(columns, 2, 0)];
+            Extent::of(b, 2 * first, &dims, |d| d.is, true, 8)
+        };
+        let t0 = tile(0, 16, 16);
+        // (box, whether it is told apart from t0)
+        for (other, apart) in [
+            (tile(16, 16, 16), true),
+            (tile(240, 16, 16), true),
+            (tile(16, 7, 16), true),
+            (tile(32, 16, 3), true),
+            // Columns in common.
+            (tile(8, 16, 16), false),
+            (tile(15, 1, 16), false),
+            // Apart, but the test is only sufficient: columns the width of the rows away,
+            // or tiles that start on another row, wait for t0.
+            (tile(255, 1, 16), false),
+            (tile(256 + 16, 16, 2), false),
+        ] {
+            assert!(t0.lo < other.hi && other.lo < t0.hi, "spans interleave");
+            assert_eq!(t0.overlaps(other), !apart, "{other:?}");
+            assert_eq!(other.overlaps(t0), !apart, "{other:?}");
+        }
+        // Another stride: the spans decide.
+        let rows = Extent::of(b, 2 * 16, &[IoDim::new(16, 2 * 256, 0)], |d| d.is, true, 8);
+        assert!(t0.overlaps(rows));
+        // Split arrays: the spans decide.
+        let split = |first: isize| {
+            let dims = [IoDim::new(16, 256, 0), IoDim::new(16, 1, 0)];
+            Extent::of(base(0x1000, 0x9000), first, &dims, |d| d.is, true, 8)
+        };
+        assert!(split(0).overlaps(split(16)));
     }
 }
