@@ -1,5 +1,6 @@
 // Host memory copy bandwidth with N threads (glibc memcpy: non-temporal stores for large
 // copies), alone and while a DMA loop runs (pinned H2D and D2H, 256 MiB each, two streams).
+//   gcc -O2 -I/usr/local/cuda/include bench/membw.c -o membw -L/usr/local/cuda/lib64 -lcudart -lpthread
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -23,11 +24,11 @@ static double run(int n) {
   return 3.0 * BYTES / (now() - t0) / 1e9;
 }
 static volatile int dma_on = 0;
+static size_t b = (size_t)256 << 20;
+static void *h1, *h2, *d1, *d2;
+static cudaStream_t s1, s2;
 static void *dma(void *arg) {
-  (void)arg; size_t b = (size_t)256 << 20; void *h1, *h2, *d1, *d2; cudaStream_t s1, s2;
-  cudaMallocHost(&h1, b); cudaMallocHost(&h2, b); cudaMalloc(&d1, b); cudaMalloc(&d2, b);
-  memset(h1, 1, b); memset(h2, 1, b);
-  cudaStreamCreate(&s1); cudaStreamCreate(&s2);
+  (void)arg;
   long moved = 0; double t0 = now();
   while (dma_on) {
     cudaMemcpyAsync(d1, h1, b, cudaMemcpyHostToDevice, s1);
@@ -41,7 +42,9 @@ int main(void) {
   src = malloc(BYTES); dst = malloc(BYTES); memset(src, 3, BYTES); memset(dst, 0, BYTES);
   int ns[] = {1, 2, 4, 8, 14, 16};
   for (int i = 0; i < 6; i++) printf("copy threads %2d: %.1f GB/s copied (x2 host traffic)\n", ns[i], run(ns[i]));
-  cudaFree(0);
+  cudaMallocHost(&h1, b); cudaMallocHost(&h2, b); cudaMalloc(&d1, b); cudaMalloc(&d2, b);
+  memset(h1, 1, b); memset(h2, 1, b);
+  cudaStreamCreate(&s1); cudaStreamCreate(&s2);
   for (int i = 3; i < 6; i++) {
     pthread_t d; dma_on = 1; pthread_create(&d, NULL, dma, NULL);
     struct timespec w = {0, 200000000}; nanosleep(&w, NULL);
