@@ -794,6 +794,8 @@ fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
             .map(|&(id, _)| id)
             .collect();
         if done.is_empty() {
+            // Yielding, not sleeping: polls every 50 µs after the first 300 made the 1 GiB
+            // out-of-card case 9% slower (bench/results/2026-11-28-h200-scatter-order.md).
             std::thread::yield_now();
         }
         st = q.state.lock();
