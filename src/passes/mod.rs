@@ -68,6 +68,57 @@ pub(crate) fn cut(dims: &[IoDim], most: usize) -> Vec<(isize, isize, Vec<IoDim>)
     out
 }
 
+/// Test support shared by the passes' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::exec::cpu::layout::ArrayPtr;
+    use crate::exec::cpu::program::CpuProgram;
+    use crate::exec::cpu::CpuTransform;
+    use crate::problem::Problem;
+    use crate::program::Program;
+    use rand::{Rng, SeedableRng};
+
+    /// Runs `prog` (a lowering of `p`) on the CPU executor and `p` as one CPU transform on the
+    /// same random input (`in_len` f64 scalars; the output array `out_len`); the largest
+    /// difference relative to the largest output.
+    pub fn program_error(p: &Problem, prog: &Program, in_len: usize, out_len: usize) -> f64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let x: Vec<f64> = (0..in_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let run = |program: bool| {
+            let (mut a, mut b) = (x.clone(), vec![0.0; out_len]);
+            let at = |v: &mut Vec<f64>, complex: bool| {
+                let r = v.as_mut_ptr() as usize;
+                match complex {
+                    true => ArrayPtr::Complex { re: r, im: r + 8 },
+                    false => ArrayPtr::Real(r),
+                }
+            };
+            let i = at(&mut a, p.kind.input_is_complex());
+            // In place the output is the input's array, with the output's element kind.
+            let o = match p.in_place {
+                true => at(&mut a, p.kind.output_is_complex()),
+                false => at(&mut b, p.kind.output_is_complex()),
+            };
+            // SAFETY: the arrays hold what the problem addresses (lengths from the caller).
+            unsafe {
+                match program {
+                    true => CpuProgram::<f64>::new(prog, 1).unwrap().run(i, o).unwrap(),
+                    false => CpuTransform::<f64>::new(p, 1).execute(i, o).unwrap(),
+                }
+            }
+            if p.in_place {
+                a
+            } else {
+                b
+            }
+        };
+        let (got, want) = (run(true), run(false));
+        let top = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let diff = got.iter().zip(&want).map(|(g, w)| (g - w).abs());
+        diff.fold(0.0, f64::max) / top
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::exchange_order;

@@ -89,7 +89,7 @@ pub fn lower(problem: &Problem, budget: Budget) -> Result<Program> {
     lower_in_blocks(problem, budget, super::stream::BLOCK_BYTES)
 }
 
-/// [`lower`], each tile's copies cut into blocks of at most `block` bytes ([`host_blocks`]).
+/// [`lower`], each tile's copies cut into blocks of at most `block` bytes ([`HostCopy`]).
 fn lower_in_blocks(problem: &Problem, budget: Budget, block: usize) -> Result<Program> {
     if let Some(program) = super::resident::lower(problem, budget) {
         return Ok(program);
@@ -674,12 +674,8 @@ fn tile_steps(
     };
     let dims = box_dims(&d.extent_in, &|i| r.axes[i].src, &|i| d.stride_in[i]);
     let complex = kind.input_is_complex();
-    let copy = HostCopy {
-        complex,
-        stream,
-        block,
-    };
-    copy.push(prog, (host_in, dev_in), dims, true, p);
+    let copy = HostCopy::new(complex, stream, block, p);
+    copy.push(prog, (host_in, dev_in), dims, true);
     // Logical lengths along the transform axes, the output's counts along the others.
     let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, d.stride_in[i], d.stride_out[i]);
     let problem = Problem {
@@ -725,40 +721,55 @@ fn tile_steps(
     };
     // The box with the host's strides first, so that blocks cut it along the host side.
     let dims = box_dims(&d.extent_out, &|i| r.axes[i].dst, &|i| d.stride_out[i]);
-    let copy = HostCopy {
-        complex: kind.output_is_complex(),
-        stream,
-        block,
-    };
-    copy.push(prog, (host_out, dev_out), dims, false, p);
+    let copy = HostCopy::new(kind.output_is_complex(), stream, block, p);
+    copy.push(prog, (host_out, dev_out), dims, false);
 }
 
 /// How a round copies between host and device: complex or real elements, on `stream`, in
-/// blocks of at most `block` bytes.
+/// blocks of at most `most` elements.
+///
+/// From pageable host arrays every transfer goes through a pinned staging block: whole tiles
+/// (128 MiB with a 1 GiB budget) left room for two blocks, so each tile's gather waited for the
+/// previous tile's DMAs; blocks let the copy threads, the DMAs and the transforms of
+/// consecutive tiles overlap. (From pinned arrays they cost the transposing copies of 1-D
+/// rounds about 10%: each block's DMA waits for the last block's placing kernel,
+/// `bench/results/2026-11-28-h200-out-of-card-blocks.md`.)
 struct HostCopy {
     complex: bool,
     stream: usize,
-    block: usize,
+    most: usize,
 }
 
 impl HostCopy {
+    /// Blocks of at most `block` bytes ([`BLOCK_BYTES`](super::stream::BLOCK_BYTES)) of `p`'s
+    /// scalars.
+    fn new(complex: bool, stream: usize, block: usize, p: &Problem) -> HostCopy {
+        let element = p.precision.bytes() * (1 + complex as usize);
+        HostCopy {
+            complex,
+            stream,
+            most: (block / element).max(1),
+        }
+    }
+
     /// The transfers between the box `dims` at `host` (strides `is`) and at `device` (strides
-    /// `os`), into the device or out of it, in blocks ([`host_blocks`]).
+    /// `os`), into the device or out of it, cut into blocks along the host's outer axes, so
+    /// rows stay whole where a block holds one (the DMA rows `dma_row` chose).
     fn push(
         &self,
         prog: &mut Program,
         (host, device): (At, At),
-        dims: Vec<IoDim>,
-        in_: bool,
-        p: &Problem,
+        mut dims: Vec<IoDim>,
+        into_device: bool,
     ) {
         let shift = |a: At, by: isize| At {
             buf: a.buf,
             offset: a.offset + by,
         };
-        for (host_offset, dev_offset, dims) in host_blocks(dims, self.complex, p, self.block) {
+        dims.sort_by_key(|d| std::cmp::Reverse(d.is.unsigned_abs()));
+        for (host_offset, dev_offset, dims) in super::split(&dims, self.most) {
             let (h, d) = (shift(host, host_offset), shift(device, dev_offset));
-            let (from, to, dims) = match in_ {
+            let (from, to, dims) = match into_device {
                 true => (h, d, dims),
                 false => (
                     d,
@@ -775,24 +786,6 @@ impl HostCopy {
             });
         }
     }
-}
-
-/// A tile's copy (`is` the host side's strides, `os` the device's) cut into blocks of at most
-/// `block` bytes ([`BLOCK_BYTES`](super::stream::BLOCK_BYTES)) along the host's outer axes,
-/// with their offsets on both sides. From pageable host arrays every transfer goes through a pinned staging
-/// block: whole tiles (128 MiB with a 1 GiB budget) left room for two blocks, so each tile's
-/// gather waited for the previous tile's DMAs; blocks let the copy threads, the DMAs and the
-/// transforms of consecutive tiles overlap. Rows stay whole where a block holds one, so the
-/// DMA rows `dma_row` chose are kept.
-fn host_blocks(
-    mut dims: Vec<IoDim>,
-    complex: bool,
-    p: &Problem,
-    block: usize,
-) -> Vec<(isize, isize, Vec<IoDim>)> {
-    dims.sort_by_key(|d| std::cmp::Reverse(d.is.unsigned_abs()));
-    let element = p.precision.bytes() * (1 + complex as usize);
-    super::split(&dims, (block / element).max(1))
 }
 
 /// Swaps block `tile` (rows × cols from its start) with its mirror, each transposed, through
@@ -825,11 +818,7 @@ fn swap_steps(
         vec![(tile.clone(), bufs[0]), (mirror(tile), bufs[1])]
     };
     // Block (i, j) of h rows and w columns lands on the device as w rows of h: (j, i).
-    let copy = HostCopy {
-        complex: true,
-        stream: 0,
-        block,
-    };
+    let copy = HostCopy::new(true, 0, block, p);
     let device = |buf: BufId| At { buf, offset: 0 };
     for (t, buf) in &blocks {
         let (h, w) = (t.extent[rows] as isize, t.extent[cols] as isize);
@@ -837,13 +826,7 @@ fn swap_steps(
             IoDim::new(h, r.axes[rows].src, 2),
             IoDim::new(w, r.axes[cols].src, 2 * h),
         ];
-        copy.push(
-            prog,
-            (at(t, r.src, &|a| a.src), device(*buf)),
-            dims,
-            true,
-            p,
-        );
+        copy.push(prog, (at(t, r.src, &|a| a.src), device(*buf)), dims, true);
     }
     for (t, buf) in &blocks {
         let (h, w) = (t.extent[rows] as isize, t.extent[cols] as isize);
@@ -856,56 +839,14 @@ fn swap_steps(
             (at(&mirror(t), r.dst, &|a| a.dst), device(*buf)),
             dims,
             false,
-            p,
         );
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::program_error;
     use super::*;
-    use crate::exec::cpu::layout::ArrayPtr;
-    use crate::exec::cpu::program::CpuProgram;
-    use crate::exec::cpu::CpuTransform;
-    use rand::{Rng, SeedableRng};
-
-    /// The largest difference between `prog` and the direct transform of `p` on the CPU, on
-    /// random data, relative to the largest output (arrays of `len` f64 scalars each).
-    fn program_error(p: &Problem, prog: &Program, len: usize) -> f64 {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let x: Vec<f64> = (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect();
-        let run = |program: bool| {
-            let (mut a, mut b) = (x.clone(), vec![0.0; len]);
-            let at = |v: &mut Vec<f64>, complex: bool| {
-                let r = v.as_mut_ptr() as usize;
-                match complex {
-                    true => ArrayPtr::Complex { re: r, im: r + 8 },
-                    false => ArrayPtr::Real(r),
-                }
-            };
-            let i = at(&mut a, p.kind.input_is_complex());
-            let o = match p.in_place {
-                true => i,
-                false => at(&mut b, p.kind.output_is_complex()),
-            };
-            // SAFETY: both arrays hold `len` scalars, more than the problem addresses.
-            unsafe {
-                match program {
-                    true => CpuProgram::<f64>::new(prog, 1).unwrap().run(i, o).unwrap(),
-                    false => CpuTransform::<f64>::new(p, 1).execute(i, o).unwrap(),
-                }
-            }
-            if p.in_place {
-                a
-            } else {
-                b
-            }
-        };
-        let (got, want) = (run(true), run(false));
-        let top = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let diff = got.iter().zip(&want).map(|(g, w)| (g - w).abs());
-        diff.fold(0.0, f64::max) / top
-    }
 
     /// Tiles copied in blocks compute what whole tiles do: four-step rounds (out of place, and
     /// in place with the transposing round), slabs of a 3-D r2c, interleaved batches; every
@@ -988,7 +929,7 @@ mod tests {
                 let bytes = elements as usize * 8 * (1 + *complex as usize);
                 assert!(bytes <= block || elements == row || !host, "{dims:?}");
             }
-            let err = program_error(&p, &blocks, len);
+            let err = program_error(&p, &blocks, len, len);
             assert!(err < 1e-12, "{err:e}: {}", blocks.describe());
         }
     }

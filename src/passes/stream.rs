@@ -22,8 +22,7 @@
 //! out have landed, so a failed run in place can be finished on the CPU from the first tile
 //! not written.
 
-use super::Budget;
-use super::{cut, split};
+use super::{cut, split, Budget};
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Problem};
 use crate::program::{At, BufId, Lowered, Placement, Program, Step, TileOut, INPUT, OUTPUT};
@@ -313,12 +312,9 @@ impl Schedule<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::program_error;
     use super::*;
-    use crate::exec::cpu::layout::ArrayPtr;
-    use crate::exec::cpu::program::CpuProgram;
-    use crate::exec::cpu::CpuTransform;
     use crate::problem::{Kind, Precision, R2rKind};
-    use rand::{Rng, SeedableRng};
 
     const BUDGET: Budget = Budget {
         device: 0,
@@ -328,50 +324,9 @@ mod tests {
     /// Runs `p` as its streamed program and as one CPU transform on the same random input;
     /// returns the largest difference relative to the largest output.
     fn compare(p: &Problem, in_len: usize, out_len: usize) -> f64 {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let x: Vec<f64> = (0..in_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
         let s = lower(p, BUDGET).unwrap();
         s.program.validate().unwrap();
-        let run = |program: bool| {
-            let (mut a, mut b) = (x.clone(), vec![0.0; out_len]);
-            let ptr = |v: &mut Vec<f64>| ArrayPtr::Real(v.as_mut_ptr() as usize);
-            let (i, o) = if p.in_place {
-                (ptr(&mut a), ptr(&mut a))
-            } else {
-                (ptr(&mut a), ptr(&mut b))
-            };
-            let complex = |a: ArrayPtr, c: bool| match a {
-                ArrayPtr::Real(r) if c => ArrayPtr::Complex { re: r, im: r + 8 },
-                a => a,
-            };
-            let (i, o) = (
-                complex(i, p.kind.input_is_complex()),
-                complex(o, p.kind.output_is_complex()),
-            );
-            // SAFETY: the arrays hold what the problem addresses (lengths from the caller).
-            unsafe {
-                if program {
-                    CpuProgram::<f64>::new(&s.program, 1)
-                        .unwrap()
-                        .run(i, o)
-                        .unwrap();
-                } else {
-                    CpuTransform::<f64>::new(p, 1).execute(i, o).unwrap();
-                }
-            }
-            if p.in_place {
-                a
-            } else {
-                b
-            }
-        };
-        let (got, want) = (run(true), run(false));
-        let top = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        got.iter()
-            .zip(&want)
-            .map(|(g, w)| (g - w).abs())
-            .fold(0.0, f64::max)
-            / top
+        program_error(p, &s.program, in_len, out_len)
     }
 
     fn problem(

@@ -112,7 +112,7 @@ impl Extent {
     /// width and strides are apart when the larger of them (each axis as long as the longer
     /// one's) and its copy shifted to the other's start have no element in common: the test
     /// of `problem::footprints_apart`: sufficient, and exact for tiles of the same rows (the
-    /// blocks of an out-of-card round's column tiles, `passes::out_of_card::host_blocks`).
+    /// blocks of an out-of-card round's column tiles, `passes::out_of_card::HostCopy`).
     pub fn overlaps(self, o: Extent) -> bool {
         if !(self.lo < o.hi && o.lo < self.hi) {
             return false;
@@ -120,18 +120,14 @@ impl Extent {
         let (Some(a), Some(b)) = (self.shape, o.shape) else {
             return true;
         };
-        let strides = |s: &Shape| {
-            s.axes[..s.rank]
-                .iter()
-                .map(|&(_, st)| st)
-                .collect::<Vec<_>>()
-        };
-        if a.width != b.width || strides(&a) != strides(&b) {
+        let (a_axes, b_axes) = (&a.axes[..a.rank], &b.axes[..b.rank]);
+        let same_strides = (a_axes.iter().map(|x| x.1)).eq(b_axes.iter().map(|x| x.1));
+        if a.width != b.width || !same_strides {
             return true;
         }
         let shift = (self.lo.abs_diff(o.lo)) as isize;
-        let axes = (a.axes[..a.rank].iter().zip(&b.axes[..b.rank]))
-            .map(|(&(n, st), &(m, _))| (n.max(m) as isize, st as isize));
+        let axes =
+            (a_axes.iter().zip(b_axes)).map(|(&(n, st), &(m, _))| (n.max(m) as isize, st as isize));
         !footprints_apart(axes.chain([(2, shift)]), a.width as isize)
     }
 }
