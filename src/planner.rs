@@ -13,7 +13,7 @@ use crate::exec::cuda::{self, Memory};
 use crate::exec::{Executable, Executor};
 use crate::passes::distribute;
 use crate::passes::normalize::normalize;
-use crate::passes::out_of_card::{self, Budget};
+use crate::passes::out_of_card::{self, Budget, HostArrays};
 use crate::passes::stream;
 use crate::plan::{on_device, Plan};
 use crate::problem::{Kind, Precision, Problem};
@@ -198,7 +198,23 @@ pub fn plan<T: Real>(
     };
     let backend = tensor_cores::<T>(&problem, backend, rigor, memory, device_arrays, &key);
     let choice = Choice { backend, ..choice };
-    make_ready::<T>(problem, (input, output), choice, flags, device_arrays, &key)
+    let host = host_arrays(memory);
+    make_ready::<T>(
+        problem,
+        (input, output),
+        choice,
+        flags,
+        (device_arrays, host),
+        &key,
+    )
+}
+
+/// How the plan's host arrays reach a GPU: by DMA alone where both are pinned.
+fn host_arrays(memory: Option<(Memory, Memory)>) -> HostArrays {
+    match memory {
+        Some((Memory::Pinned, Memory::Pinned)) => HostArrays::Pinned,
+        _ => HostArrays::Pageable,
+    }
 }
 
 /// The planner's choice for `problem` without wisdom: estimated or timed (as `rigor` says),
@@ -278,7 +294,7 @@ fn make_ready<T: Real>(
     (input, output): (ArrayPtr, ArrayPtr),
     choice: Choice,
     flags: u32,
-    device_arrays: bool,
+    (device_arrays, host): (bool, HostArrays),
     key: &str,
 ) -> Result<Plan> {
     let backend = choice.backend;
@@ -292,7 +308,7 @@ fn make_ready<T: Real>(
     let mut why = Error::internal("no backend to plan for");
     for (k, &backend) in candidates.iter().enumerate() {
         let program = lower(&problem, backend, choice.threads, flags);
-        match prepare::<T>(&program, !device_arrays) {
+        match prepare::<T>(&program, !device_arrays, host) {
             Ok(exec) => {
                 return Ok(Plan {
                     problem,
@@ -325,14 +341,14 @@ fn make_ready<T: Real>(
 }
 
 /// The plan's program made ready for its executors: on a GPU backend with the program
-/// [`gpu_program`] lowers for host arrays (which a plan made on device arrays makes ready only
-/// if it is ever given host arrays).
-fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable> {
+/// [`gpu_program`] lowers for host arrays of kind `host` (which a plan made on device arrays
+/// makes ready only if it is ever given host arrays).
+fn prepare<T: Real>(program: &Program, host_arrays: bool, host: HostArrays) -> Result<Executable> {
     let lowered = match &program.steps[..] {
         [Step::Transform {
             problem, backend, ..
         }] if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) => {
-            match gpu_program(problem, *backend) {
+            match gpu_program(problem, *backend, host) {
                 Ok(l) => Some(l),
                 Err(e) if host_arrays => return Err(e),
                 Err(_) => None,
@@ -347,9 +363,9 @@ fn prepare<T: Real>(program: &Program, host_arrays: bool) -> Result<Executable> 
 /// spread over the devices `FFTX_DEVICES` selects (`passes::distribute`); else streamed
 /// through device buffers a tile at a time (`passes::stream`), or, where those exceed what the
 /// device gives a plan ([`cuda::usable_device_bytes`]: nine tenths of the card, or
-/// `FFTX_GPU_MEMORY`), out of card (`passes::out_of_card`: rounds of tiles). `Err` where the
-/// GPU cannot take it.
-fn gpu_program(problem: &Problem, backend: Backend) -> cuda::Result<Lowered> {
+/// `FFTX_GPU_MEMORY`), out of card (`passes::out_of_card`: rounds of tiles, copied as suits
+/// host arrays of kind `host`). `Err` where the GPU cannot take it.
+fn gpu_program(problem: &Problem, backend: Backend, host: HostArrays) -> cuda::Result<Lowered> {
     let device = cuda::default_device().ok_or_else(|| cuda::Error::unsupported("no GPU"))?;
     let untiled = |program: Program| Lowered {
         program,
@@ -377,7 +393,7 @@ fn gpu_program(problem: &Problem, backend: Backend) -> cuda::Result<Lowered> {
             "the transform runs out of card, which the split-half kernels do not",
         ));
     }
-    let program = out_of_card::lower(problem, Budget { device: 0, bytes })?;
+    let program = out_of_card::lower(problem, Budget { device: 0, bytes }, host)?;
     crate::log::log_info!(
         "plan: the transform exceeds the {bytes} device bytes a plan may use: out of card, {} steps",
         program.steps.len()
@@ -1019,9 +1035,9 @@ fn measure_gpu<T: Real>(
         return None;
     }
     let s = scratch::<T>(p)?;
-    let host_arrays = mem.0 != Memory::Device && mem.1 != Memory::Device;
-    let step = if host_arrays {
-        let lowered = gpu_program(p, backend).ok()?;
+    let on_host = mem.0 != Memory::Device && mem.1 != Memory::Device;
+    let step = if on_host {
+        let lowered = gpu_program(p, backend, host_arrays(Some(mem))).ok()?;
         CudaRun::<T>::new(&lowered.program, &lowered.tiles, backend)
     } else {
         CudaRun::<T>::new(&lower(p, backend, 1, 0), &[], backend)

@@ -1875,7 +1875,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
     use fftx::exec::cpu::layout::ArrayPtr;
     use fftx::exec::cpu::program::CpuProgram;
     use fftx::exec::cuda::program::CudaProgram;
-    use fftx::passes::out_of_card::{lower, Budget};
+    use fftx::passes::out_of_card::{lower, Budget, HostArrays};
     use fftx::problem::{IoDim, Kind, Problem};
     let total: isize = ns.iter().product();
     let mut s = 2;
@@ -1896,14 +1896,11 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
         precision: T::PRECISION,
         in_place,
     };
-    let prog = lower(
-        &problem,
-        Budget {
-            device: 0,
-            bytes: budget,
-        },
-    )
-    .unwrap();
+    let budget = Budget {
+        device: 0,
+        bytes: budget,
+    };
+    let lowered = |host| lower(&problem, budget, host).unwrap();
     let x: Vec<T> = random(2 * total as usize, 7)
         .into_iter()
         .map(T::cast)
@@ -1917,7 +1914,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
     };
     // Pageable arrays (Vec): transfers staged through pinned blocks. Pinned arrays
     // (fftw_malloc, at least 1 MiB so that it pins): transfers as DMA alone.
-    let run = |on_gpu: bool, pinned: bool| -> Vec<f64> {
+    let run = |prog: &fftx::program::Program, on_gpu: bool, pinned: bool| -> Vec<f64> {
         let bytes = (x.len() * std::mem::size_of::<T>()).max(1 << 20);
         let (mut a, mut b) = (x.clone(), vec![T::zero(); x.len()]);
         let (pa, pb) = (fftw_malloc(bytes) as *mut T, fftw_malloc(bytes) as *mut T);
@@ -1936,7 +1933,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
         };
         unsafe {
             if on_gpu {
-                let exec = CudaProgram::<T>::new(&prog, &[cuda::default_device().unwrap()])
+                let exec = CudaProgram::<T>::new(prog, &[cuda::default_device().unwrap()])
                     .unwrap_or_else(|e| panic!("{e:?}\n{}", prog.describe()));
                 assert_eq!(
                     exec.runs_direct(i, o),
@@ -1945,7 +1942,7 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
                 );
                 exec.run(i, o).unwrap();
             } else {
-                CpuProgram::<T>::new(&prog, 1).unwrap().run(i, o).unwrap();
+                CpuProgram::<T>::new(prog, 1).unwrap().run(i, o).unwrap();
             }
         }
         let out: Vec<T> = match (pinned, in_place) {
@@ -1960,19 +1957,23 @@ fn program_case<T: fftx::real::Real>(ns: &[isize], budget: usize, in_place: bool
         }
         out.iter().map(|t| t.to_f64().unwrap()).collect()
     };
-    let want = run(false, false);
+    let want = run(&lowered(HostArrays::Pageable), false, false);
     let bound = tol * (total as f64).log2();
-    for pinned in [false, true] {
-        let e = rel_l2(&run(true, pinned), &want);
-        eprintln!(
-            "{ns:?} in place {in_place} pinned {pinned} f{}: rel. L2 {e:.2e}",
-            8 * std::mem::size_of::<T>()
-        );
-        assert!(
-            e <= bound,
-            "{ns:?} in place {in_place} pinned {pinned}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
-            prog.describe()
-        );
+    // Each program from either kind of array (a new-array execute may bring the other kind).
+    for host in [HostArrays::Pageable, HostArrays::Pinned] {
+        let prog = lowered(host);
+        for pinned in [false, true] {
+            let e = rel_l2(&run(&prog, true, pinned), &want);
+            eprintln!(
+                "{ns:?} in place {in_place} {host:?} program, pinned {pinned} f{}: rel. L2 {e:.2e}",
+                8 * std::mem::size_of::<T>()
+            );
+            assert!(
+                e <= bound,
+                "{ns:?} in place {in_place} {host:?} program, pinned {pinned}: rel. L2 {e:.3e} > {bound:.1e}\n{}",
+                prog.describe()
+            );
+        }
     }
 }
 

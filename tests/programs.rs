@@ -11,7 +11,7 @@ use fftx::exec::cpu::layout::ArrayPtr;
 use fftx::exec::cpu::program::CpuProgram;
 use fftx::fftw_iodim64 as Dim;
 use fftx::passes::distribute;
-use fftx::passes::out_of_card::{lower, Budget};
+use fftx::passes::out_of_card::{lower, Budget, HostArrays};
 use fftx::problem::{IoDim, Kind, Precision, Problem};
 use fftx::program::{Placement, Step};
 use fftx::real::Real;
@@ -51,6 +51,7 @@ fn lower_with(p: &Problem, budget: usize, devices: usize, pencils: bool) -> fftx
                 device: 0,
                 bytes: budget,
             },
+            HostArrays::Pageable,
         )
     } else if p.dims.len() == 1 {
         distribute::one_dimension(p, &(0..devices).collect::<Vec<_>>())
@@ -447,6 +448,7 @@ fn what_cannot_be_lowered_says_why() {
             device: 0,
             bytes: c.budget,
         },
+        HostArrays::Pageable,
     )
     .unwrap_err();
     assert!(format!("{e:?}").contains("N = M²"), "{e:?}");
@@ -458,20 +460,18 @@ fn what_cannot_be_lowered_says_why() {
             device: 0,
             bytes: c.budget,
         },
+        HostArrays::Pageable,
     )
     .unwrap_err();
     assert!(format!("{e:?}").contains("too small"), "{e:?}");
     // Real-data transforms are not this pass's.
     let mut q = p(&Case::new(&[64], 1 << 10));
     q.kind = Kind::R2c;
-    assert!(lower(
-        &q,
-        Budget {
-            device: 0,
-            bytes: 1 << 10
-        }
-    )
-    .is_err());
+    let budget = Budget {
+        device: 0,
+        bytes: 1 << 10,
+    };
+    assert!(lower(&q, budget, HostArrays::Pageable).is_err());
 }
 
 #[test]
@@ -483,6 +483,7 @@ fn programs_print_their_buffers_and_steps() {
             device: 0,
             bytes: c.budget,
         },
+        HostArrays::Pageable,
     )
     .unwrap();
     let s = p.describe();

@@ -83,14 +83,36 @@ impl Round {
     }
 }
 
-/// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`:
-/// the resident schedule (`passes::resident`) when its data fit the budget once, else rounds.
-pub fn lower(problem: &Problem, budget: Budget) -> Result<Program> {
-    lower_in_blocks(problem, budget, super::stream::BLOCK_BYTES)
+/// How the caller's host arrays reach the device: through pinned staging blocks and copy
+/// threads (pageable arrays), or by DMA alone (pinned ones). It decides how tiles copy
+/// ([`HostCopy`]); either program computes the same from either kind of array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostArrays {
+    Pageable,
+    Pinned,
 }
 
-/// [`lower`], each tile's copies cut into blocks of at most `block` bytes ([`HostCopy`]).
-fn lower_in_blocks(problem: &Problem, budget: Budget, block: usize) -> Result<Program> {
+/// Lowers `problem` to a program that keeps at most `budget.bytes` on device `budget.device`:
+/// the resident schedule (`passes::resident`) when its data fit the budget once, else rounds,
+/// their copies cut for arrays of kind `host`.
+pub fn lower(problem: &Problem, budget: Budget, host: HostArrays) -> Result<Program> {
+    let cut = Cut {
+        bytes: super::stream::BLOCK_BYTES,
+        whole_transposes: host == HostArrays::Pinned,
+    };
+    lower_in_blocks(problem, budget, cut)
+}
+
+/// How the copies of a round's tiles are cut: into blocks of at most `bytes`, except, where
+/// `whole_transposes`, those whose device side is not in the host side's rows.
+#[derive(Clone, Copy, Debug)]
+struct Cut {
+    bytes: usize,
+    whole_transposes: bool,
+}
+
+/// [`lower`], each tile's copies cut as `cut` says ([`HostCopy`]).
+fn lower_in_blocks(problem: &Problem, budget: Budget, cut: Cut) -> Result<Program> {
     if let Some(program) = super::resident::lower(problem, budget) {
         return Ok(program);
     }
@@ -113,7 +135,7 @@ fn lower_in_blocks(problem: &Problem, budget: Budget, block: usize) -> Result<Pr
             ))
         }
     };
-    Ok(schedule(&rounds, cap, problem, budget.device, block))
+    Ok(schedule(&rounds, cap, problem, budget.device, cut))
 }
 
 /// The rounds of the transform, with tiles of at most `cap` elements.
@@ -513,7 +535,7 @@ fn dma_row(n: usize, most: usize, element: usize) -> usize {
 }
 
 /// The program: the rounds' tiles on two buffers and two streams, rounds separated by events.
-fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize, block: usize) -> Program {
+fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize, cut: Cut) -> Program {
     let mut prog = Program::new();
     let round_tiles: Vec<Vec<Tile>> = rounds
         .iter()
@@ -560,12 +582,12 @@ fn schedule(rounds: &[Round], cap: usize, p: &Problem, device: usize, block: usi
             Work::Transform { .. } => {
                 for (t, tile) in tiles.iter().enumerate() {
                     let stream = t % streams;
-                    tile_steps(&mut prog, r, tile, (bufs[stream], stream), p, block);
+                    tile_steps(&mut prog, r, tile, (bufs[stream], stream), p, cut);
                 }
             }
             Work::Transpose { rows, cols } => {
                 for tile in tiles.iter().filter(|t| t.start[rows] <= t.start[cols]) {
-                    swap_steps(&mut prog, r, tile, (rows, cols), &bufs, p, block);
+                    swap_steps(&mut prog, r, tile, (rows, cols), &bufs, p, cut);
                 }
             }
         }
@@ -636,7 +658,7 @@ fn tile_steps(
     tile: &Tile,
     (dev, stream): (BufId, usize),
     p: &Problem,
-    block: usize,
+    cut: Cut,
 ) {
     let Work::Transform {
         kind,
@@ -674,7 +696,7 @@ fn tile_steps(
     };
     let dims = box_dims(&d.extent_in, &|i| r.axes[i].src, &|i| d.stride_in[i]);
     let complex = kind.input_is_complex();
-    let copy = HostCopy::new(complex, stream, block, p);
+    let copy = HostCopy::new(complex, stream, cut, p);
     copy.push(prog, (host_in, dev_in), dims, true);
     // Logical lengths along the transform axes, the output's counts along the others.
     let fft_dim = |i: usize| IoDim::new(tile.extent[i] as isize, d.stride_in[i], d.stride_out[i]);
@@ -721,34 +743,37 @@ fn tile_steps(
     };
     // The box with the host's strides first, so that blocks cut it along the host side.
     let dims = box_dims(&d.extent_out, &|i| r.axes[i].dst, &|i| d.stride_out[i]);
-    let copy = HostCopy::new(kind.output_is_complex(), stream, block, p);
+    let copy = HostCopy::new(kind.output_is_complex(), stream, cut, p);
     copy.push(prog, (host_out, dev_out), dims, false);
 }
 
 /// How a round copies between host and device: complex or real elements, on `stream`, in
-/// blocks of at most `most` elements.
+/// blocks of at most `most` elements, or whole where `whole_transposes` and the copy transposes.
 ///
 /// From pageable host arrays every transfer goes through a pinned staging block: whole tiles
 /// (128 MiB with a 1 GiB budget) left room for two blocks, so each tile's gather waited for the
 /// previous tile's DMAs; blocks let the copy threads, the DMAs and the transforms of
-/// consecutive tiles overlap. (From pinned arrays they cost the transposing copies of 1-D
-/// rounds about 10%: each block's DMA waits for the last block's placing kernel,
-/// `bench/results/2026-11-28-h200-out-of-card-blocks.md`.)
+/// consecutive tiles overlap (c2c f32 2^30 from `malloc` arrays with a 4 GiB budget: 774 ms,
+/// 1571 with whole transposing copies). From pinned arrays a transposing copy's DMA lands in
+/// the stream's scratch and a kernel places it, so in blocks each block's DMA waits for the
+/// last block's kernel: there it stays whole (the same case from pinned arrays: 467 ms, 500
+/// in blocks; H200, `bench/results/2026-11-29-h200-copy-crews.md`).
 struct HostCopy {
     complex: bool,
     stream: usize,
     most: usize,
+    whole_transposes: bool,
 }
 
 impl HostCopy {
-    /// Blocks of at most `block` bytes ([`BLOCK_BYTES`](super::stream::BLOCK_BYTES)) of `p`'s
-    /// scalars.
-    fn new(complex: bool, stream: usize, block: usize, p: &Problem) -> HostCopy {
+    /// Copies of `p`'s scalars cut as `cut` says.
+    fn new(complex: bool, stream: usize, cut: Cut, p: &Problem) -> HostCopy {
         let element = p.precision.bytes() * (1 + complex as usize);
         HostCopy {
             complex,
             stream,
-            most: (block / element).max(1),
+            most: (cut.bytes / element).max(1),
+            whole_transposes: cut.whole_transposes,
         }
     }
 
@@ -767,7 +792,14 @@ impl HostCopy {
             offset: a.offset + by,
         };
         dims.sort_by_key(|d| std::cmp::Reverse(d.is.unsigned_abs()));
-        for (host_offset, dev_offset, dims) in super::split(&dims, self.most) {
+        // The host's innermost (non-trivial) axis is not the device's rows.
+        let step = 1 + self.complex as isize;
+        let transposes = (dims.iter().rev().find(|d| d.n > 1)).is_some_and(|d| d.os != step);
+        let most = match self.whole_transposes && transposes {
+            true => usize::MAX,
+            false => self.most,
+        };
+        for (host_offset, dev_offset, dims) in super::split(&dims, most) {
             let (h, d) = (shift(host, host_offset), shift(device, dev_offset));
             let (from, to, dims) = match into_device {
                 true => (h, d, dims),
@@ -798,7 +830,7 @@ fn swap_steps(
     (rows, cols): (usize, usize),
     bufs: &[BufId],
     p: &Problem,
-    block: usize,
+    cut: Cut,
 ) {
     let mirror = |t: &Tile| {
         let mut m = t.clone();
@@ -818,7 +850,7 @@ fn swap_steps(
         vec![(tile.clone(), bufs[0]), (mirror(tile), bufs[1])]
     };
     // Block (i, j) of h rows and w columns lands on the device as w rows of h: (j, i).
-    let copy = HostCopy::new(true, 0, block, p);
+    let copy = HostCopy::new(true, 0, cut, p);
     let device = |buf: BufId| At { buf, offset: 0 };
     for (t, buf) in &blocks {
         let (h, w) = (t.extent[rows] as isize, t.extent[cols] as isize);
@@ -850,7 +882,8 @@ mod tests {
 
     /// Tiles copied in blocks compute what whole tiles do: four-step rounds (out of place, and
     /// in place with the transposing round), slabs of a 3-D r2c, interleaved batches; every
-    /// host-side block within the block size, and more transfers than with whole tiles.
+    /// host-side block within the block size, and more transfers than with whole tiles. Cut
+    /// for pinned arrays, the transposing copies (those of the 1-D four-step) stay whole.
     #[test]
     fn tiles_copied_in_blocks_compute_the_transform() {
         let dft = |dims: Vec<IoDim>, loops: Vec<IoDim>, kind: Kind, in_place: bool| Problem {
@@ -897,40 +930,60 @@ mod tests {
                 2 * 4096 * 24,
             ),
         ];
+        let block = 1 << 10;
+        let cut = |bytes, whole_transposes| Cut {
+            bytes,
+            whole_transposes,
+        };
+        let transfers = |prog: &Program| {
+            (prog.steps.iter())
+                .filter(|s| matches!(s, Step::Transfer { .. }))
+                .count()
+        };
         for (p, bytes, len) in cases {
             let budget = Budget { device: 0, bytes };
-            let whole = lower_in_blocks(&p, budget, usize::MAX).unwrap();
-            let block = 1 << 10;
-            let blocks = lower_in_blocks(&p, budget, block).unwrap();
-            blocks.validate().unwrap();
-            let transfers = |prog: &Program| {
-                (prog.steps.iter())
-                    .filter(|s| matches!(s, Step::Transfer { .. }))
-                    .count()
-            };
-            assert!(
-                transfers(&blocks) > transfers(&whole),
-                "{}",
-                blocks.describe()
-            );
-            for step in &blocks.steps {
-                let Step::Transfer {
-                    from,
-                    dims,
-                    complex,
-                    ..
-                } = step
-                else {
-                    continue;
-                };
-                let host = from.buf == INPUT || from.buf == OUTPUT;
-                let elements: isize = dims.iter().map(|d| d.n).product();
-                let row = dims.last().map_or(1, |d| d.n);
-                let bytes = elements as usize * 8 * (1 + *complex as usize);
-                assert!(bytes <= block || elements == row || !host, "{dims:?}");
+            let whole = lower_in_blocks(&p, budget, cut(usize::MAX, false)).unwrap();
+            let blocks = lower_in_blocks(&p, budget, cut(block, false)).unwrap();
+            let pinned = lower_in_blocks(&p, budget, cut(block, true)).unwrap();
+            let one_d = p.dims.len() == 1 && p.loops.is_empty();
+            assert!(transfers(&blocks) > transfers(&whole));
+            // The 1-D four-step's column rounds transpose: from pinned arrays they stay whole.
+            assert!(transfers(&pinned) <= transfers(&blocks));
+            assert_eq!(one_d, transfers(&pinned) < transfers(&blocks));
+            for (prog, pinned) in [(&blocks, false), (&pinned, true)] {
+                prog.validate().unwrap();
+                for step in &prog.steps {
+                    let Step::Transfer {
+                        from,
+                        to,
+                        dims,
+                        complex,
+                        ..
+                    } = step
+                    else {
+                        continue;
+                    };
+                    let into_device = from.buf == INPUT || from.buf == OUTPUT;
+                    let host = into_device || to.buf == INPUT || to.buf == OUTPUT;
+                    let elements: isize = dims.iter().map(|d| d.n).product();
+                    let row = dims.last().map_or(1, |d| d.n);
+                    let bytes = elements as usize * 8 * (1 + *complex as usize);
+                    // Whole from pinned arrays: a copy whose host rows are not the device's.
+                    let device_step = |d: &IoDim| if into_device { d.os } else { d.is };
+                    let transposes = dims
+                        .iter()
+                        .rev()
+                        .find(|d| d.n > 1)
+                        .is_some_and(|d| device_step(d) != 1 + *complex as isize);
+                    let whole_ok = pinned && transposes;
+                    assert!(
+                        bytes <= block || elements == row || !host || whole_ok,
+                        "{dims:?}"
+                    );
+                }
+                let err = program_error(&p, prog, len, len);
+                assert!(err < 1e-12, "{err:e}: {}", prog.describe());
             }
-            let err = program_error(&p, &blocks, len, len);
-            assert!(err < 1e-12, "{err:e}: {}", blocks.describe());
         }
     }
 
@@ -1032,7 +1085,7 @@ mod tests {
                 precision: crate::problem::Precision::F64,
                 in_place: false,
             };
-            let prog = lower(&p, Budget { device: 0, bytes }).unwrap();
+            let prog = lower(&p, Budget { device: 0, bytes }, HostArrays::Pageable).unwrap();
             assert!(
                 prog.device_scalars(0) * 8 <= bytes / 3,
                 "{}",

@@ -2423,7 +2423,7 @@ mod tests {
     /// place, always (it never writes what it reads).
     #[test]
     fn an_fftw_program_is_recomputable_until_it_writes_its_input() {
-        use crate::passes::out_of_card::{lower, Budget};
+        use crate::passes::out_of_card::{lower, Budget, HostArrays};
         let budget = Budget {
             device: 0,
             bytes: 64 << 10,
@@ -2436,7 +2436,7 @@ mod tests {
                 precision: Precision::F64,
                 in_place,
             };
-            let prog = lower(&p, budget).unwrap();
+            let prog = lower(&p, budget, HostArrays::Pageable).unwrap();
             let writes = |s: &Step| matches!(s, Step::Transfer { to, .. } if to.buf == INPUT || to.buf == OUTPUT);
             let first = prog.steps.iter().position(writes).expect("a transfer out");
             assert!(first > 0, "{}", prog.describe());
@@ -2453,7 +2453,7 @@ mod tests {
     /// transfers are rows); a program with a host temporary is not.
     #[test]
     fn out_of_card_programs_can_run_as_dma_alone() {
-        use crate::passes::out_of_card::{lower, Budget};
+        use crate::passes::out_of_card::{lower, Budget, HostArrays};
         for precision in [Precision::F64, Precision::F32] {
             for (ns, budget, in_place) in [
                 (&[1isize << 16][..], 64usize << 10, false),
@@ -2463,14 +2463,11 @@ mod tests {
             ] {
                 let mut p = Problem::packed(ns, Kind::Dft { sign: -1 }, precision);
                 p.in_place = in_place;
-                let prog = lower(
-                    &p,
-                    Budget {
-                        device: 0,
-                        bytes: budget,
-                    },
-                )
-                .unwrap();
+                let budget = Budget {
+                    device: 0,
+                    bytes: budget,
+                };
+                let prog = lower(&p, budget, HostArrays::Pinned).unwrap();
                 assert!(
                     direct_extents(&prog).is_some(),
                     "{ns:?} {precision:?} in place {in_place}:\n{}",
@@ -2558,7 +2555,7 @@ mod tests {
     /// Every Fft step of the out-of-card programs that tests/gpu.rs runs maps to a cuFFT plan.
     #[test]
     fn out_of_card_programs_are_supported() {
-        use crate::passes::out_of_card::{lower, Budget};
+        use crate::passes::out_of_card::{lower, Budget, HostArrays};
         let cases: [(&[isize], usize, bool); 4] = [
             (&[1 << 16], 64 << 10, false),
             (&[128, 96], 48 << 10, false),
@@ -2583,7 +2580,7 @@ mod tests {
                 in_place,
                 ..dft(&[(1, 2, 2)], &[])
             };
-            let prog = lower(&p, Budget { device: 0, bytes }).unwrap();
+            let prog = lower(&p, Budget { device: 0, bytes }, HostArrays::Pageable).unwrap();
             supported::<f64>(&prog).unwrap();
             for step in &prog.steps {
                 if let Step::Fft { problem, .. } = step {
