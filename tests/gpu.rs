@@ -142,6 +142,124 @@ fn streamed_batches_pinned_and_pageable() {
     }
 }
 
+/// Pageable arrays from several threads at once: each run takes a crew of copy threads of its
+/// own (`host_copies::Crew`), kept for the next runs, and runs of both precisions share the
+/// crews. Four threads, each executing its own plan (f64 and f32 alternating) five times on
+/// `malloc` arrays, agree with the CPU plans' results every time.
+#[test]
+fn concurrent_pageable_executes_keep_their_copies_apart() {
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    // 512 transforms of 4096 points: 32 MiB in f64, several staging blocks each way.
+    let (n, howmany) = (4096usize, 512usize);
+    let len = 2 * n * howmany;
+    let nn = [n as i32];
+    let plan64 = move |a: *mut f64, b: *mut f64| unsafe {
+        let p = fftw_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            howmany as i32,
+            a as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            b as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
+        p as usize
+    };
+    let plan32 = move |a: *mut f32, b: *mut f32| unsafe {
+        let p = fftwf_plan_many_dft(
+            1,
+            nn.as_ptr(),
+            howmany as i32,
+            a as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            b as *mut _,
+            std::ptr::null(),
+            1,
+            n as i32,
+            FFTW_FORWARD,
+            FFTW_ESTIMATE,
+        );
+        p as usize
+    };
+    let expected: Vec<(Vec<f64>, Vec<f64>)> = (0..4)
+        .map(|t| {
+            let x = random(len, 40 + t as u64);
+            force_backend(Some(BackendSetting::Cpu));
+            let y = if t % 2 == 0 {
+                let (mut a, mut b) = (x.clone(), vec![0.0; len]);
+                let p = plan64(a.as_mut_ptr(), b.as_mut_ptr()) as fftw_plan;
+                unsafe {
+                    fftw_execute(p);
+                    fftw_destroy_plan(p)
+                };
+                b
+            } else {
+                let mut a32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+                let mut b32 = vec![0.0f32; len];
+                let p = plan32(a32.as_mut_ptr(), b32.as_mut_ptr()) as fftwf_plan;
+                unsafe {
+                    fftwf_execute(p);
+                    fftwf_destroy_plan(p)
+                };
+                b32.iter().map(|&v| v as f64).collect()
+            };
+            force_backend(None);
+            (x, y)
+        })
+        .collect();
+    force_backend(Some(BackendSetting::Gpu));
+    let threads: Vec<_> = expected
+        .into_iter()
+        .enumerate()
+        .map(|(t, (x, want))| {
+            std::thread::spawn(move || {
+                let mut worst = 0.0f64;
+                for _ in 0..5 {
+                    let got: Vec<f64> = if t % 2 == 0 {
+                        let (mut a, mut b) = (x.clone(), vec![0.0; len]);
+                        let p = plan64(a.as_mut_ptr(), b.as_mut_ptr()) as fftw_plan;
+                        assert!(unsafe { plan_text(p) }.contains("(gpu"));
+                        unsafe {
+                            fftw_execute(p);
+                            fftw_destroy_plan(p)
+                        };
+                        b
+                    } else {
+                        let mut a: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+                        let mut b = vec![0.0f32; len];
+                        let p = plan32(a.as_mut_ptr(), b.as_mut_ptr()) as fftwf_plan;
+                        unsafe {
+                            fftwf_execute(p);
+                            fftwf_destroy_plan(p)
+                        };
+                        b.iter().map(|&v| v as f64).collect()
+                    };
+                    worst = worst.max(rel_l2(&got, &want));
+                }
+                worst
+            })
+        })
+        .collect();
+    let worst: Vec<f64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    force_backend(None);
+    eprintln!("concurrent pageable executes, worst rel. L2 per thread: {worst:?}");
+    for (t, e) in worst.iter().enumerate() {
+        let tol = if t % 2 == 0 { 12e-12 } else { 12e-6 };
+        assert!(*e <= tol, "thread {t}: rel. L2 {e:.3e}");
+    }
+}
+
 #[test]
 fn interleaved_batches_in_place_pinned_and_pageable() {
     let _s = state();

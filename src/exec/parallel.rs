@@ -305,7 +305,7 @@ impl Pool {
 /// took 0.29-0.35 ms a mean execute against 0.32-0.35 one by one (and 0.34-0.41 against
 /// 0.49-0.75 on a noisier machine of the same kind); with 2 ms between executes, no change
 /// (`bench/results/2026-11-27-h100-pool-wake.md`).
-mod doorbell {
+pub(crate) mod doorbell {
     use std::sync::atomic::AtomicU32;
 
     /// Sleeps while `word` holds `seen` (spurious returns are possible: callers recheck).

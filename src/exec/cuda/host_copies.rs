@@ -1,6 +1,7 @@
 //! The host side of a Program run on the GPU: the copies between host memory that is not
 //! pinned (or not laid out as the device side) and pinned staging blocks, done by copy threads
-//! while the calling thread issues the steps.
+//! while the calling thread issues the steps. The copy threads live from run to run in crews
+//! ([`Crew`]), one crew to a run at a time.
 //!
 //! - A host-to-device transfer's gather runs ahead: when the calling thread reaches one, the
 //!   copy threads also start the gathers of the next ones, up to the next step that writes host
@@ -27,14 +28,15 @@
 use super::staging::{self, PinnedBlock};
 use super::{check, Device, Error, Result};
 use crate::exec::cpu::program::{host_transfer_on, Base, Stores};
+use crate::exec::parallel::doorbell;
 use crate::problem::{footprints_apart, IoDim};
 use crate::real::Real;
 use cudarc::driver::sys as cu;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, VecDeque};
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
-use std::thread::Scope;
 
 /// Most staging blocks of one run (on the 16-core H100 box, 16 copy threads with two blocks
 /// each moved pageable arrays 18-19% faster than 8: `bench/results/2026-11-26-h100-movers-ab.md`).
@@ -210,8 +212,8 @@ fn flush_trace() {
     }
 }
 
-/// Copy threads a run may start: the cores but two, left to the thread that issues the steps
-/// and to the driver's (the DMAs wait for the issuing thread).
+/// Copy threads of a crew: the cores but two, left to the thread that issues the steps and to
+/// the driver's (the DMAs wait for the issuing thread).
 fn copy_threads() -> usize {
     crate::exec::parallel::cores()
         .saturating_sub(2)
@@ -232,6 +234,8 @@ struct Job {
     /// The axis its parts cut, and how many parts (0 and 1, whole, until [`Job::cut`]).
     axis: usize,
     parts: usize,
+    /// [`Job::copy_part`] for the run's scalar type (the crew's threads serve runs of both).
+    copy_part: unsafe fn(&Job, usize),
 }
 
 /// Bytes of the smallest part of a job worth a copy thread's hand-over.
@@ -261,7 +265,7 @@ impl Job {
     ///
     /// # Safety
     /// Both sides of the box are valid, and no other copy writes the part's destination.
-    unsafe fn copy_part<T: Real>(&self, k: usize) {
+    unsafe fn copy_part_of<T: Real>(&self, k: usize) {
         let mut dims = self.dims.clone();
         let (mut from, mut to) = (self.from, self.to);
         if let Some(d) = dims.get_mut(self.axis) {
@@ -275,26 +279,93 @@ impl Job {
     }
 }
 
-/// What the copy threads share with the calling thread.
+/// Copy threads kept from run to run: a crew serves one run at a time, and a run takes an
+/// idle crew of its card (a new one when every crew is busy, so that concurrent executes
+/// never wait for each other's copies). Spawning the copy threads in each run, one after
+/// another, started the first DMA of a run about 0.3 ms after its start on the H200 box
+/// (14 threads at about 15 µs each); a crew's threads sleep on [`Queue::bell`] and one futex
+/// call wakes them all.
+struct Crew {
+    queue: Arc<Queue>,
+    dev: Arc<Device>,
+    /// Threads started, at most [`copy_threads`].
+    threads: usize,
+}
+
+/// The crews not serving a run.
+static IDLE_CREWS: Mutex<Vec<Crew>> = Mutex::new(Vec::new());
+
+impl Crew {
+    /// An idle crew of `dev`, or a new one (its threads start as the run's copies need them).
+    fn lease(dev: &Arc<Device>) -> Crew {
+        let mut idle = IDLE_CREWS.lock();
+        match idle.iter().position(|c| Arc::ptr_eq(&c.dev, dev)) {
+            Some(i) => idle.swap_remove(i),
+            None => Crew {
+                queue: Arc::default(),
+                dev: dev.clone(),
+                threads: 0,
+            },
+        }
+    }
+
+    /// Starts copy threads until `want` (at most [`copy_threads`]); an error only when the
+    /// crew has none and none could start.
+    fn grow(&mut self, want: usize) -> Result<()> {
+        while self.threads < want.min(copy_threads()) {
+            let (queue, dev) = (self.queue.clone(), self.dev.clone());
+            let started = std::thread::Builder::new()
+                .name(format!("fftx-copy-{}", self.threads))
+                .spawn(move || copy_thread(&queue, &dev));
+            if let Err(e) = started {
+                if self.threads == 0 {
+                    return Err(Error::new(
+                        super::ErrorKind::OutOfHostMemory,
+                        format!("could not start a copy thread: {e}"),
+                    ));
+                }
+                crate::log::log_warn!(
+                    "gpu: could not start a copy thread ({e}): running with {} copy threads",
+                    self.threads
+                );
+                return Ok(());
+            }
+            self.threads += 1;
+        }
+        Ok(())
+    }
+}
+
+/// What a crew's copy threads share with the run it serves.
 #[derive(Default)]
-pub struct Queue {
+struct Queue {
     state: Mutex<Shared>,
-    work: Condvar,
+    /// Rung (changed, then woken) when parts may start: sleeping copy threads wait on it.
+    bell: AtomicU32,
+    /// Signalled when a job finishes: the run's thread waits on it.
     done: Condvar,
+}
+
+impl Queue {
+    /// Wakes up to `n` sleeping copy threads.
+    fn ring(&self, n: usize) {
+        self.bell.fetch_add(1, Ordering::Release);
+        doorbell::wake(&self.bell, n);
+    }
 }
 
 #[derive(Default)]
 struct Shared {
     /// Parts to copy: the job's number, the job, the part.
     jobs: VecDeque<(usize, Arc<Job>, usize)>,
-    /// Per job: its parts not yet copied, whether its parts may start (a scatter's once its
-    /// DMA is done), and whether it is done.
+    /// Per job of the run: its parts not yet copied, whether its parts may start (a
+    /// scatter's once its DMA is done), and whether it is done.
     left: Vec<usize>,
     startable: Vec<bool>,
     finished: Vec<bool>,
     /// Whether a copy thread is looking for finished DMAs of queued scatters.
     watching: bool,
-    closed: bool,
+    /// Copy threads asleep.
     idle: usize,
     landed: Vec<usize>,
     error: Option<Error>,
@@ -362,12 +433,11 @@ impl Block {
 /// The host side of one run (see the module's text). `specs`: per step, the gather of a
 /// host-to-device transfer through staging; `writes_host`: per step, whether it writes host
 /// memory (gathers run ahead only up to such a step).
-pub struct HostCopies<'s, 'e, T: Real> {
-    scope: &'s Scope<'s, 'e>,
-    queue: &'e Queue,
+pub struct HostCopies<T: Real> {
+    /// The run's crew (given back when the run releases its copies).
+    crew: Option<Crew>,
+    queue: Arc<Queue>,
     dev: Arc<Device>,
-    threads: usize,
-    spawned: usize,
     blocks: Vec<Block>,
     specs: Vec<Option<Gather>>,
     writes_host: Vec<bool>,
@@ -382,21 +452,14 @@ pub struct HostCopies<'s, 'e, T: Real> {
     _t: PhantomData<T>,
 }
 
-impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
-    pub fn new(
-        scope: &'s Scope<'s, 'e>,
-        queue: &'e Queue,
-        dev: Arc<Device>,
-        specs: Vec<Option<Gather>>,
-        writes_host: Vec<bool>,
-    ) -> Self {
+impl<T: Real> HostCopies<T> {
+    pub fn new(dev: Arc<Device>, specs: Vec<Option<Gather>>, writes_host: Vec<bool>) -> Self {
         let steps = specs.len();
+        let crew = Crew::lease(&dev);
         HostCopies {
-            scope,
-            queue,
+            queue: crew.queue.clone(),
+            crew: Some(crew),
             dev,
-            threads: copy_threads(),
-            spawned: 0,
             blocks: Vec::new(),
             specs,
             writes_host,
@@ -503,8 +566,9 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             after: Some((self.blocks[b].event as usize, s.step)),
             axis: 0,
             parts: 1,
+            copy_part: Job::copy_part_of::<T>,
         };
-        let job = self.submit(job);
+        let job = self.submit(job)?;
         self.blocks[b].held = Held::Scattering { job };
         self.in_flight.push((job, s.extent));
         Ok(())
@@ -529,11 +593,9 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     /// error, if any.
     pub fn drain(&mut self) -> Result<()> {
         let mut st = self.queue.state.lock();
-        while st.finished.iter().take(self.next_job).any(|&f| !f) {
+        while st.finished.iter().any(|&f| !f) {
             self.queue.done.wait(&mut st);
         }
-        st.closed = true;
-        self.queue.work.notify_all();
         for &s in &st.landed {
             self.landing[s] = Landing::Landed;
         }
@@ -542,9 +604,9 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     }
 
     /// Per step, how far its write into host memory got; gives the blocks back to the pool
-    /// (after the run's streams are idle).
+    /// (after the run's streams are idle) and the crew to the idle ones.
     pub fn release(mut self) -> Vec<Landing> {
-        let _ = self.drain();
+        self.give_back_crew();
         flush_trace();
         for b in std::mem::take(&mut self.blocks) {
             // SAFETY: an event of this run, recorded on an idle stream (or never).
@@ -574,8 +636,9 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             after: None,
             axis: 0,
             parts: 1,
+            copy_part: Job::copy_part_of::<T>,
         };
-        let job = self.submit(job);
+        let job = self.submit(job)?;
         trace("gather-submit", job, step);
         self.blocks[b].held = Held::Gathered { job };
         self.in_flight.push((job, g.extent));
@@ -688,12 +751,32 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
         Ok(b)
     }
 
+    /// Waits for the run's copies and gives the crew back, ready for another run.
+    fn give_back_crew(&mut self) {
+        let Some(crew) = self.crew.take() else {
+            return;
+        };
+        let _ = self.drain();
+        let mut st = self.queue.state.lock();
+        // A thread still polling events of this run's scatters (all done) lets go of them
+        // before the run destroys them and the next run's jobs take their numbers.
+        while st.watching {
+            parking_lot::MutexGuard::unlocked(&mut st, std::thread::yield_now);
+        }
+        st.left.clear();
+        st.startable.clear();
+        st.finished.clear();
+        st.error = None;
+        drop(st);
+        IDLE_CREWS.lock().push(crew);
+    }
+
     /// Queues `job` in parts, waking or starting a copy thread for each.
-    fn submit(&mut self, job: Job) -> usize {
-        let job = Arc::new(job.cut(std::mem::size_of::<T>(), self.threads));
+    fn submit(&mut self, job: Job) -> Result<usize> {
+        let job = Arc::new(job.cut(std::mem::size_of::<T>(), copy_threads()));
         let id = self.next_job;
         self.next_job += 1;
-        let spawn = {
+        let (parts, idle) = {
             let mut st = self.queue.state.lock();
             st.finished.push(false);
             st.startable.push(job.after.is_none());
@@ -701,16 +784,15 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
             for k in 0..job.parts {
                 st.jobs.push_back((id, job.clone(), k));
             }
-            self.queue.work.notify_all();
-            let waiting = st.jobs.len().saturating_sub(st.idle);
-            waiting.min(self.threads - self.spawned)
+            (st.jobs.len(), st.idle)
         };
-        for _ in 0..spawn {
-            self.spawned += 1;
-            let (queue, dev) = (self.queue, self.dev.clone());
-            self.scope.spawn(move || copy_thread::<T>(queue, &dev));
-        }
-        id
+        self.queue.ring(parts);
+        let crew = self
+            .crew
+            .as_mut()
+            .expect("a run holds its crew until it ends");
+        crew.grow(crew.threads + parts.saturating_sub(idle))?;
+        Ok(id)
     }
 
     /// Waits until one of `jobs` has finished; a copy thread's error, if any.
@@ -732,26 +814,27 @@ impl<'s, 'e, T: Real> HostCopies<'s, 'e, T> {
     }
 }
 
-impl<T: Real> Drop for HostCopies<'_, '_, T> {
-    /// Closes the queue, so that the copy threads end with the run's scope even when the run
-    /// unwinds.
+impl<T: Real> Drop for HostCopies<T> {
+    /// Waits for the run's copies (they reach the run's memory) even when the run unwinds.
     fn drop(&mut self) {
-        self.queue.state.lock().closed = true;
-        self.queue.work.notify_all();
+        self.give_back_crew();
     }
 }
 
-/// A copy thread: takes parts of jobs until the run closes the queue, the first part that
-/// may start (a gather's, or a scatter's whose DMA is done). When every queued part waits for
-/// a DMA, one thread polls their events and the others sleep until it finds one done.
-fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
+/// How long an idle copy thread looks for the next run's copies before it sleeps.
+const SPIN: std::time::Duration = std::time::Duration::from_micros(100);
+
+/// A copy thread of a crew, for the life of the process: takes the first part that may start
+/// (a gather's, or a scatter's whose DMA is done). When every queued part waits for a DMA, one
+/// thread polls their events and the others sleep until it finds one done.
+fn copy_thread(q: &Queue, dev: &Device) {
     let bound = dev.bind();
     let mut st = q.state.lock();
     loop {
         let next = (st.jobs.iter()).position(|&(id, _, _)| st.startable[id]);
         if let Some((id, job, k)) = next.and_then(|i| st.jobs.remove(i)) {
             drop(st);
-            let r = bound.clone().and_then(|()| copy::<T>(id, &job, k));
+            let r = bound.clone().and_then(|()| copy(id, &job, k));
             st = q.state.lock();
             if let Err(e) = r {
                 st.error.get_or_insert(e);
@@ -766,13 +849,22 @@ fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
             }
             continue;
         }
-        if st.jobs.is_empty() && st.closed {
-            return;
-        }
         if st.jobs.is_empty() || st.watching {
-            st.idle += 1;
-            q.work.wait(&mut st);
-            st.idle -= 1;
+            // Read under the lock: a part queued after it changes the bell first.
+            let seen = q.bell.load(Ordering::Acquire);
+            drop(st);
+            let t0 = std::time::Instant::now();
+            while q.bell.load(Ordering::Acquire) == seen && t0.elapsed() < SPIN {
+                std::hint::spin_loop();
+            }
+            st = q.state.lock();
+            if q.bell.load(Ordering::Acquire) == seen {
+                st.idle += 1;
+                drop(st);
+                doorbell::wait(&q.bell, seen);
+                st = q.state.lock();
+                st.idle -= 1;
+            }
             continue;
         }
         st.watching = true;
@@ -796,15 +888,17 @@ fn copy_thread<T: Real>(q: &Queue, dev: &Device) {
         }
         st = q.state.lock();
         st.watching = false;
-        for id in done {
+        for &id in &done {
             st.startable[id] = true;
-            q.work.notify_all();
+        }
+        if !done.is_empty() {
+            q.ring(usize::MAX);
         }
     }
 }
 
 /// Copies part `k` of job `id`, after the DMA it waits for (done, or failed: its error).
-fn copy<T: Real>(id: usize, job: &Job, k: usize) -> Result<()> {
+fn copy(id: usize, job: &Job, k: usize) -> Result<()> {
     if let Some((event, _)) = job.after {
         // SAFETY: an event of the run, alive until every job is done.
         check(
@@ -824,7 +918,7 @@ fn copy<T: Real>(id: usize, job: &Job, k: usize) -> Result<()> {
     );
     // SAFETY: the run keeps the memory of every job alive until it is done; parts write
     // disjoint bytes.
-    unsafe { job.copy_part::<T>(k) };
+    unsafe { (job.copy_part)(job, k) };
     trace("copied", id, k);
     Ok(())
 }
@@ -876,6 +970,7 @@ mod tests {
                 after: None,
                 axis: 0,
                 parts: 1,
+                copy_part: Job::copy_part_of::<f64>,
             };
             // The box is 35 KiB of f64: cut as if its scalars were 1 MiB each, so that the
             // byte count allows `want` parts (it alone decides their number).
@@ -886,7 +981,7 @@ mod tests {
             );
             for k in 0..job.parts {
                 // SAFETY: both boxes lie in their vectors.
-                unsafe { job.copy_part::<f64>(k) };
+                unsafe { (job.copy_part)(&job, k) };
             }
             assert_eq!(&block[1..block.len() - 1], &expected[..], "{want} parts");
             assert_eq!((block[0], block[block.len() - 1]), (-1.0, -1.0));
@@ -900,6 +995,7 @@ mod tests {
             after: None,
             axis: 0,
             parts: 1,
+            copy_part: Job::copy_part_of::<f64>,
         };
         assert_eq!(job.cut(8, 16).parts, 1);
     }

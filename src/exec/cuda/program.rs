@@ -52,7 +52,7 @@ use super::copy::MAX_RANK;
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::direct::{self, copy_rows, device_takes_rows, host_rows};
 pub use super::host_copies::Landing;
-use super::host_copies::{Extent, Gather, HostCopies, Queue, Scatter};
+use super::host_copies::{Extent, Gather, HostCopies, Scatter};
 use super::kernel::KernelStep;
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, memory_of, Device, Error, ErrorKind, Memory, Result};
@@ -1348,17 +1348,14 @@ impl<T: Real> CudaProgram<T> {
     /// nothing overlapping, the sum exceeds a plain run's time; it says where the time goes.
     pub fn profile_resident(&self) -> Result<Vec<(String, f64)>> {
         let _one = self.running.lock();
-        let queue = Queue::default();
-        std::thread::scope(|scope| {
-            let dev = self.cards[0].dev.clone();
-            let mut host = HostCopies::<T>::new(scope, &queue, dev, Vec::new(), Vec::new());
-            let r = self.profile_steps(&mut host);
-            host.release();
-            r
-        })
+        let dev = self.cards[0].dev.clone();
+        let mut host = HostCopies::<T>::new(dev, Vec::new(), Vec::new());
+        let r = self.profile_steps(&mut host);
+        host.release();
+        r
     }
 
-    fn profile_steps(&self, host: &mut HostCopies<'_, '_, T>) -> Result<Vec<(String, f64)>> {
+    fn profile_steps(&self, host: &mut HostCopies<T>) -> Result<Vec<(String, f64)>> {
         let mut out: Vec<(String, f64)> = Vec::new();
         for (i, step) in self.program.steps.iter().enumerate() {
             let device = |b: usize| on_device(&self.program, b);
@@ -1440,20 +1437,16 @@ impl<T: Real> CudaProgram<T> {
         let direct = self.runs_direct(input, output);
         // A resident run moves nothing between host and device: nothing to gather.
         let (gathers, writes_host) = self.host_copies(&bases, direct || resident);
-        let queue = Queue::default();
-        let r = std::thread::scope(|scope| {
-            let dev = self.cards[0].dev.clone();
-            let mut host = HostCopies::<T>::new(scope, &queue, dev, gathers, writes_host);
-            let r = self
-                .zero_temps()
-                .and_then(|()| self.steps(&bases, resident, direct, reached, &mut host));
-            let drained = host.drain();
-            let synced = self.synchronize();
-            *landing = host.release();
-            r.and(drained).and(synced)
-        });
+        let dev = self.cards[0].dev.clone();
+        let mut host = HostCopies::<T>::new(dev, gathers, writes_host);
+        let r = self
+            .zero_temps()
+            .and_then(|()| self.steps(&bases, resident, direct, reached, &mut host));
+        let drained = host.drain();
+        let synced = self.synchronize();
+        *landing = host.release();
         drop(temps);
-        r
+        r.and(drained).and(synced)
     }
 
     /// Per step, the gather of a host-to-device transfer through staging blocks (none in a
@@ -1547,7 +1540,7 @@ impl<T: Real> CudaProgram<T> {
         resident: bool,
         direct: bool,
         reached: &mut usize,
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         let caller = |b: usize| {
             b == INPUT
@@ -1555,7 +1548,7 @@ impl<T: Real> CudaProgram<T> {
                 || (matches!(self.program.buffers[b].role, Role::Array { .. })
                     && !on_device(&self.program, b))
         };
-        let run_step = |i: usize, host: &mut HostCopies<'_, '_, T>| {
+        let run_step = |i: usize, host: &mut HostCopies<T>| {
             let step = &self.program.steps[i];
             // Every step runs in its stream's card's context (an event is recorded in its own).
             self.card(step.stream())
@@ -1610,7 +1603,7 @@ impl<T: Real> CudaProgram<T> {
         step: &Step,
         bases: &[Base],
         direct: bool,
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         match step {
             Step::Kernel { stream, .. } | Step::Fft { stream, .. } if self.kernels[i].is_some() => {
@@ -1757,7 +1750,7 @@ impl<T: Real> CudaProgram<T> {
         i: usize,
         step: &Step,
         bases: &[Base],
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         let Step::Transfer {
             from,
@@ -1906,7 +1899,7 @@ impl<T: Real> CudaProgram<T> {
         i: usize,
         step: &Step,
         bases: &[Base],
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         let Step::Transfer {
             from, to, stream, ..
@@ -2033,7 +2026,7 @@ impl<T: Real> CudaProgram<T> {
         dims: &[IoDim],
         complex: bool,
         s: usize,
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         let step = 1 + complex as isize;
         let bytes = elements(dims) * step as usize * std::mem::size_of::<T>();
@@ -2070,7 +2063,7 @@ impl<T: Real> CudaProgram<T> {
         dims: &[IoDim],
         complex: bool,
         s: usize,
-        host: &mut HostCopies<'_, '_, T>,
+        host: &mut HostCopies<T>,
     ) -> Result<()> {
         let step = 1 + complex as isize;
         let unit = std::mem::size_of::<T>();
