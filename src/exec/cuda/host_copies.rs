@@ -290,6 +290,8 @@ struct Crew {
     dev: Arc<Device>,
     /// Threads started, at most [`copy_threads`].
     threads: usize,
+    /// The process that started them (a child made by `fork` has none of them).
+    pid: u32,
 }
 
 /// The crews not serving a run.
@@ -298,13 +300,16 @@ static IDLE_CREWS: Mutex<Vec<Crew>> = Mutex::new(Vec::new());
 impl Crew {
     /// An idle crew of `dev`, or a new one (its threads start as the run's copies need them).
     fn lease(dev: &Arc<Device>) -> Crew {
+        let pid = std::process::id();
         let mut idle = IDLE_CREWS.lock();
+        idle.retain(|c| c.pid == pid);
         match idle.iter().position(|c| Arc::ptr_eq(&c.dev, dev)) {
             Some(i) => idle.swap_remove(i),
             None => Crew {
                 queue: Arc::default(),
                 dev: dev.clone(),
                 threads: 0,
+                pid,
             },
         }
     }
