@@ -156,65 +156,78 @@ fn concurrent_pageable_executes_keep_their_copies_apart() {
     let (n, howmany) = (4096usize, 512usize);
     let len = 2 * n * howmany;
     let nn = [n as i32];
-    let plan64 = move |a: *mut f64, b: *mut f64| unsafe {
-        let p = fftw_plan_many_dft(
-            1,
-            nn.as_ptr(),
-            howmany as i32,
-            a as *mut _,
-            std::ptr::null(),
-            1,
-            n as i32,
-            b as *mut _,
-            std::ptr::null(),
-            1,
-            n as i32,
-            FFTW_FORWARD,
-            FFTW_ESTIMATE,
-        );
-        p as usize
+    // The same FFTW_ESTIMATE batch plan in either precision, as an address (threads share it).
+    macro_rules! batch_plan {
+        ($planner:ident, $t:ty) => {
+            move |a: *mut $t, b: *mut $t| unsafe {
+                let (n, howmany, none) = (n as i32, howmany as i32, std::ptr::null());
+                let (a, b) = (a as *mut _, b as *mut _);
+                let (sign, flags) = (FFTW_FORWARD, FFTW_ESTIMATE);
+                let p = $planner(
+                    1,
+                    nn.as_ptr(),
+                    howmany,
+                    a,
+                    none,
+                    1,
+                    n,
+                    b,
+                    none,
+                    1,
+                    n,
+                    sign,
+                    flags,
+                );
+                p as usize
+            }
+        };
+    }
+    let plan64 = batch_plan!(fftw_plan_many_dft, f64);
+    let plan32 = batch_plan!(fftwf_plan_many_dft, f32);
+    // Transform `x` by thread t's plan (f64 for even t, f32 for odd), planned on its arrays;
+    // the printed plan contains `marker`.
+    let transform = move |t: usize, x: &[f64], marker: &str| -> Vec<f64> {
+        macro_rules! run {
+            ($plan:ident, $t:ty, $execute:ident, $destroy:ident, $print:ident) => {{
+                let mut a: Vec<$t> = x.iter().map(|&v| v as $t).collect();
+                let mut b: Vec<$t> = vec![0.0; len];
+                let p = $plan(a.as_mut_ptr(), b.as_mut_ptr()) as *mut _;
+                unsafe {
+                    let text = $print(p);
+                    let printed = std::ffi::CStr::from_ptr(text)
+                        .to_string_lossy()
+                        .into_owned();
+                    libc::free(text as *mut _);
+                    assert!(printed.contains(marker), "{printed}");
+                    $execute(p);
+                    $destroy(p);
+                }
+                b.iter().map(|&v| v as f64).collect()
+            }};
+        }
+        if t.is_multiple_of(2) {
+            run!(
+                plan64,
+                f64,
+                fftw_execute,
+                fftw_destroy_plan,
+                fftw_sprint_plan
+            )
+        } else {
+            run!(
+                plan32,
+                f32,
+                fftwf_execute,
+                fftwf_destroy_plan,
+                fftwf_sprint_plan
+            )
+        }
     };
-    let plan32 = move |a: *mut f32, b: *mut f32| unsafe {
-        let p = fftwf_plan_many_dft(
-            1,
-            nn.as_ptr(),
-            howmany as i32,
-            a as *mut _,
-            std::ptr::null(),
-            1,
-            n as i32,
-            b as *mut _,
-            std::ptr::null(),
-            1,
-            n as i32,
-            FFTW_FORWARD,
-            FFTW_ESTIMATE,
-        );
-        p as usize
-    };
+    force_backend(Some(BackendSetting::Cpu));
     let expected: Vec<(Vec<f64>, Vec<f64>)> = (0..4)
         .map(|t| {
             let x = random(len, 40 + t as u64);
-            force_backend(Some(BackendSetting::Cpu));
-            let y = if t % 2 == 0 {
-                let (mut a, mut b) = (x.clone(), vec![0.0; len]);
-                let p = plan64(a.as_mut_ptr(), b.as_mut_ptr()) as fftw_plan;
-                unsafe {
-                    fftw_execute(p);
-                    fftw_destroy_plan(p)
-                };
-                b
-            } else {
-                let mut a32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
-                let mut b32 = vec![0.0f32; len];
-                let p = plan32(a32.as_mut_ptr(), b32.as_mut_ptr()) as fftwf_plan;
-                unsafe {
-                    fftwf_execute(p);
-                    fftwf_destroy_plan(p)
-                };
-                b32.iter().map(|&v| v as f64).collect()
-            };
-            force_backend(None);
+            let y = transform(t, &x, "");
             (x, y)
         })
         .collect();
@@ -224,30 +237,9 @@ fn concurrent_pageable_executes_keep_their_copies_apart() {
         .enumerate()
         .map(|(t, (x, want))| {
             std::thread::spawn(move || {
-                let mut worst = 0.0f64;
-                for _ in 0..5 {
-                    let got: Vec<f64> = if t % 2 == 0 {
-                        let (mut a, mut b) = (x.clone(), vec![0.0; len]);
-                        let p = plan64(a.as_mut_ptr(), b.as_mut_ptr()) as fftw_plan;
-                        assert!(unsafe { plan_text(p) }.contains("(gpu"));
-                        unsafe {
-                            fftw_execute(p);
-                            fftw_destroy_plan(p)
-                        };
-                        b
-                    } else {
-                        let mut a: Vec<f32> = x.iter().map(|&v| v as f32).collect();
-                        let mut b = vec![0.0f32; len];
-                        let p = plan32(a.as_mut_ptr(), b.as_mut_ptr()) as fftwf_plan;
-                        unsafe {
-                            fftwf_execute(p);
-                            fftwf_destroy_plan(p)
-                        };
-                        b.iter().map(|&v| v as f64).collect()
-                    };
-                    worst = worst.max(rel_l2(&got, &want));
-                }
-                worst
+                (0..5)
+                    .map(|_| rel_l2(&transform(t, &x, "(gpu"), &want))
+                    .fold(0.0f64, f64::max)
             })
         })
         .collect();
