@@ -769,13 +769,14 @@ unsafe fn transpose_out<E: Copy>(
 }
 
 /// The side of the squares [`transpose_squares`] moves elements of type `E` in (0: none, on
-/// this CPU or for this size): 4 of 8 bytes (f32 complex, f64 real) or 2 of 16 (f64 complex)
-/// make one AVX register a row. (The scalar copies, one 8-byte store a row each, were a
+/// this CPU or for this size): 8 of 4 bytes (f32 real), 4 of 8 (f32 complex, f64 real) or 2
+/// of 16 (f64 complex) make one AVX register a row. (The scalar copies, one 8-byte store a row each, were a
 /// third of fftx's time in r2c f32 1024 x 1024's column pass.)
 fn square_width<E>() -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
         return match std::mem::size_of::<E>() {
+            4 => 8,
             8 => 4,
             16 => 2,
             _ => 0,
@@ -800,11 +801,53 @@ unsafe fn transpose_squares<E>(
 ) {
     #[cfg(target_arch = "x86_64")]
     match std::mem::size_of::<E>() {
+        4 => return squares_of_8(src as *const f32, ss, dst as *mut f32, ds, rows, cols),
         8 => return squares_of_4(src as *const f64, ss, dst as *mut f64, ds, rows, cols),
         16 => return squares_of_2(src as *const f64, ss, dst as *mut f64, ds, rows, cols),
         _ => {}
     }
     unreachable!("square_width is 0 for this element size")
+}
+
+/// [`transpose_squares`] of 4-byte elements (as f32 lanes: shuffles only, no arithmetic).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn squares_of_8(
+    src: *const f32,
+    ss: isize,
+    dst: *mut f32,
+    ds: isize,
+    rows: usize,
+    cols: usize,
+) {
+    use std::arch::x86_64::*;
+    for c in (0..cols).step_by(8) {
+        for r in (0..rows).step_by(8) {
+            let row = |q: usize| _mm256_loadu_ps(src.offset((r + q) as isize * ss + c as isize));
+            let t: [__m256; 8] = std::array::from_fn(|k| {
+                let (a, b) = (row(k & !1), row(k | 1));
+                if k % 2 == 0 {
+                    _mm256_unpacklo_ps(a, b)
+                } else {
+                    _mm256_unpackhi_ps(a, b)
+                }
+            });
+            // u[k]: pairs of t (0 with 2, 1 with 3; 4 with 6, 5 with 7), low or high halves.
+            let u: [__m256; 8] = std::array::from_fn(|k| {
+                let (a, b) = (t[(k & 4) | ((k >> 1) & 1)], t[(k & 4) | ((k >> 1) & 1) | 2]);
+                if k % 2 == 0 {
+                    _mm256_shuffle_ps(a, b, 0x44)
+                } else {
+                    _mm256_shuffle_ps(a, b, 0xee)
+                }
+            });
+            for k in 0..4 {
+                let to = |q: usize| dst.offset((c + q) as isize * ds + r as isize);
+                _mm256_storeu_ps(to(k), _mm256_permute2f128_ps(u[k], u[k + 4], 0x20));
+                _mm256_storeu_ps(to(k + 4), _mm256_permute2f128_ps(u[k], u[k + 4], 0x31));
+            }
+        }
+    }
 }
 
 /// [`transpose_squares`] of 8-byte elements (as f64 lanes: shuffles only, no arithmetic).
