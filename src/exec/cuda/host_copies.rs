@@ -779,9 +779,16 @@ impl<T: Real> HostCopies<T> {
     /// Queues `job` in parts, waking or starting a copy thread for each.
     fn submit(&mut self, job: Job) -> Result<usize> {
         let job = Arc::new(job.cut(std::mem::size_of::<T>(), copy_threads()));
+        // Threads first: a job queued with no thread to take it would never finish.
+        let (queued, idle) = {
+            let st = self.queue.state.lock();
+            (st.jobs.len() + job.parts, st.idle)
+        };
+        let crew = (self.crew.as_mut()).expect("a run holds its crew until it ends");
+        crew.grow(crew.threads + queued.saturating_sub(idle))?;
         let id = self.next_job;
         self.next_job += 1;
-        let (parts, idle) = {
+        {
             let mut st = self.queue.state.lock();
             st.finished.push(false);
             st.startable.push(job.after.is_none());
@@ -789,14 +796,8 @@ impl<T: Real> HostCopies<T> {
             for k in 0..job.parts {
                 st.jobs.push_back((id, job.clone(), k));
             }
-            (st.jobs.len(), st.idle)
-        };
-        self.queue.ring(parts);
-        let crew = self
-            .crew
-            .as_mut()
-            .expect("a run holds its crew until it ends");
-        crew.grow(crew.threads + parts.saturating_sub(idle))?;
+        }
+        self.queue.ring(queued);
         Ok(id)
     }
 
