@@ -198,15 +198,8 @@ pub fn plan<T: Real>(
     };
     let backend = tensor_cores::<T>(&problem, backend, rigor, memory, device_arrays, &key);
     let choice = Choice { backend, ..choice };
-    let host = host_arrays(memory);
-    make_ready::<T>(
-        problem,
-        (input, output),
-        choice,
-        flags,
-        (device_arrays, host),
-        &key,
-    )
+    let arrays = (!device_arrays).then(|| host_arrays(memory));
+    make_ready::<T>(problem, (input, output), choice, flags, arrays, &key)
 }
 
 /// How the plan's host arrays reach a GPU: by DMA alone where both are pinned.
@@ -294,9 +287,10 @@ fn make_ready<T: Real>(
     (input, output): (ArrayPtr, ArrayPtr),
     choice: Choice,
     flags: u32,
-    (device_arrays, host): (bool, HostArrays),
+    arrays: Option<HostArrays>,
     key: &str,
 ) -> Result<Plan> {
+    let device_arrays = arrays.is_none();
     let backend = choice.backend;
     let mut candidates = vec![backend];
     if backend == Backend::GpuSplitHalf {
@@ -308,7 +302,7 @@ fn make_ready<T: Real>(
     let mut why = Error::internal("no backend to plan for");
     for (k, &backend) in candidates.iter().enumerate() {
         let program = lower(&problem, backend, choice.threads, flags);
-        match prepare::<T>(&program, !device_arrays, host) {
+        match prepare::<T>(&program, arrays) {
             Ok(exec) => {
                 return Ok(Plan {
                     problem,
@@ -341,22 +335,27 @@ fn make_ready<T: Real>(
 }
 
 /// The plan's program made ready for its executors: on a GPU backend with the program
-/// [`gpu_program`] lowers for host arrays of kind `host` (which a plan made on device arrays
-/// makes ready only if it is ever given host arrays).
-fn prepare<T: Real>(program: &Program, host_arrays: bool, host: HostArrays) -> Result<Executable> {
+/// [`gpu_program`] lowers for host arrays of kind `arrays` (None: device arrays, for which it
+/// is made ready only if the plan is ever given host arrays).
+fn prepare<T: Real>(program: &Program, arrays: Option<HostArrays>) -> Result<Executable> {
+    let host = arrays.unwrap_or(HostArrays::Pageable);
     let lowered = match &program.steps[..] {
         [Step::Transform {
             problem, backend, ..
         }] if !matches!(backend, Backend::Cpu | Backend::CpuSplitHalf) => {
             match gpu_program(problem, *backend, host) {
                 Ok(l) => Some(l),
-                Err(e) if host_arrays => return Err(e),
+                Err(e) if arrays.is_some() => return Err(e),
                 Err(_) => None,
             }
         }
         _ => None,
     };
-    Ok(Box::new(Executor::<T>::new(program, lowered, host_arrays)?))
+    Ok(Box::new(Executor::<T>::new(
+        program,
+        lowered,
+        arrays.is_some(),
+    )?))
 }
 
 /// What the GPU runs for a transform on `backend` over host arrays: on `Gpus`, the transform

@@ -189,9 +189,6 @@ fn pool() -> &'static Pool {
     &POOL
 }
 
-/// How long an idle worker looks for a next task before it sleeps.
-const SPIN: std::time::Duration = std::time::Duration::from_micros(100);
-
 impl Pool {
     fn run(&'static self, njobs: usize, workers: usize, f: &(dyn Fn(Range<usize>) + Sync)) {
         self.grow(workers - 1);
@@ -218,7 +215,7 @@ impl Pool {
         while task.run_one() {}
         let t0 = std::time::Instant::now();
         while task.left.load(Ordering::Acquire) != 0 {
-            if t0.elapsed() < SPIN {
+            if t0.elapsed() < doorbell::SPIN {
                 std::hint::spin_loop();
             } else {
                 std::thread::park();
@@ -271,10 +268,7 @@ impl Pool {
                     }
                     // Nothing to do: spin a little outside the lock, then sleep.
                     drop(q);
-                    let t0 = std::time::Instant::now();
-                    while self.pushed.load(Ordering::Acquire) == seen && t0.elapsed() < SPIN {
-                        std::hint::spin_loop();
-                    }
+                    doorbell::spin(&self.pushed, seen);
                     q = self.queue.lock();
                     if q.iter().all(|t| t.exhausted())
                         && self.pushed.load(Ordering::Acquire) == seen
@@ -306,7 +300,28 @@ impl Pool {
 /// 0.49-0.75 on a noisier machine of the same kind); with 2 ms between executes, no change
 /// (`bench/results/2026-11-27-h100-pool-wake.md`).
 pub(crate) mod doorbell {
-    use std::sync::atomic::AtomicU32;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// How long an idle thread (or a caller waiting for its workers) spins before it sleeps.
+    pub const SPIN: std::time::Duration = std::time::Duration::from_micros(100);
+
+    /// Spins while `word` holds `seen`, for at most [`SPIN`]; whether it changed.
+    pub fn spin(word: &AtomicU32, seen: u32) -> bool {
+        let t0 = std::time::Instant::now();
+        while word.load(Ordering::Acquire) == seen {
+            if t0.elapsed() >= SPIN {
+                return false;
+            }
+            std::hint::spin_loop();
+        }
+        true
+    }
+
+    /// Changes `word` and wakes up to `n` threads waiting on it.
+    pub fn ring(word: &AtomicU32, n: usize) {
+        word.fetch_add(1, Ordering::Release);
+        wake(word, n);
+    }
 
     /// Sleeps while `word` holds `seen` (spurious returns are possible: callers recheck).
     pub fn wait(word: &AtomicU32, seen: u32) {
@@ -485,7 +500,7 @@ mod tests {
         // Workers that slept past their spin must come back: each range waits until four
         // threads have arrived (the caller alone would time out).
         for _ in 0..3 {
-            std::thread::sleep(SPIN * 20);
+            std::thread::sleep(doorbell::SPIN * 20);
             let arrived = AtomicUsize::new(0);
             let all_came = AtomicUsize::new(0);
             parallel_for(4, 4, &|_| {

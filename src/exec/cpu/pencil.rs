@@ -710,11 +710,7 @@ unsafe fn transpose_in<E: Copy>(
         let rows = tile.min(n - i0);
         // Whole squares of pencils with SIMD (their rows a multiple of the square's), the
         // rest one element at a time.
-        let done = if w > 0 && rows.is_multiple_of(w) {
-            count - count % w
-        } else {
-            0
-        };
+        let done = in_squares(w, rows, count);
         if done > 0 {
             transpose_squares(
                 p.offset(i0 as isize * s),
@@ -749,11 +745,7 @@ unsafe fn transpose_out<E: Copy>(
     let mut i0 = 0;
     while i0 < n {
         let rows = tile.min(n - i0);
-        let done = if w > 0 && rows.is_multiple_of(w) {
-            count - count % w
-        } else {
-            0
-        };
+        let done = in_squares(w, rows, count);
         if done > 0 {
             let (src, dst) = (bp.add(i0), p.offset(i0 as isize * d));
             transpose_squares(src, ld as isize, dst, d, done, rows);
@@ -765,6 +757,15 @@ unsafe fn transpose_out<E: Copy>(
             }
         }
         i0 += rows;
+    }
+}
+
+/// Of `count` pencils of a tile of `rows`, how many [`transpose_squares`] moves in squares of
+/// side `w` (0: none).
+fn in_squares(w: usize, rows: usize, count: usize) -> usize {
+    match w > 0 && rows.is_multiple_of(w) {
+        true => count - count % w,
+        false => 0,
     }
 }
 

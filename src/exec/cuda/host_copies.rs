@@ -351,14 +351,6 @@ struct Queue {
     done: Condvar,
 }
 
-impl Queue {
-    /// Wakes up to `n` sleeping copy threads.
-    fn ring(&self, n: usize) {
-        self.bell.fetch_add(1, Ordering::Release);
-        doorbell::wake(&self.bell, n);
-    }
-}
-
 #[derive(Default)]
 struct Shared {
     /// Parts to copy: the job's number, the job, the part.
@@ -797,7 +789,7 @@ impl<T: Real> HostCopies<T> {
                 st.jobs.push_back((id, job.clone(), k));
             }
         }
-        self.queue.ring(queued);
+        doorbell::ring(&self.queue.bell, queued);
         Ok(id)
     }
 
@@ -826,9 +818,6 @@ impl<T: Real> Drop for HostCopies<T> {
         self.give_back_crew();
     }
 }
-
-/// How long an idle copy thread looks for the next run's copies before it sleeps.
-const SPIN: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// A copy thread of a crew, for the life of the process: takes the first part that may start
 /// (a gather's, or a scatter's whose DMA is done). When every queued part waits for a DMA, one
@@ -859,12 +848,9 @@ fn copy_thread(q: &Queue, dev: &Device) {
             // Read under the lock: a part queued after it changes the bell first.
             let seen = q.bell.load(Ordering::Acquire);
             drop(st);
-            let t0 = std::time::Instant::now();
-            while q.bell.load(Ordering::Acquire) == seen && t0.elapsed() < SPIN {
-                std::hint::spin_loop();
-            }
+            let rung = doorbell::spin(&q.bell, seen);
             st = q.state.lock();
-            if q.bell.load(Ordering::Acquire) == seen {
+            if !rung && q.bell.load(Ordering::Acquire) == seen {
                 st.idle += 1;
                 drop(st);
                 doorbell::wait(&q.bell, seen);
@@ -898,7 +884,7 @@ fn copy_thread(q: &Queue, dev: &Device) {
             st.startable[id] = true;
         }
         if !done.is_empty() {
-            q.ring(usize::MAX);
+            doorbell::ring(&q.bell, usize::MAX);
         }
     }
 }
