@@ -3023,3 +3023,89 @@ fn time_device_plan(n: usize, howmany: usize, x: &[f32]) -> (f64, Vec<f32>, Stri
         (ms[ms.len() / 2], got, text)
     }
 }
+
+/// `fftxh_` plans on device arrays run kernels built for the arrays' alignment: 4-byte aligned
+/// arrays move a complex element as one 32-bit word, 2-byte aligned ones (FFTW's new-array
+/// rules let a plan's arrays be) as two 16-bit halves. Both give the same bits, and the CPU
+/// twin's result within the half plans' tolerance.
+#[test]
+fn half_device_arrays_of_either_alignment() {
+    use fftx::half::{f16_from_f32, f32_from_f16, HalfPlan};
+    use fftx::problem::IoDim;
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let mut r = rand::rngs::SmallRng::seed_from_u64(29);
+    // One pass kernel; gather, cuFFT f32 and scatter (17 has no pass kernel); digit passes.
+    for (n, howmany, way) in [
+        (256usize, 48usize, "1 pass kernel"),
+        (51, 20, "gather kernel"),
+        (
+            3 << 13,
+            3,
+            "pass kernels (shared-memory Stockham in f32) over the digits",
+        ),
+    ] {
+        let scalars = 2 * n * howmany;
+        let x: Vec<u16> = (0..scalars)
+            .map(|_| f16_from_f32(r.gen_range(-1.0f32..1.0)))
+            .collect();
+        let dims = vec![IoDim::new(n as isize, 2, 2)];
+        let loops = vec![IoDim::new(howmany as isize, 2 * n as isize, 2 * n as isize)];
+        let mut outputs = Vec::new();
+        // The arrays at 0 or 1 binary16 scalars past a device allocation's start.
+        for shift in [0usize, 1] {
+            let mut host = vec![0u16; scalars + 1];
+            host[shift..shift + scalars].copy_from_slice(&x);
+            let bytes = |v: &[u16]| unsafe {
+                std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len() * 2).to_vec()
+            };
+            let din = cuda::Mirror::new(&bytes(&host), cuda::Memory::Device).unwrap();
+            let dout = cuda::Mirror::new(&vec![0u8; host.len() * 2], cuda::Memory::Device).unwrap();
+            let (ip, op) = (din.ptr as usize + 2 * shift, dout.ptr as usize + 2 * shift);
+            let kind = Kind::Dft { sign: -1 };
+            let plan =
+                HalfPlan::new(kind, dims.clone(), loops.clone(), ip, op, FFTW_ESTIMATE).unwrap();
+            let text = plan.describe();
+            assert!(text.contains("\n  gpu ") && text.contains(way), "{text}");
+            unsafe { plan.execute() }.unwrap();
+            let mut got = vec![0u16; host.len()];
+            unsafe {
+                cudarc::driver::sys::cuMemcpyDtoH_v2(
+                    got.as_mut_ptr() as *mut _,
+                    dout.ptr as u64,
+                    got.len() * 2,
+                )
+            };
+            outputs.push(got[shift..shift + scalars].to_vec());
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "n = {n}: the word and 16-bit kernels differ"
+        );
+        // The CPU twin on host arrays.
+        let (mut a, mut b) = (x.clone(), vec![0u16; scalars]);
+        force_backend(Some(BackendSetting::Cpu));
+        let twin = HalfPlan::new(
+            Kind::Dft { sign: -1 },
+            dims,
+            loops,
+            a.as_mut_ptr() as usize,
+            b.as_mut_ptr() as usize,
+            FFTW_ESTIMATE,
+        );
+        force_backend(None);
+        unsafe { twin.unwrap().execute() }.unwrap();
+        let wide = |v: &[u16]| {
+            v.iter()
+                .map(|&h| f32_from_f16(h) as f64)
+                .collect::<Vec<_>>()
+        };
+        let err = rel_l2(&wide(&outputs[0]), &wide(&b));
+        assert!(
+            err <= 1e-3 * (n as f64).log2(),
+            "n = {n}: {err:e} from the CPU twin"
+        );
+    }
+}

@@ -23,8 +23,9 @@
 //! ran at 0.3-0.6x cuFFT fp16 and cuFFT refused the callbacks for large batches of short
 //! transforms, CUFFT_INTERNAL_ERROR; bench/results/2026-11-26-h200-tensor-cores-half-callbacks.md.)
 //! Our kernels reach the caller's arrays through a device table of addresses (input, output,
-//! scratch), so new-array executes only rewrite the table. The CPU twin is `half::HalfPlan`'s
-//! (widen, the f32 plan, round).
+//! scratch), so new-array executes only rewrite the table (arrays only 2-byte aligned take
+//! kernels of 16-bit accesses, built at the first execute that passes one). The CPU twin is
+//! `half::HalfPlan`'s (widen, the f32 plan, round).
 
 use super::cudagen;
 use super::cufft::{CufftPlan, FftType, Layout};
@@ -68,6 +69,27 @@ fn position(order: &[(isize, isize)]) -> String {
 enum Place {
     User { input: bool },
     Scratch,
+}
+
+/// The alignment of the caller's arrays that kernels are built for: `Word` when every array is
+/// 4-byte aligned, so that a complex binary16 element whose scalars are an even number apart
+/// moves as one 32-bit word (half the memory instructions of two 16-bit accesses), `Half`
+/// otherwise. Built for one alignment, a kernel has no test of the addresses in its element
+/// accesses: on an H200 that test cost 10% of the pass kernels' time (2026-11-29 results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Alignment {
+    Word,
+    Half,
+}
+
+impl Alignment {
+    fn of(addresses: &[u64]) -> Alignment {
+        if addresses.iter().all(|a| a % 4 == 0) {
+            Alignment::Word
+        } else {
+            Alignment::Half
+        }
+    }
 }
 
 /// The loops of a side innermost first as (length, stride): the problem's strides (binary16
@@ -216,16 +238,17 @@ impl End {
 
 /// The load and store of pass `k` in `form`: one element of the pass's pencils (the axis
 /// fastest) from `load` and to `store`, through the table `info` = {input, output, scratch},
-/// the stored value first multiplied by `twiddle`'s factor where given. A complex binary16
-/// element whose scalars are all an even number apart is read and written as one 32-bit word
-/// when the array is 4-byte aligned (a test of the table's address, the same in every
-/// thread): half the memory instructions of two 16-bit accesses.
+/// the stored value first multiplied by `twiddle`'s factor where given, for arrays of
+/// `alignment`. Loads go through the read-only data cache (`__ldg`): no element a kernel reads
+/// is written before by another block of that kernel (a block stores only the pencils it has
+/// loaded), which measured 4% faster on an H200.
 fn access(
     k: usize,
     form: Form,
     load: &End,
     store: &End,
     twiddle: Option<(Twiddle, i32)>,
+    alignment: Alignment,
 ) -> String {
     let mut s = String::new();
     for (end, is_load) in [(load, true), (store, false)] {
@@ -241,20 +264,17 @@ fn access(
             Form::Offset => position(order),
             Form::Pencil => pencil_position(order),
         };
-        let words = order.iter().all(|&(_, stride)| stride % 2 == 0);
-        let body = match (place, is_load, real) {
-            (Place::Scratch, true, _) => "  return ((const fx_cplx*)a)[pos];".to_string(),
-            (Place::Scratch, false, _) => "  ((fx_cplx*)a)[pos] = e;".to_string(),
-            (_, true, true) => "  return fxh_f(((const unsigned short*)a)[pos]);".to_string(),
-            (_, false, true) => "  ((unsigned short*)a)[pos] = fxh_h(e);".to_string(),
-            (_, true, false) => format!(
-                "{}  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]));",
-                if words { "  if (!(a & 3)) { const unsigned w = ((const unsigned*)a)[pos >> 1]; return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16))); }\n" } else { "" }
-            ),
-            (_, false, false) => format!(
-                "{}  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
-                if words { "  if (!(a & 3)) { ((unsigned*)a)[pos >> 1] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16); return; }\n" } else { "" }
-            ),
+        let words =
+            alignment == Alignment::Word && order.iter().all(|&(_, stride)| stride % 2 == 0);
+        let body = match (place, is_load, real, words) {
+            (Place::Scratch, true, _, _) => "  return __ldg((const fx_cplx*)a + pos);",
+            (Place::Scratch, false, _, _) => "  ((fx_cplx*)a)[pos] = e;",
+            (_, true, true, _) => "  return fxh_f(__ldg((const unsigned short*)a + pos));",
+            (_, false, true, _) => "  ((unsigned short*)a)[pos] = fxh_h(e);",
+            (_, true, false, true) => "  const unsigned w = __ldg((const unsigned*)a + (pos >> 1)); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));",
+            (_, true, false, false) => "  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(__ldg(h + pos)), fxh_f(__ldg(h + pos + 1)));",
+            (_, false, false, true) => "  ((unsigned*)a)[pos >> 1] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16);",
+            (_, false, false, false) => "  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
         };
         let head = match (form, is_load) {
             (Form::Offset, true) => {
@@ -325,8 +345,8 @@ fn twiddle_table(k: usize, t: Twiddle, sign: i32) -> String {
 
 /// The element accesses of the gather/scatter way: `fftx_ld0` (element `off` of the packed
 /// input, widened) and `fftx_st0` (element `off` of the packed output, rounded), the caller's
-/// layout through the table `info` = {input address, output address}.
-pub fn access_source(p: &Problem) -> String {
+/// layout through the table `info` = {input address, output address}, arrays of `alignment`.
+fn access_source(p: &Problem, alignment: Alignment) -> String {
     let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
     let last = p.dims.len() - 1;
@@ -336,6 +356,7 @@ pub fn access_source(p: &Problem) -> String {
         &End::of(p, Place::User { input: true }, last),
         &End::of(p, Place::User { input: false }, last),
         None,
+        alignment,
     );
     s
 }
@@ -523,8 +544,8 @@ fn prefetches(n: usize) -> bool {
         .is_some_and(|r| r[0] <= 8 || r.iter().all(|x| x.is_power_of_two()))
 }
 
-/// The pass kernels' source and each pass's launch.
-fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
+/// The pass kernels' source for arrays of `alignment` and each pass's launch.
+fn pass_source(p: &Problem, alignment: Alignment) -> Option<(String, Vec<PassLaunch>)> {
     let plan = pass_plan(p)?;
     let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
@@ -560,6 +581,7 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
             &spec.load,
             &spec.store,
             spec.twiddle.map(|t| (t, sign)),
+            alignment,
         );
         let looped = prefetches(n) && cudagen::first_stage_direct(&pass, &spec.shape);
         s += &cudagen::fused_pass(k, &pass, &spec.shape, Precision::F32, looped);
@@ -573,9 +595,10 @@ fn pass_source(p: &Problem) -> Option<(String, Vec<PassLaunch>)> {
     Some((s, passes))
 }
 
-/// The gather and scatter kernels around cuFFT: `fxh_gather(total, P, out)` widens the input
-/// into packed f32, `fxh_scatter(total, P, in)` rounds packed f32 into the output.
-fn gather_scatter_source(p: &Problem) -> String {
+/// The gather and scatter kernels around cuFFT for arrays of `alignment`: `fxh_gather(total,
+/// P, out)` widens the input into packed f32, `fxh_scatter(total, P, in)` rounds packed f32
+/// into the output.
+fn gather_scatter_source(p: &Problem, alignment: Alignment) -> String {
     const GRID: &str = "for (u64 off = (u64)blockIdx.x * blockDim.x + threadIdx.x; off < total; off += (u64)gridDim.x * blockDim.x)";
     let ti = if p.kind.input_is_complex() {
         "fx_cplx"
@@ -589,7 +612,7 @@ fn gather_scatter_source(p: &Problem) -> String {
     };
     format!(
         "{}extern \"C\" __global__ void fxh_gather(u64 total, const u64* P, {ti}* out) {{ {GRID} out[off] = fftx_ld0(0, off, (void*)P, 0); }}\nextern \"C\" __global__ void fxh_scatter(u64 total, const u64* P, const {ti2}* in) {{ {GRID} fftx_st0(0, off, in[off], (void*)P, 0); }}\n",
-        access_source(p),
+        access_source(p, alignment),
         ti2 = to
     )
 }
@@ -845,15 +868,14 @@ impl Drop for Block {
 enum Way {
     /// cuFFT's fp16 transform on the caller's arrays.
     Fp16(XtPlan),
-    /// Pass kernels (one per axis, or over the digits of a 1-D length): (function, grid,
-    /// block, batch) each, the f32 scratch between them, and what they are (for the printed
-    /// plan).
-    Passes(Vec<(usize, u32, u32, u64)>, Option<Block>, String),
-    /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter.
+    /// Pass kernels (one per axis, or over the digits of a 1-D length), the f32 scratch
+    /// between them, and what they are (for the printed plan).
+    Passes(ByAlignment<Vec<Launch>>, Option<Block>, String),
+    /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter: the
+    /// gather and scatter kernels.
     Cufft {
         plan: CufftPlan,
-        gather: usize,
-        scatter: usize,
+        kernels: ByAlignment<(usize, usize)>,
         sign: i32,
         scratch: Vec<Block>,
         total_in: u64,
@@ -861,8 +883,35 @@ enum Way {
     },
 }
 
+/// A pass kernel's launch: function, grid, block, batch.
+type Launch = (usize, u32, u32, u64);
+
+/// A way's kernels for 4-byte aligned arrays, built with the plan, and for arrays that are
+/// not, built at the first execute that passes one (FFTW's new-array executes may).
+struct ByAlignment<T> {
+    word: T,
+    half: std::sync::OnceLock<Result<T>>,
+}
+
+impl<T> ByAlignment<T> {
+    fn new(word: T) -> ByAlignment<T> {
+        ByAlignment {
+            word,
+            half: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn get(&self, alignment: Alignment, build: impl FnOnce() -> Result<T>) -> Result<&T> {
+        match alignment {
+            Alignment::Word => Ok(&self.word),
+            Alignment::Half => self.half.get_or_init(build).as_ref().map_err(Clone::clone),
+        }
+    }
+}
+
 /// A half-storage transform on one device.
 pub struct HalfGpu {
+    problem: Problem,
     way: Way,
     device: Arc<Device>,
     /// The kernels' table: the caller's input and output addresses.
@@ -878,13 +927,8 @@ fn module(device: &Device, source: &str) -> Result<usize> {
     }
 }
 
-/// The pass kernels' way.
-fn passes_way(
-    p: &Problem,
-    device: &Arc<Device>,
-    source: &str,
-    passes: &[PassLaunch],
-) -> Result<Way> {
+/// The launches of the pass kernels `passes` of `source`.
+fn pass_launches(device: &Device, source: &str, passes: &[PassLaunch]) -> Result<Vec<Launch>> {
     let m = module(device, source)?;
     let mut launches = Vec::new();
     for l in passes {
@@ -902,6 +946,17 @@ fn passes_way(
         }
         launches.push((f, grid as u32, l.shape.threads as u32, batch));
     }
+    Ok(launches)
+}
+
+/// The pass kernels' way, its kernels for word-aligned arrays.
+fn passes_way(
+    p: &Problem,
+    device: &Arc<Device>,
+    source: &str,
+    passes: &[PassLaunch],
+) -> Result<Way> {
+    let launches = pass_launches(device, source, passes)?;
     let scratch = if passes.len() > 1 {
         let elems: isize = complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
         Some(Block::new(device, elems as usize * 8)?)
@@ -921,12 +976,21 @@ fn passes_way(
             lengths.join(", ")
         ),
     };
-    Ok(Way::Passes(launches, scratch, what))
+    Ok(Way::Passes(ByAlignment::new(launches), scratch, what))
+}
+
+/// The gather and scatter kernels for arrays of `alignment`.
+fn gather_scatter(p: &Problem, device: &Device, alignment: Alignment) -> Result<(usize, usize)> {
+    let m = module(device, &gather_scatter_source(p, alignment))?;
+    Ok((
+        generated_function(m, "fxh_gather")? as usize,
+        generated_function(m, "fxh_scatter")? as usize,
+    ))
 }
 
 /// The gather, cuFFT f32, scatter way.
 fn cufft_way(p: &Problem, device: &Arc<Device>) -> Result<Way> {
-    let m = module(device, &gather_scatter_source(p))?;
+    let kernels = ByAlignment::new(gather_scatter(p, device, Alignment::Word)?);
     let n: Vec<i64> = p.dims.iter().map(|d| d.n as i64).collect();
     let batch: i64 = p.loops.iter().map(|d| d.n as i64).product();
     let (ty, sign) = match p.kind {
@@ -957,8 +1021,7 @@ fn cufft_way(p: &Problem, device: &Arc<Device>) -> Result<Way> {
     };
     Ok(Way::Cufft {
         plan,
-        gather: generated_function(m, "fxh_gather")? as usize,
-        scatter: generated_function(m, "fxh_scatter")? as usize,
+        kernels,
         sign,
         scratch,
         total_in: count(&ishape) as u64,
@@ -993,7 +1056,7 @@ impl HalfGpu {
         // bench/results/2026-11-28-h100-half-digit-passes.md) the passes took 0.23-0.34 ms
         // where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points, and 0.14-0.36
         // against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
-        let way = match (fp16, pass_source(p)) {
+        let way = match (fp16, pass_source(p, Alignment::Word)) {
             (Some(plan), _) => Way::Fp16(plan),
             (None, Some((source, passes))) => {
                 passes_way(p, &device, &source, &passes).or_else(|e| {
@@ -1008,6 +1071,7 @@ impl HalfGpu {
             (None, None) => cufft_way(p, &device)?,
         };
         Ok(HalfGpu {
+            problem: p.clone(),
             way,
             device,
             table,
@@ -1038,9 +1102,15 @@ impl HalfGpu {
         }
         let stream = std::ptr::null_mut();
         let mut table = self.table.ptr;
+        let alignment = Alignment::of(&[input, output]);
         match &self.way {
             Way::Fp16(plan) => plan.exec(input, output)?,
             Way::Passes(launches, _, _) => {
+                let launches = launches.get(alignment, || {
+                    let (source, passes) = pass_source(&self.problem, alignment)
+                        .expect("the pass kernels of one alignment are those of the other");
+                    pass_launches(&self.device, &source, &passes)
+                })?;
                 for &(f, grid, block, batch) in launches {
                     let f = f as cu::CUfunction;
                     super::kernels::launch_pass(f, (grid, block), stream, batch, table)?;
@@ -1048,19 +1118,21 @@ impl HalfGpu {
             }
             Way::Cufft {
                 plan,
-                gather,
-                scatter,
+                kernels,
                 sign,
                 scratch,
                 total_in,
                 total_out,
             } => {
+                let &(gather, scatter) = kernels.get(alignment, || {
+                    gather_scatter(&self.problem, &self.device, alignment)
+                })?;
                 let a = scratch[0].ptr;
                 let b = scratch.last().map_or(a, |s| s.ptr);
                 let (mut ti, mut to, mut pa, mut pb) = (*total_in, *total_out, a, b);
                 super::kernels::launch(
                     &self.device,
-                    *gather as cu::CUfunction,
+                    gather as cu::CUfunction,
                     ti,
                     stream,
                     &mut [
@@ -1072,7 +1144,7 @@ impl HalfGpu {
                 plan.exec(a, b, *sign)?;
                 super::kernels::launch(
                     &self.device,
-                    *scatter as cu::CUfunction,
+                    scatter as cu::CUfunction,
                     to,
                     stream,
                     &mut [
@@ -1166,7 +1238,7 @@ mod tests {
             vec![IoDim::new(12, 2 * 5, 2 * 3), IoDim::new(5, 2, 2 * 40)],
             vec![IoDim::new(7, 2 * 60, 2)],
         );
-        let s = access_source(&p);
+        let s = access_source(&p, Alignment::Word);
         assert!(
             s.contains("i = r % 5ULL; r /= 5ULL; pos += (i64)i * (i64)2;"),
             "{s}"
@@ -1177,13 +1249,25 @@ mod tests {
         );
         assert!(s.contains("pos += (i64)r * (i64)120;"), "{s}");
         assert!(s.contains("pos += (i64)r * (i64)2;"), "{s}");
-        assert!(s.contains("make_float2(fxh_f(h[pos]), fxh_f(h[pos + 1]))"));
-        assert!(gather_scatter_source(&p)
+        // Word-aligned arrays: a complex element as one 32-bit word through the read-only
+        // cache; arrays that are not: two 16-bit accesses; neither tests the address.
+        assert!(s.contains("const unsigned w = __ldg((const unsigned*)a + (pos >> 1));"));
+        let half = access_source(&p, Alignment::Half);
+        assert!(
+            half.contains("make_float2(fxh_f(__ldg(h + pos)), fxh_f(__ldg(h + pos + 1)))")
+                && half.contains("h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);")
+                && !half.contains("unsigned*)a"),
+            "{half}"
+        );
+        assert!(!s.contains("a & 3") && !half.contains("a & 3"));
+        assert_eq!(Alignment::of(&[64, 1 << 40]), Alignment::Word);
+        assert_eq!(Alignment::of(&[64, 6]), Alignment::Half);
+        assert!(gather_scatter_source(&p, Alignment::Word)
             .contains("fxh_scatter(u64 total, const u64* P, const fx_cplx* in)"));
         // Two passes: the last axis (5) from the caller's input into the scratch, then the
         // first (12) from the scratch (packed: 5 complex apart along it, 60 between
         // transforms) into the caller's output.
-        let (src, passes) = pass_source(&p).expect("12 and 5 have pass kernels");
+        let (src, passes) = pass_source(&p, Alignment::Word).expect("12 and 5 have pass kernels");
         assert_eq!(passes.len(), 2);
         assert_eq!((passes[0].pass.n, passes[0].pass.batch()), (5, 12 * 7));
         assert_eq!((passes[1].pass.n, passes[1].pass.batch()), (12, 5 * 7));
@@ -1209,23 +1293,27 @@ mod tests {
                 && st1.contains("int pos = (int)j * 6;")
                 && st1.contains("pos += (int)(c % 5u) * 80; c /= 5u;")
                 && st1.contains("pos += (int)c * 2;")
-                && st1.contains("if (!(a & 3)) { ((unsigned*)a)[pos >> 1] ="),
+                && st1.contains("  ((unsigned*)a)[pos >> 1] ="),
             "{st1}"
         );
         let ld0 = &src[src.find("fftx_ldp0").unwrap()..];
-        assert!(ld0.contains("const unsigned w = ((const unsigned*)a)[pos >> 1];"));
+        assert!(ld0.contains("const unsigned w = __ldg((const unsigned*)a + (pos >> 1));"));
+        let ld1 = &src[src.find("fftx_ldp1").unwrap()..];
+        assert!(ld1.contains("return __ldg((const fx_cplx*)a + pos);"));
+        let (half, _) = pass_source(&p, Alignment::Half).unwrap();
+        assert!(!half.contains("unsigned*)a") && half.contains("fxh_f(__ldg(h + pos))"));
         // r2c: real loads, complex stores over n/2+1 on the last axis; one pass.
         let p = problem(
             Kind::R2c,
             vec![IoDim::new(10, 1, 2)],
             vec![IoDim::new(3, 10, 12)],
         );
-        let s = access_source(&p);
+        let s = access_source(&p, Alignment::Word);
         assert!(s.contains("__device__ fx_real fftx_ld0"), "{s}");
         assert!(s.contains("fx_cplx e"), "{s}");
         assert!(s.contains("i = r % 6ULL;"), "{s}");
         assert_eq!(unsupported(&p), None);
-        let (_, passes) = pass_source(&p).expect("n = 10 is one pass");
+        let (_, passes) = pass_source(&p, Alignment::Word).expect("n = 10 is one pass");
         assert_eq!(
             (passes.len(), passes[0].pass.n, passes[0].pass.batch()),
             (1, 10, 3)
@@ -1245,7 +1333,7 @@ mod tests {
             vec![IoDim::new(17 * 3, 2, 2)],
             vec![],
         );
-        assert!(pass_source(&p17).is_none());
+        assert!(pass_source(&p17, Alignment::Word).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
     }
@@ -1268,7 +1356,7 @@ mod tests {
                 vec![IoDim::new(n as isize, 2, 2)],
                 vec![IoDim::new(64, 2 * n as isize, 2 * n as isize)],
             );
-            let (src, passes) = pass_source(&p).unwrap();
+            let (src, passes) = pass_source(&p, Alignment::Word).unwrap();
             assert_eq!(passes[0].looped, looped);
             assert_eq!(
                 src.contains("for (u64 g = blockIdx.x; g < groups; g += gridDim.x)"),
@@ -1291,7 +1379,7 @@ mod tests {
             vec![IoDim::new(16, 2, 2)],
             vec![IoDim::new(64, 32, 32)],
         );
-        let (src, passes) = pass_source(&p16).unwrap();
+        let (src, passes) = pass_source(&p16, Alignment::Word).unwrap();
         assert!(!passes[0].looped && !src.contains("groups"));
         // An r2c of rank 2: the packed real pass and the strided pass over the scratch load
         // through shared memory: no loop.
@@ -1300,7 +1388,7 @@ mod tests {
             vec![IoDim::new(256, 2 * 256, 2 * 129), IoDim::new(256, 1, 2)],
             vec![],
         );
-        let (_, passes) = pass_source(&p).unwrap();
+        let (_, passes) = pass_source(&p, Alignment::Word).unwrap();
         assert_eq!(
             passes.iter().map(|l| l.looped).collect::<Vec<_>>(),
             [false, false]
@@ -1319,7 +1407,7 @@ mod tests {
             vec![IoDim::new(3, 2 * n, 2 * n)],
         );
         p.in_place = true;
-        let (src, passes) = pass_source(&p).expect("96 x 512");
+        let (src, passes) = pass_source(&p, Alignment::Word).expect("96 x 512");
         let lengths: Vec<usize> = passes.iter().map(|l| l.pass.n).collect();
         assert_eq!(lengths, [96, 512]);
         assert_eq!(passes[0].pass.batch(), 512 * 3);
@@ -1348,7 +1436,7 @@ mod tests {
             vec![IoDim::new(17 * 4096, 2, 2)],
             vec![],
         );
-        assert!(pass_source(&p).is_none());
+        assert!(pass_source(&p, Alignment::Word).is_none());
     }
 
     /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive
