@@ -402,21 +402,15 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// per-stage twiddle tables cut a 768-point binary16 pass from 96 to 39 million warp
 /// instructions (bench/results/2026-11-27-h100-half-direct-io.md).
 ///
-/// `looped` (taken only where the first stage loads directly, [`first_stage_direct`]): block i
-/// loops over pencil groups i, i + gridDim.x, ... and loads the next group's first-stage inputs
-/// while it transforms the current group; launch it with `kernels::resident_grid` blocks.
-/// Otherwise block i takes group i.
+/// Block i takes group i of the pencils. (Blocks that looped over groups, loading the next
+/// group's first-stage inputs while transforming the current one, were 4% slower on an H200
+/// once the binary16 accesses had no address test: 3125 points 20%, 1024 15%,
+/// bench/results/2026-11-29-h200-half-aligned-kernels.md.)
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
 /// `shape` is `pencil::fused_shape`'s, or `pencil::strided_shape`'s (more pencils a block).
-pub fn fused_pass(
-    k: usize,
-    p: &Pass,
-    shape: &FusedShape,
-    precision: Precision,
-    looped: bool,
-) -> String {
+pub fn fused_pass(k: usize, p: &Pass, shape: &FusedShape, precision: Precision) -> String {
     let n = p.n;
     let layout = SharedLayout::choose(n, shape, 2 * precision.bytes());
     let FusedShape {
@@ -446,17 +440,7 @@ pub fn fused_pass(
     let (direct_in, direct_out) = direct_ends(p, &radices, packed);
     let load = |j: &str| direct_load(k, p.kind, j);
     let items0 = n / radices[0];
-    let prefetch = |group: &str| prefetch_code(&load, radices[0], items0, per_block, group);
-    // Looped, the block takes groups of `per_block` pencils gridDim.x groups apart
-    // (`kernels::resident_grid` launches as many blocks as stay resident); otherwise block i
-    // takes group i.
-    let looped = looped && direct_in;
-    if looped {
-        s += &block;
-        s += &loop_head(per_block, radices[0], &prefetch("(u64)blockIdx.x"));
-    } else {
-        let _ = writeln!(s, "  const u64 b0 = (u64)blockIdx.x * {per_block};");
-    }
+    let _ = writeln!(s, "  const u64 b0 = (u64)blockIdx.x * {per_block};");
     if !direct_in {
         // Loads in two phases: every global read of the thread first, then the shared-memory
         // writes, so that the reads are in flight together (the kernels are latency-bound).
@@ -469,22 +453,12 @@ pub fn fused_pass(
         );
         s += "  __syncthreads();\n";
     }
-    if !looped {
-        s += &block;
-    }
+    s += &block;
     s += "  const u64 b = b0 + q;\n  const bool live = b < batch;\n";
-    let next = prefetch("g + gridDim.x");
-    let first = |j: usize| {
-        if looped {
-            format!("pf{j}")
-        } else {
-            load(&format!("(t + {})", j * items0))
-        }
-    };
+    let first = |j: usize| load(&format!("(t + {})", j * items0));
     let store = |j: &str, v: &str| direct_store(k, p, j, v);
     let ends = |first_stage: bool, last: bool| Ends {
-        first: (first_stage && direct_in)
-            .then_some((&first as &FirstInput, looped.then_some(next.as_str()))),
+        first: (first_stage && direct_in).then_some(&first as &FirstInput),
         store: (last && direct_out).then_some(&store as &StoreStmt),
     };
     let single = p.mid.is_none();
@@ -517,11 +491,7 @@ pub fn fused_pass(
             &format!("const u64 b = b0 + q;\n    if (b < batch) fftx_stp{k}(P, b, j, {value});"),
         );
     }
-    s += if looped {
-        "  __syncthreads();\n  }\n}\n"
-    } else {
-        "}\n"
-    };
+    s += "}\n";
     s
 }
 
@@ -587,12 +557,6 @@ fn direct_ends(p: &Pass, radices: &[usize], packed: bool) -> (bool, bool) {
     (direct_in, direct_out)
 }
 
-/// Whether pass `p`'s fused kernel of `shape` loads its first stage's inputs directly from
-/// global memory (what a looped kernel prefetches; without it, looping only costs).
-pub fn first_stage_direct(p: &Pass, shape: &FusedShape) -> bool {
-    direct_ends(p, &shape.radices, packs(p)).0
-}
-
 /// Element `j` of the thread's pencil `b` (zero outside the batch) read directly by pass `k`
 /// of `kind`, as a complex value.
 fn direct_load(k: usize, kind: Kind1d, j: &str) -> String {
@@ -611,35 +575,6 @@ fn direct_store(k: usize, p: &Pass, j: &str, v: &str) -> String {
         Kind1d::C2r => format!("if (live) fftx_stp{k}(P, b, {j}, {v}.x);"),
         Kind1d::Dft { .. } => format!("if (live) fftx_stp{k}(P, b, {j}, {v});"),
     }
-}
-
-/// With direct loads in a looped kernel, the first stage's `r0` inputs of the block's next
-/// group (`pf{q}`, of group `group`) are loaded while the current group is transformed: global
-/// loads always in flight.
-fn prefetch_code(
-    load: &dyn Fn(&str) -> String,
-    r0: usize,
-    items0: usize,
-    per_block: usize,
-    group: &str,
-) -> String {
-    let mut c = format!("  if (t < {items0}) {{\n    const u64 b = ({group}) * {per_block} + q;\n    const bool live = b < batch;\n");
-    for q in 0..r0 {
-        let _ = writeln!(c, "    pf{q} = {};", load(&format!("(t + {})", q * items0)));
-    }
-    c + "  }\n"
-}
-
-/// The head of a looped kernel's loop over groups of `per_block` pencils: the `r0` prefetch
-/// registers, `loads` (the first group's), and the loop.
-fn loop_head(per_block: usize, r0: usize, loads: &str) -> String {
-    let mut s = format!("  const u64 groups = (batch + {per_block} - 1) / {per_block};\n");
-    for q in 0..r0 {
-        let _ = writeln!(s, "  fx_cplx pf{q} = fx_c(0.0, 0.0);");
-    }
-    s += loads;
-    let _ = writeln!(s, "  for (u64 g = blockIdx.x; g < groups; g += gridDim.x) {{\n  const u64 b0 = g * {per_block};");
-    s
 }
 
 /// The middle of a merged pass (between its two transforms, in shared memory): keep,
@@ -782,15 +717,14 @@ fn two_phase(total: usize, threads: usize, order: &str, first: &str, then: &str)
 }
 
 /// Where a transform's first stage reads and its last stage writes when not in shared memory:
-/// `first` gives the first stage's inputs (and, in a looped kernel, the code loading the next
-/// group's), `store` the statement storing a value at an element of the thread's pencil.
+/// `first` gives the first stage's inputs, `store` the statement storing a value at an element
+/// of the thread's pencil.
 struct Ends<'a> {
-    first: Option<(&'a FirstInput<'a>, Option<&'a str>)>,
+    first: Option<&'a FirstInput<'a>>,
     store: Option<&'a StoreStmt<'a>>,
 }
 
-/// The first stage's input `q` (element t + q n/r of the thread's pencil), as an expression;
-/// with the code that then loads the next group's inputs where they are prefetched.
+/// The first stage's input `q` (element t + q n/r of the thread's pencil), as an expression.
 type FirstInput<'a> = dyn Fn(usize) -> String + 'a;
 
 /// The statement storing value `v` at element `j` of the thread's pencil.
@@ -824,7 +758,7 @@ fn stages(
         }
         for q in 0..r {
             let c = q * items;
-            let at = if let Some((input, _)) = ends.first.filter(|_| from_global) {
+            let at = if let Some(input) = ends.first.filter(|_| from_global) {
                 input(q)
             } else if items.is_multiple_of(pad_every) {
                 format!("x[t_p + {}]", c + c / pad_every)
@@ -832,9 +766,6 @@ fn stages(
                 format!("x[{}]", pad(&format!("t + {c}")))
             };
             let _ = writeln!(s, "    u{q} = {at};");
-        }
-        if let Some((_, Some(next))) = ends.first.filter(|_| from_global) {
-            *s += next;
         }
         if pp > 1 {
             let _ = writeln!(s, "    const fx_cplx* w = {table}_{st} + k * {};", r - 1);
@@ -944,7 +875,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
         if kernels && p.mid.is_some() {
             let shape = fused_shape(p.n, prog.precision())
                 .expect("merged passes are made for the fused kernels only");
-            s += &fused_pass(k, p, &shape, prog.precision(), false);
+            s += &fused_pass(k, p, &shape, prog.precision());
         } else if kernels {
             let (ti, to) = (
                 if p.kind.real_in() {
@@ -961,7 +892,7 @@ pub fn chain_source(prog: &PencilProgram, kernels: bool) -> String {
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_gather{k}(u64 total, const u64* P, {ti}* out) {{ {GRID_STRIDE} out[off] = fftx_ld{k}(0, off, (void*)P, 0); }}");
             let _ = writeln!(s, "extern \"C\" __global__ void fftx_scatter{k}(u64 total, const u64* P, const {to}* in) {{ {GRID_STRIDE} fftx_st{k}(0, off, in[off], (void*)P, 0); }}");
             if let Some(shape) = fused_shape(p.n, prog.precision()) {
-                s += &fused_pass(k, p, &shape, prog.precision(), false);
+                s += &fused_pass(k, p, &shape, prog.precision());
             }
         }
     }

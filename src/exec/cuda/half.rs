@@ -29,7 +29,7 @@
 
 use super::cudagen;
 use super::cufft::{CufftPlan, FftType, Layout};
-use super::kernels::{compile_generated, generated_function, resident_grid, Generated};
+use super::kernels::{compile_generated, generated_function, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::problem::{Kind, Kind1d, Precision, Problem};
 use crate::program::multipass::{ElementBytes, MultiPass, Twiddle};
@@ -524,24 +524,11 @@ fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
     Some(specs)
 }
 
-/// A pass kernel: its name, its Pass (whose pencils are the batch), its blocks' shape and
-/// whether its blocks loop over groups of pencils (`cudagen::fused_pass`'s `looped`).
+/// A pass kernel: its name, its Pass (whose pencils are the batch) and its blocks' shape.
 struct PassLaunch {
     name: String,
     pass: Pass,
     shape: FusedShape,
-    looped: bool,
-}
-
-/// Whether the pass kernel of length `n` loops over groups of pencils, loading the next
-/// group's inputs while it transforms the current one. That costs two registers an input of
-/// the first stage; measured on the H100 (bench/results/2026-11-27-h100-half-direct-io.md,
-/// 2^24 elements) it won where the first radix is at most 8 or every radix is a power of two
-/// (256: 0.102 -> 0.077 ms, 768: 0.100 -> 0.077, 1024: 0.115 -> 0.088, 4096: 0.121 -> 0.107)
-/// and lost for 1000 = 10^3 (0.116 -> 0.119) and 3072 = 16 x 12 x 16 (0.129 -> 0.143).
-fn prefetches(n: usize) -> bool {
-    crate::program::fftgen::radices(n)
-        .is_some_and(|r| r[0] <= 8 || r.iter().all(|x| x.is_power_of_two()))
 }
 
 /// The pass kernels' source for arrays of `alignment` and each pass's launch.
@@ -583,13 +570,11 @@ fn pass_source(p: &Problem, alignment: Alignment) -> Option<(String, Vec<PassLau
             spec.twiddle.map(|t| (t, sign)),
             alignment,
         );
-        let looped = prefetches(n) && cudagen::first_stage_direct(&pass, &spec.shape);
-        s += &cudagen::fused_pass(k, &pass, &spec.shape, Precision::F32, looped);
+        s += &cudagen::fused_pass(k, &pass, &spec.shape, Precision::F32);
         passes.push(PassLaunch {
             name: format!("fftx_pass{k}"),
             pass,
             shape: spec.shape.clone(),
-            looped,
         });
     }
     Some((s, passes))
@@ -935,12 +920,7 @@ fn pass_launches(device: &Device, source: &str, passes: &[PassLaunch]) -> Result
         let batch = l.pass.batch() as u64;
         let per_block = cudagen::pencils_per_block(&l.pass, &l.shape) as u64;
         let f = generated_function(m, &l.name)? as usize;
-        let groups = batch.div_ceil(per_block);
-        let grid = if l.looped {
-            resident_grid(device, f, l.shape.threads as u32, groups)
-        } else {
-            groups
-        };
+        let grid = batch.div_ceil(per_block);
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));
         }
@@ -1336,63 +1316,6 @@ mod tests {
         assert!(pass_source(&p17, Alignment::Word).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
-    }
-
-    /// The pass kernels loop over groups of pencils, prefetching the next group's inputs, only
-    /// for the lengths where that measured faster; the others keep one group a block.
-    #[test]
-    fn pass_kernels_prefetch_where_it_measured_faster() {
-        for (n, looped) in [
-            (256, true),
-            (768, true),
-            (1024, true),
-            (4096, true),
-            (1000, false),
-            (3072, false),
-        ] {
-            assert_eq!(prefetches(n), looped, "n = {n}");
-            let p = problem(
-                Kind::Dft { sign: -1 },
-                vec![IoDim::new(n as isize, 2, 2)],
-                vec![IoDim::new(64, 2 * n as isize, 2 * n as isize)],
-            );
-            let (src, passes) = pass_source(&p, Alignment::Word).unwrap();
-            assert_eq!(passes[0].looped, looped);
-            assert_eq!(
-                src.contains("for (u64 g = blockIdx.x; g < groups; g += gridDim.x)"),
-                looped
-            );
-            assert_eq!(
-                src.contains("    pf0 = (live ? fftx_ldp0(P, b, (t + 0))"),
-                looped
-            );
-            assert!(
-                src.contains("u0 = pf0;") == looped
-                    && src.contains("u0 = (live ? fftx_ldp0(P, b, (t + 0))") != looped
-            );
-        }
-        // 16 points: a power of two, but one stage of one thread a pencil, loaded through
-        // shared memory: nothing to prefetch, no loop.
-        assert!(prefetches(16));
-        let p16 = problem(
-            Kind::Dft { sign: -1 },
-            vec![IoDim::new(16, 2, 2)],
-            vec![IoDim::new(64, 32, 32)],
-        );
-        let (src, passes) = pass_source(&p16, Alignment::Word).unwrap();
-        assert!(!passes[0].looped && !src.contains("groups"));
-        // An r2c of rank 2: the packed real pass and the strided pass over the scratch load
-        // through shared memory: no loop.
-        let p = problem(
-            Kind::R2c,
-            vec![IoDim::new(256, 2 * 256, 2 * 129), IoDim::new(256, 1, 2)],
-            vec![],
-        );
-        let (_, passes) = pass_source(&p, Alignment::Word).unwrap();
-        assert_eq!(
-            passes.iter().map(|l| l.looped).collect::<Vec<_>>(),
-            [false, false]
-        );
     }
 
     /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its

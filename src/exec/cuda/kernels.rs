@@ -274,26 +274,6 @@ pub fn generated_function(module: usize, name: &str) -> Result<cu::CUfunction> {
     Ok(f)
 }
 
-/// Blocks of a loop-over-groups kernel (`cudagen::fused_pass`, the function `f` of a loaded
-/// module) to launch on `device`: as many of `threads` threads as its multiprocessors keep
-/// resident at once (the driver's occupancy for `f`), at most `groups`.
-pub fn resident_grid(device: &Device, f: usize, threads: u32, groups: u64) -> u64 {
-    let mut per_sm: std::ffi::c_int = 0;
-    // SAFETY: a loaded function and an out-pointer to a local.
-    let ok = unsafe {
-        cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &mut per_sm,
-            f as cu::CUfunction,
-            threads as i32,
-            0,
-        )
-    } == cu::CUresult::CUDA_SUCCESS;
-    let per_sm = if ok { per_sm.max(1) as u64 } else { 1 };
-    (device.multiprocessors.max(1) as u64 * per_sm)
-        .min(groups)
-        .max(1)
-}
-
 /// Unloads the generated modules and drops the LTO-IR images on every device
 /// (`fftx_shutdown`): plans made before must not run after it.
 pub fn forget_generated() {
