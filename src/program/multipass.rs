@@ -75,7 +75,14 @@ impl MultiPass {
     /// The split of `n` into two or three pass lengths that moves the fewest bytes, counting a
     /// strided side's accesses at the 32-byte sectors they touch: a pass kernel's block takes
     /// `strided_shape`'s pencils, adjacent in memory, so a strided access covers that many
-    /// elements of a sector. None when no split exists (a prime factor over 16).
+    /// elements of a sector. Among splits of equal cost, the one of the fewest Stockham stages
+    /// over its passes (each a shared-memory round trip and a barrier), then of the fewest
+    /// passes, then of the smallest first length: on an H200 (binary16 storage, 2026-11-29) the
+    /// stages picked the fastest of the tied splits every time, 65536 as 256 x 256 (0.155 ms
+    /// against 128 x 512's 0.187), 10^6 as 1000 x 1000 (0.248 against 800 x 1250's 0.286),
+    /// 49152 as 192 x 256, 16384 as 64 x 256 (128 x 128, as few stages: 0.198), 15625 as
+    /// 25 x 625 (bench/results/2026-11-29-h200-half-splits.md). None when no split exists (a
+    /// prime factor over 16).
     pub fn choose(n: usize, bytes: ElementBytes) -> Option<MultiPass> {
         let lengths: Vec<usize> = (2..=4096.min(n / 2))
             .filter(|f| n.is_multiple_of(*f) && fused_shape(*f, Precision::F32).is_some())
@@ -94,12 +101,21 @@ impl MultiPass {
         splits
             .into_iter()
             .filter_map(|f| MultiPass::new(n, f))
-            .map(|m| (m.cost(bytes), m))
+            .map(|m| (m.cost(bytes), m.stages(), m))
             .min_by(|a, b| {
                 a.0.total_cmp(&b.0)
-                    .then(a.1.factors.len().cmp(&b.1.factors.len()))
+                    .then(a.1.cmp(&b.1))
+                    .then(a.2.factors.len().cmp(&b.2.factors.len()))
             })
-            .map(|(_, m)| m)
+            .map(|(_, _, m)| m)
+    }
+
+    /// The Stockham stages of all the passes' kernels.
+    fn stages(&self) -> usize {
+        self.factors
+            .iter()
+            .map(|&f| strided_shape(f, Precision::F32).map_or(usize::MAX / 8, |s| s.radices.len()))
+            .sum()
     }
 
     /// Bytes an element costs over the passes: each side's bytes over the share of the
@@ -303,16 +319,23 @@ mod tests {
             scratch: 8,
         };
         let f = |n| MultiPass::choose(n, bytes).map(|m| m.factors);
+        // The splits measured fastest on an H200 (2026-11-29), ties of the byte count broken
+        // by the stages: 96 x 512 and 192 x 256 cost the same bytes, 5 and 4 stages.
         for (n, split) in [
-            (3usize << 14, vec![96, 512]),
+            (3usize << 14, vec![192, 256]),
+            (1 << 14, vec![64, 256]),
+            (1 << 16, vec![256, 256]),
             (1 << 18, vec![512, 512]),
             (1 << 20, vec![1024, 1024]),
             (3 << 18, vec![768, 1024]),
             (15625, vec![25, 625]),
             (390625, vec![625, 625]),
+            (1_000_000, vec![1000, 1000]),
         ] {
             assert_eq!(f(n), Some(split), "n = {n}");
         }
+        let stages = |f: Vec<usize>| MultiPass::new(f.iter().product(), f).unwrap().stages();
+        assert_eq!((stages(vec![96, 512]), stages(vec![192, 256])), (5, 4));
         assert!(f(17 * 4096).is_none());
         let cost = |f: Vec<usize>| MultiPass::new(1_000_000, f).unwrap().cost(bytes);
         assert!(cost(vec![1000, 1000]) < cost(vec![250, 4000]));

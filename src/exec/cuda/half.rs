@@ -1330,25 +1330,25 @@ mod tests {
             vec![IoDim::new(3, 2 * n, 2 * n)],
         );
         p.in_place = true;
-        let (src, passes) = pass_source(&p, Alignment::Word).expect("96 x 512");
+        let (src, passes) = pass_source(&p, Alignment::Word).expect("192 x 256");
         let lengths: Vec<usize> = passes.iter().map(|l| l.pass.n).collect();
-        assert_eq!(lengths, [96, 512]);
-        assert_eq!(passes[0].pass.batch(), 512 * 3);
-        assert_eq!(passes[1].pass.batch(), 96 * 3);
-        assert_eq!(passes[0].shape, strided_shape(96, Precision::F32).unwrap());
+        assert_eq!(lengths, [192, 256]);
+        assert_eq!(passes[0].pass.batch(), 256 * 3);
+        assert_eq!(passes[1].pass.batch(), 192 * 3);
+        assert_eq!(passes[0].shape, strided_shape(192, Precision::F32).unwrap());
         let st0 = &src[src.find("void fftx_stp0").unwrap()..];
         assert!(
-            st0.contains("e = fx_mul(e, fxh_tw0((unsigned)j * ((unsigned)b % 512u)));")
+            st0.contains("e = fx_mul(e, fxh_tw0((unsigned)j * ((unsigned)b % 256u)));")
                 && st0.contains("[2];"),
             "{st0}"
         );
         let st1 = &src[src.find("void fftx_stp1").unwrap()..];
         assert!(!st1[..st1.find('}').unwrap()].contains("fxh_tw"));
-        // The last pass writes element k1 + 96 k2 of the caller's output.
+        // The last pass writes element k1 + 192 k2 of the caller's output.
         assert!(
             st1.contains("[1];")
-                && st1.contains("int pos = (int)j * 192;")
-                && st1.contains("pos += (int)(c % 96u) * 2; c /= 96u;"),
+                && st1.contains("int pos = (int)j * 384;")
+                && st1.contains("pos += (int)(c % 192u) * 2; c /= 192u;"),
             "{st1}"
         );
         // w^i = w^(256 (i >> 8)) w^(i & 255) over the 49152 = 192 x 256 indices.
