@@ -313,7 +313,7 @@ fn post_r2c_from<T: Real>(src: &[Complex<T>], out: &mut [Complex<T>], tw: &[Comp
     }
 }
 
-/// The r2c pair loop out of place with AVX for f64 (as [`pairs_simd`]); `sr`/`dr` point at the
+/// The r2c pair loop out of place with AVX (as [`pairs_simd`]); `sr`/`dr` point at the
 /// partner of the first pair and go down. Returns the pairs done.
 #[inline]
 unsafe fn pairs_simd_from<T: Real>(
@@ -328,45 +328,48 @@ unsafe fn pairs_simd_from<T: Real>(
     if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>()
         && std::arch::is_x86_feature_detected!("avx")
     {
-        return pairs_f64_avx_from(
+        return pairs_f64_avx(
             sl as *const f64,
             sr as *const f64,
             dl as *mut f64,
             dr as *mut f64,
             pairs,
             tw.as_ptr() as *const f64,
+            (0.5, 1.0),
         );
     }
     #[cfg(target_arch = "x86_64")]
     if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
         && std::arch::is_x86_feature_detected!("avx")
     {
-        return pairs_f32_avx_from(
+        return pairs_f32_avx(
             sl as *const f32,
             sr as *const f32,
             dl as *mut f32,
             dr as *mut f32,
             pairs,
             tw.as_ptr() as *const f32,
+            (0.5, 1.0),
         );
     }
     let _ = (sl, sr, dl, dr, pairs, tw);
     0
 }
 
-/// [`pairs_f64_avx_from`] in single precision, four pairs at a time ([`pair_step_f32`]).
+/// [`pairs_f64_avx`] in single precision, four pairs at a time ([`pair_step_f32`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-unsafe fn pairs_f32_avx_from(
+unsafe fn pairs_f32_avx(
     sl: *const f32,
     sr: *const f32,
     dl: *mut f32,
     dr: *mut f32,
     pairs: usize,
     tp: *const f32,
+    (scale, sign): (f32, f32),
 ) -> usize {
     use std::arch::x86_64::*;
-    let (scale, sign) = (_mm256_set1_ps(0.5), _mm256_set1_ps(1.0));
+    let (scale, sign) = (_mm256_set1_ps(scale), _mm256_set1_ps(sign));
     let mut k = 0;
     while k + 4 <= pairs {
         let o = 2 * k as isize;
@@ -383,20 +386,22 @@ unsafe fn pairs_f32_avx_from(
     k
 }
 
-/// [`pairs_f64_avx`] for r2c (scale 1/2, sign 1) out of place: pair k reads `sl[k]`, `sr[-k]`
-/// and writes `dl[k]`, `dr[-k]` (complex elements).
+/// The pair loop two pairs at a time ([`pair_step`]) with (`scale`, `sign`): pair k reads
+/// `sl[k]` and `sr[-k]` and writes `dl[k]` and `dr[-k]` (complex elements; in place where the
+/// destinations are the sources: a step loads before it stores). Returns the pairs done.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-unsafe fn pairs_f64_avx_from(
+unsafe fn pairs_f64_avx(
     sl: *const f64,
     sr: *const f64,
     dl: *mut f64,
     dr: *mut f64,
     pairs: usize,
     tp: *const f64,
+    (scale, sign): (f64, f64),
 ) -> usize {
     use std::arch::x86_64::*;
-    let (scale, sign) = (_mm256_set1_pd(0.5), _mm256_set1_pd(1.0));
+    let (scale, sign) = (_mm256_set1_pd(scale), _mm256_set1_pd(sign));
     let mut k = 0;
     while k + 2 <= pairs {
         let o = 2 * k as isize;
@@ -537,20 +542,24 @@ fn pairs_simd<T: Real>(
     scale: T,
     sign: T,
 ) -> usize {
+    let pairs = left.len();
+    assert!(right.len() >= pairs && tw.len() >= pairs);
+    if pairs == 0 {
+        return 0;
+    }
+    // The partner of pair 0, the right's last element; pair k's is k elements below it.
+    // SAFETY: right is not empty (it has at least `pairs` elements).
+    let last = unsafe { right.as_mut_ptr().add(right.len() - 1) };
     #[cfg(target_arch = "x86_64")]
     if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>()
         && std::arch::is_x86_feature_detected!("avx")
     {
         let f = |x: T| x.to_f64().expect("f64");
-        // SAFETY: T is f64 (same layout), and the CPU has AVX.
+        let (l, r) = (left.as_mut_ptr() as *mut f64, last as *mut f64);
+        // SAFETY: T is f64 (same layout), the CPU has AVX, pairs k < `pairs` lie in the slices.
         unsafe {
-            return pairs_f64_avx(
-                &mut *(left as *mut [Complex<T>] as *mut [Complex<f64>]),
-                &mut *(right as *mut [Complex<T>] as *mut [Complex<f64>]),
-                &*(tw as *const [Complex<T>] as *const [Complex<f64>]),
-                f(scale),
-                f(sign),
-            );
+            let tp = tw.as_ptr() as *const f64;
+            return pairs_f64_avx(l, r, l, r, pairs, tp, (f(scale), f(sign)));
         }
     }
     #[cfg(target_arch = "x86_64")]
@@ -558,53 +567,15 @@ fn pairs_simd<T: Real>(
         && std::arch::is_x86_feature_detected!("avx")
     {
         let f = |x: T| x.to_f32().expect("f32");
-        // SAFETY: T is f32 (same layout), and the CPU has AVX.
+        let (l, r) = (left.as_mut_ptr() as *mut f32, last as *mut f32);
+        // SAFETY: T is f32 (same layout), the CPU has AVX, pairs k < `pairs` lie in the slices.
         unsafe {
-            return pairs_f32_avx(
-                &mut *(left as *mut [Complex<T>] as *mut [Complex<f32>]),
-                &mut *(right as *mut [Complex<T>] as *mut [Complex<f32>]),
-                &*(tw as *const [Complex<T>] as *const [Complex<f32>]),
-                f(scale),
-                f(sign),
-            );
+            let tp = tw.as_ptr() as *const f32;
+            return pairs_f32_avx(l, r, l, r, pairs, tp, (f(scale), f(sign)));
         }
     }
-    let _ = (left, right, tw, scale, sign);
+    let _ = (left, last, tw, scale, sign);
     0
-}
-
-/// [`pairs_f64_avx`] in single precision, four pairs at a time ([`pair_step_f32`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-unsafe fn pairs_f32_avx(
-    left: &mut [Complex<f32>],
-    right: &mut [Complex<f32>],
-    tw: &[Complex<f32>],
-    scale: f32,
-    sign: f32,
-) -> usize {
-    use std::arch::x86_64::*;
-    let (pairs, r) = (left.len(), right.len());
-    assert!(r >= pairs && tw.len() >= pairs);
-    let (lp, rp, tp) = (
-        left.as_mut_ptr() as *mut f32,
-        right.as_mut_ptr() as *mut f32,
-        tw.as_ptr() as *const f32,
-    );
-    let (scale, sign) = (_mm256_set1_ps(scale), _mm256_set1_ps(sign));
-    let mut k = 0;
-    while k + 4 <= pairs {
-        // a_k .. a_k+3 and b_r-4-k .. b_r-1-k
-        let (a, b) = (
-            _mm256_loadu_ps(lp.add(2 * k)),
-            _mm256_loadu_ps(rp.add(2 * (r - 4 - k))),
-        );
-        let (lo, hi) = pair_step_f32(a, b, _mm256_loadu_ps(tp.add(2 * k)), scale, sign);
-        _mm256_storeu_ps(lp.add(2 * k), lo);
-        _mm256_storeu_ps(rp.add(2 * (r - 4 - k)), hi);
-        k += 4;
-    }
-    k
 }
 
 /// Four complex f32 in reverse order.
@@ -645,39 +616,6 @@ unsafe fn pair_step_f32(
     let lo = _mm256_add_ps(h, w);
     let hi = _mm256_xor_ps(_mm256_sub_ps(h, w), neg_im);
     (lo, reverse4(hi))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-unsafe fn pairs_f64_avx(
-    left: &mut [Complex<f64>],
-    right: &mut [Complex<f64>],
-    tw: &[Complex<f64>],
-    scale: f64,
-    sign: f64,
-) -> usize {
-    use std::arch::x86_64::*;
-    let (pairs, r) = (left.len(), right.len());
-    assert!(r >= pairs && tw.len() >= pairs);
-    let (lp, rp, tp) = (
-        left.as_mut_ptr() as *mut f64,
-        right.as_mut_ptr() as *mut f64,
-        tw.as_ptr() as *const f64,
-    );
-    let (scale, sign) = (_mm256_set1_pd(scale), _mm256_set1_pd(sign));
-    let mut k = 0;
-    while k + 2 <= pairs {
-        // a_k, a_k+1 and b_r-2-k, b_r-1-k
-        let (a, b) = (
-            _mm256_loadu_pd(lp.add(2 * k)),
-            _mm256_loadu_pd(rp.add(2 * (r - 2 - k))),
-        );
-        let (lo, hi) = pair_step(a, b, _mm256_loadu_pd(tp.add(2 * k)), scale, sign);
-        _mm256_storeu_pd(lp.add(2 * k), lo);
-        _mm256_storeu_pd(rp.add(2 * (r - 2 - k)), hi);
-        k += 2;
-    }
-    k
 }
 
 /// Two pairs of the pair loops at once: `a` holds left elements k, k+1, `b` their partners as
