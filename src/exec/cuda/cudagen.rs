@@ -403,8 +403,9 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// instructions (bench/results/2026-11-27-h100-half-direct-io.md).
 ///
 /// Block i takes group i of the pencils. (Blocks that looped over groups, loading the next
-/// group's first-stage inputs while transforming the current one, were 4% slower on an H200
-/// once the binary16 accesses had no address test: 3125 points 20%, 1024 15%,
+/// group's first-stage inputs while transforming the current one, lost on an H200 once the
+/// binary16 accesses had no address test: one group a block took 0.954x their time over the
+/// half benchmark, 3125 points 0.80x, 1024 0.86x;
 /// bench/results/2026-11-29-h200-half-aligned-kernels.md.)
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and

@@ -75,7 +75,8 @@ enum Place {
 /// 4-byte aligned, so that a complex binary16 element whose scalars are an even number apart
 /// moves as one 32-bit word (half the memory instructions of two 16-bit accesses), `Half`
 /// otherwise. Built for one alignment, a kernel has no test of the addresses in its element
-/// accesses: on an H200 that test cost 10% of the pass kernels' time (2026-11-29 results).
+/// accesses: on an H200 that test cost 10% of a 768-point pass kernel's time
+/// (bench/results/2026-11-29-h200-half-aligned-kernels.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Alignment {
     Word,
