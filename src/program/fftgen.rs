@@ -259,6 +259,30 @@ pub fn radices(n: usize) -> Option<Vec<usize>> {
     (1..=5).find_map(|stages| search(n, stages))
 }
 
+/// The radices of the f32 kernels' pencils of `n` points: [`radices`], or radix-25 stages first
+/// (25-point codelets, 5 x 5) where they save two stages or more: 625 = 25 x 25 and
+/// 3125 = 25 x 25 x 5. Standalone on an H200, binary16 pass kernels over 2^24 elements
+/// (bench/results/2026-11-29-h200-half-items.md): 3125 points 0.126 -> 0.099 ms, 625 0.095 ->
+/// 0.079; where one stage is saved (125 = 25 x 5) it lost (0.074 -> 0.078).
+pub fn radices_f32(n: usize) -> Option<Vec<usize>> {
+    let plain = radices(n);
+    let stages = |r: &Option<Vec<usize>>| r.as_ref().map_or(usize::MAX, Vec::len);
+    let mut best = plain.clone();
+    let (mut rest, mut lead) = (n, Vec::new());
+    while rest.is_multiple_of(25) {
+        rest /= 25;
+        lead.push(25);
+        let with = match rest {
+            1 => Some(lead.clone()),
+            _ => radices(rest).map(|r| [lead.clone(), r].concat()),
+        };
+        if stages(&with).saturating_add(2) <= stages(&plain) && stages(&with) < stages(&best) {
+            best = with;
+        }
+    }
+    best
+}
+
 /// Mixed-radix Stockham autosort over one pencil, as the fused kernel computes it (its CPU
 /// twin): stage `s` of radix `R` with `p` (the product of the earlier radices) takes item `i`
 /// (`0 <= i < n/R`, `k = i % p`) from `x[i + r n/R]`, twiddles by exp(sign 2 pi i r k / (p R)),
@@ -394,6 +418,29 @@ mod tests {
         assert_eq!(radices(5usize.pow(6)), None, "six stages");
         assert_eq!(radices(256), Some(vec![16, 16]));
         assert_eq!(radices(512), Some(vec![8, 8, 8]));
+    }
+
+    /// The f32 kernels take radix-25 stages first where they save two stages, and the Stockham
+    /// stages over them compute the DFT.
+    #[test]
+    fn f32_radices_take_25_where_it_saves_two_stages() {
+        assert_eq!(radices_f32(3125), Some(vec![25, 25, 5]));
+        assert_eq!(radices_f32(625), Some(vec![25, 25]));
+        assert_eq!(radices_f32(5usize.pow(6)), Some(vec![25, 25, 25]));
+        for n in [125, 25, 1000, 256, 4096, 1250, 2500] {
+            assert_eq!(radices_f32(n), radices(n), "n = {n}");
+        }
+        for n in [625, 3125] {
+            let r = radices_f32(n).unwrap();
+            let x = random(n, n as u64 + 1);
+            for sign in [-1, 1] {
+                let e = rel_err(&Stockham::new(&r, sign).run(&x), &direct(&x, sign));
+                assert!(
+                    e < 1e-14 * (n as f64).log2(),
+                    "n={n} {r:?} sign={sign}: {e}"
+                );
+            }
+        }
     }
 
     #[test]

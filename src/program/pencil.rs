@@ -426,7 +426,7 @@ fn merged(passes: Vec<Pass>, precision: Precision) -> Vec<Pass> {
 }
 
 /// How a fused pass kernel covers its pencils: the radices of its stages, `pencils` per block
-/// of `threads` (= pencils * the most items a stage has).
+/// of `threads` (= pencils * the threads a pencil, `fused_shape`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FusedShape {
     pub radices: Vec<usize>,
@@ -445,9 +445,26 @@ pub fn shared_stride(n: usize) -> usize {
 /// radices (see `fftgen::radices`) or does not fit in shared memory: such a pass runs through
 /// cuFFT. Both precisions take the same shape for the lengths f64 can (up to 2048 points); f32
 /// elements, half the size, also fit pencils of up to 4096 points.
+///
+/// A thread takes one item of every stage, the most items a stage has (f64), or in f32 the
+/// greatest common divisor of the stages' items where that is at least a fifth of the most and
+/// a warp, so that every thread has work in every stage (items t, t + threads, ...): on an H200, binary16
+/// 1024 points [8, 8, 16] 64 threads a pencil instead of 128, 0.062 -> 0.057 ms over 2^24
+/// elements; 3125 [25, 25, 5] 125 instead of 625 (bench/results/2026-11-29-h200-half-items.md).
+/// Several items a thread where every stage already kept every thread busy did not gain (1000
+/// points 50 threads: 0.071 -> 0.073 ms; 256 points 8: 0.047 -> 0.062).
 pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
-    let radices = super::fftgen::radices(n)?;
-    let t = radices.iter().map(|r| n / r).max().unwrap_or(1);
+    let radices = match precision {
+        Precision::F32 => super::fftgen::radices_f32(n)?,
+        Precision::F64 => super::fftgen::radices(n)?,
+    };
+    let items: Vec<usize> = radices.iter().map(|r| n / r).collect();
+    let most = items.iter().copied().max().unwrap_or(1);
+    let common = items.iter().fold(0, |g, &i| gcd(g, i));
+    let t = match precision {
+        Precision::F32 if common >= 32 && common * 5 >= most => common,
+        _ => most,
+    };
     let pencils = (256 / t).min(2048 / n).max(1);
     if t > 1024 || pencils * shared_stride(n) * 2 * precision.bytes() > 48 << 10 {
         return None;
@@ -457,6 +474,14 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
         pencils,
         threads: pencils * t,
     })
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// The shape of a fused kernel whose pass is strided on a side (its pencils adjacent in memory
@@ -506,6 +531,24 @@ mod tests {
             assert!(s.pencils * shared_stride(n) * 8 <= 48 << 10);
             assert_eq!(s.radices, fused_shape(n, Precision::F32).unwrap().radices);
         }
+    }
+
+    /// f32 kernels give a pencil the stages' common items where every thread then works in
+    /// every stage (1024: items 128, 128, 64); f64 keeps the most items a stage has.
+    #[test]
+    fn f32_threads_a_pencil_keep_every_stage_busy() {
+        let per_pencil = |n: usize, p: Precision| {
+            let s = fused_shape(n, p).unwrap();
+            (s.radices.clone(), s.threads / s.pencils)
+        };
+        assert_eq!(per_pencil(1024, Precision::F32), (vec![8, 8, 16], 64));
+        assert_eq!(per_pencil(1024, Precision::F64), (vec![8, 8, 16], 128));
+        assert_eq!(per_pencil(3125, Precision::F32), (vec![25, 25, 5], 125));
+        assert_eq!(per_pencil(625, Precision::F32), (vec![25, 25], 25));
+        assert_eq!(per_pencil(625, Precision::F64), (vec![5, 5, 5, 5], 125));
+        // A common count under a warp (192: items 16 and 12) keeps one item a thread.
+        assert_eq!(per_pencil(192, Precision::F32), (vec![12, 16], 16));
+        assert_eq!(per_pencil(1000, Precision::F32), (vec![10, 10, 10], 100));
     }
 
     #[test]

@@ -456,7 +456,7 @@ pub fn fused_pass(k: usize, p: &Pass, shape: &FusedShape, precision: Precision) 
     }
     s += &block;
     s += "  const u64 b = b0 + q;\n  const bool live = b < batch;\n";
-    let first = |j: usize| load(&format!("(t + {})", j * items0));
+    let first = |q: usize, ti: &str| load(&format!("({ti} + {})", q * items0));
     let store = |j: &str, v: &str| direct_store(k, p, j, v);
     let ends = |first_stage: bool, last: bool| Ends {
         first: (first_stage && direct_in).then_some(&first as &FirstInput),
@@ -466,6 +466,7 @@ pub fn fused_pass(k: usize, p: &Pass, shape: &FusedShape, precision: Precision) 
     stages(
         &mut s,
         &radices,
+        t,
         signs[0],
         &format!("fftx_tw{k}_0"),
         (&pad, layout.pad_every),
@@ -476,6 +477,7 @@ pub fn fused_pass(k: usize, p: &Pass, shape: &FusedShape, precision: Precision) 
         stages(
             &mut s,
             &radices,
+            t,
             signs[1],
             &format!("fftx_tw{k}_1"),
             (&pad, layout.pad_every),
@@ -725,18 +727,24 @@ struct Ends<'a> {
     store: Option<&'a StoreStmt<'a>>,
 }
 
-/// The first stage's input `q` (element t + q n/r of the thread's pencil), as an expression.
-type FirstInput<'a> = dyn Fn(usize) -> String + 'a;
+/// The first stage's input `q` of item `ti` (element ti + q n/r of the thread's pencil), as an
+/// expression.
+type FirstInput<'a> = dyn Fn(usize, &str) -> String + 'a;
 
 /// The statement storing value `v` at element `j` of the thread's pencil.
 type StoreStmt<'a> = dyn Fn(&str, &str) -> String + 'a;
 
-/// The Stockham stages over the pencil at `x` (thread `t` of the pencil's threads), the first
-/// reading and the last writing through `ends` where it says so (stage 0 reads elements
-/// t + q n/r; the last stage, p = n/r, writes (t - k) r + k + q p = t + q n/r).
+/// The Stockham stages over the pencil at `x` (thread `t` of the pencil's `per_pencil`
+/// threads), the first reading and the last writing through `ends` where it says so (stage 0
+/// reads elements t + q n/r; the last stage, p = n/r, writes (t - k) r + k + q p = t + q n/r).
+///
+/// A stage of n/r items takes ceil(n/r / per_pencil) of them a thread: items t, t + per_pencil,
+/// ... Every item's inputs are read (and transformed) before the barrier, every output written
+/// after it, so that the thread's items are independent work in flight together.
 fn stages(
     s: &mut String,
     radices: &[usize],
+    per_pencil: usize,
     sign: i32,
     table: &str,
     (pad, pad_every): (&dyn Fn(&str) -> String, usize),
@@ -747,52 +755,81 @@ fn stages(
     let mut pp = 1usize;
     for (st, &r) in radices.iter().enumerate() {
         let items = n / r;
+        let per_thread = items.div_ceil(per_pencil);
         let from_global = st == 0 && ends.first.is_some();
         let to_global = st + 1 == radices.len() && ends.store.is_some();
-        let _ = writeln!(s, "  {{ // stage {st}: radix {r}, p = {pp}");
-        for q in 0..r {
-            let _ = writeln!(s, "  fx_cplx u{q} = fx_c(0.0, 0.0);");
-        }
-        let _ = writeln!(s, "  const int k = t % {pp};\n  if (t < {items}) {{");
-        if !from_global {
-            let _ = writeln!(s, "    const int t_p = {};", pad("t"));
-        }
-        for q in 0..r {
-            let c = q * items;
-            let at = if let Some(input) = ends.first.filter(|_| from_global) {
-                input(q)
-            } else if items.is_multiple_of(pad_every) {
-                format!("x[t_p + {}]", c + c / pad_every)
-            } else {
-                format!("x[{}]", pad(&format!("t + {c}")))
-            };
-            let _ = writeln!(s, "    u{q} = {at};");
-        }
-        if pp > 1 {
-            let _ = writeln!(s, "    const fx_cplx* w = {table}_{st} + k * {};", r - 1);
-            for q in 1..r {
-                let _ = writeln!(s, "    u{q} = fx_mul(u{q}, w[{}]);", q - 1);
+        let codelet = Codelet::new(r, sign);
+        // Item i of the thread: ti, its k = ti mod p, and the test that it exists.
+        let item_head = |s: &mut String, i: usize| {
+            let _ = writeln!(
+                s,
+                "  {{ const int ti = t + {}; const int k = ti % {pp};\n  if ({}) {{",
+                i * per_pencil,
+                if items == per_thread * per_pencil {
+                    "true".to_string()
+                } else {
+                    format!("ti < {items}")
+                }
+            );
+        };
+        let _ = writeln!(
+            s,
+            "  {{ // stage {st}: radix {r}, p = {pp}, {per_thread} a thread"
+        );
+        for i in 0..per_thread {
+            for q in 0..r {
+                let _ = writeln!(s, "  fx_cplx u{i}_{q} = fx_c(0.0, 0.0);");
             }
         }
-        *s += &Codelet::new(r, sign).cuda("u");
-        *s += "  }\n";
+        for i in 0..per_thread {
+            item_head(s, i);
+            if !from_global {
+                let _ = writeln!(s, "    const int t_p = {};", pad("ti"));
+            }
+            for q in 0..r {
+                let c = q * items;
+                let at = if let Some(input) = ends.first.filter(|_| from_global) {
+                    input(q, "ti")
+                } else if items.is_multiple_of(pad_every) {
+                    format!("x[t_p + {}]", c + c / pad_every)
+                } else {
+                    format!("x[{}]", pad(&format!("ti + {c}")))
+                };
+                let _ = writeln!(s, "    u{i}_{q} = {at};");
+            }
+            if pp > 1 {
+                let _ = writeln!(s, "    const fx_cplx* w = {table}_{st} + k * {};", r - 1);
+                for q in 1..r {
+                    let _ = writeln!(s, "    u{i}_{q} = fx_mul(u{i}_{q}, w[{}]);", q - 1);
+                }
+            }
+            *s += &codelet.cuda(&format!("u{i}_"));
+            *s += "  }\n  }\n";
+        }
         match ends.store {
             Some(store) if to_global => {
-                let _ = writeln!(s, "  if (t < {items}) {{");
-                for q in 0..r {
-                    let _ = writeln!(
-                        s,
-                        "    {}",
-                        store(&format!("(t + {})", q * items), &format!("u{q}"))
-                    );
+                for i in 0..per_thread {
+                    item_head(s, i);
+                    for q in 0..r {
+                        let _ = writeln!(
+                            s,
+                            "    {}",
+                            store(&format!("(ti + {})", q * items), &format!("u{i}_{q}"))
+                        );
+                    }
+                    *s += "  }\n  }\n";
                 }
-                *s += "  }\n  }\n";
+                *s += "  }\n";
             }
             _ => {
                 if !from_global {
                     *s += "  __syncthreads();\n";
                 }
-                stage_writes(s, r, items, pp, (pad, pad_every));
+                for i in 0..per_thread {
+                    item_head(s, i);
+                    stage_writes(s, r, pp, &format!("u{i}_"), (pad, pad_every));
+                    *s += "  }\n  }\n";
+                }
                 *s += "  __syncthreads();\n  }\n";
             }
         }
@@ -800,19 +837,16 @@ fn stages(
     }
 }
 
-/// A Stockham stage's writes to shared memory: item `t` (k = t mod p) stores `u{q}` at
-/// (t - k) r + k + q p, padded, with constant offsets where [`write_fold`] allows.
+/// A Stockham stage's writes to shared memory: item `ti` (k = ti mod p) stores `{u}{q}` at
+/// (ti - k) r + k + q p, padded, with constant offsets where [`write_fold`] allows.
 fn stage_writes(
     s: &mut String,
     r: usize,
-    items: usize,
     pp: usize,
+    u: &str,
     (pad, pad_every): (&dyn Fn(&str) -> String, usize),
 ) {
-    let _ = writeln!(
-        s,
-        "  if (t < {items}) {{\n    const int w0 = (t - k) * {r} + k;"
-    );
+    let _ = writeln!(s, "    const int w0 = (ti - k) * {r} + k;");
     let folds = match write_fold(pp, r, pad_every) {
         Some(WriteBase::Padded) => {
             let _ = writeln!(s, "    const int w_p = {};", pad("w0"));
@@ -821,7 +855,7 @@ fn stage_writes(
         Some(WriteBase::Split) => {
             let _ = writeln!(
                 s,
-                "    const int w_p = (t - k) * {r} + (t - k) * {r} / {pad_every} + k;"
+                "    const int w_p = (ti - k) * {r} + (ti - k) * {r} / {pad_every} + k;"
             );
             true
         }
@@ -834,9 +868,8 @@ fn stage_writes(
         } else {
             pad(&format!("w0 + {c}"))
         };
-        let _ = writeln!(s, "    x[{at}] = u{q};");
+        let _ = writeln!(s, "    x[{at}] = {u}{q};");
     }
-    *s += "  }\n";
 }
 
 /// How a Stockham stage's writes (item k, k = t mod p, writes w0 + q p with

@@ -119,17 +119,20 @@ fn accesses(n: usize, shape: &FusedShape) -> Vec<Warp> {
             });
         }
     }
-    // The Stockham stages: item t reads t + q n/r and writes (t - k) r + k + q p.
+    // The Stockham stages: item t reads t + q n/r and writes (t - k) r + k + q p; a thread
+    // takes items t, t + per_pencil, ...
     let mut p = 1;
     for &r in &shape.radices {
         let items = n / r;
-        let item = |th: usize| {
-            let t = th % per_pencil;
-            (t < items).then_some((th / per_pencil, t))
-        };
-        for q in 0..r {
-            warps(&|th| item(th).map(|(pen, t)| (pen, t + q * items)));
-            warps(&|th| item(th).map(|(pen, t)| (pen, (t - t % p) * r + t % p + q * p)));
+        for i in 0..items.div_ceil(per_pencil) {
+            let item = |th: usize| {
+                let t = th % per_pencil + i * per_pencil;
+                (t < items).then_some((th / per_pencil, t))
+            };
+            for q in 0..r {
+                warps(&|th| item(th).map(|(pen, t)| (pen, t + q * items)));
+                warps(&|th| item(th).map(|(pen, t)| (pen, (t - t % p) * r + t % p + q * p)));
+            }
         }
         p *= r;
     }
