@@ -110,11 +110,18 @@ impl MultiPass {
             .map(|(_, _, m)| m)
     }
 
-    /// The Stockham stages of all the passes' kernels.
+    /// The Stockham stages of all the passes' kernels, a radix over 16 (25: 5 x 5 in
+    /// registers) counted as the two it computes: with the binary16 scratch on an H200, 10^6
+    /// as 100 x 100 x 100 (6 stages) took 0.217 ms, as 10 x 160 x 625 (5 with 625 = 25 x 25
+    /// counted once) 0.258 (bench/results/2026-11-29-h200-half-items.md).
     fn stages(&self) -> usize {
         self.factors
             .iter()
-            .map(|&f| strided_shape(f, Precision::F32).map_or(usize::MAX / 8, |s| s.radices.len()))
+            .map(|&f| {
+                strided_shape(f, Precision::F32).map_or(usize::MAX / 8, |s| {
+                    s.radices.iter().map(|&r| if r > 16 { 2 } else { 1 }).sum()
+                })
+            })
             .sum()
     }
 
@@ -185,13 +192,15 @@ impl MultiPass {
     }
 
     /// The passes on the CPU, as the GPU runs them (the kernels' twin): `x` (n elements) into
-    /// `out` through `scratch` (n elements), DFTs of sign `sign`.
+    /// `out` through `scratch` (n elements), DFTs of sign `sign`; `stored` gives what the
+    /// scratch holds of a value written to it (the half kernels' scratch rounds to binary16).
     pub fn run<T: rustfft::FftNum>(
         &self,
         sign: i32,
         x: &[Complex<T>],
         out: &mut [Complex<T>],
         scratch: &mut [Complex<T>],
+        stored: impl Fn(Complex<T>) -> Complex<T>,
     ) {
         let passes = self.passes();
         let last = passes.len() - 1;
@@ -227,7 +236,7 @@ impl MultiPass {
                     if i == last {
                         out[pos] = v;
                     } else {
-                        scratch[pos] = v;
+                        scratch[pos] = stored(v);
                     }
                 }
             }
@@ -265,7 +274,7 @@ mod tests {
             let m = MultiPass::new(n, factors.clone()).unwrap();
             let x = random(n, n as u64);
             let (mut out, mut scratch) = (vec![Complex::default(); n], vec![Complex::default(); n]);
-            m.run(sign, &x, &mut out, &mut scratch);
+            m.run(sign, &x, &mut out, &mut scratch, |v| v);
             let mut err = 0.0;
             let mut norm = 0.0;
             for (k, o) in out.iter().enumerate() {

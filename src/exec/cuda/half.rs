@@ -10,11 +10,14 @@
 //!   block's shared memory, `pencil::fused_shape`): one FFTX pass kernel
 //!   (`cudagen::fused_pass`) per axis, f32 Stockham stages in shared memory, whose element
 //!   loads widen binary16 and whose stores round to nearest even (1-D: one kernel, 4 bytes in
-//!   and 4 out a complex element; rank 2-3: a packed f32 scratch between the passes, and the
-//!   passes strided on a side in wide blocks, `pencil::strided_shape`); a 1-D c2c longer than
+//!   and 4 out a complex element; rank 2-3: a packed binary16 scratch between the passes, and
+//!   the passes strided on a side in wide blocks, `pencil::strided_shape`); a 1-D c2c longer than
 //!   one kernel takes (over 4096 points, up to 2^24) runs as two or three passes over the digits of
 //!   its length (`program::multipass`: strided pass kernels with the twiddle factors fused
-//!   into their stores, through the scratch), where it has radices up to 16;
+//!   into their stores, through the scratch), where it has radices up to 16. The scratch holds
+//!   binary16, as the caller's arrays do: its values never overflow where the output does not
+//!   (along each transformed axis max |DFT(v)| >= ||v||_2 >= max |v|, and twiddles have
+//!   modulus 1), and its one more rounding is 4 bytes less an element each way than f32;
 //! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3: prime factors over 16, r2c
 //!   and c2r over 4096 points): a kernel widens the input into packed f32, cuFFT transforms
 //!   it, a kernel rounds it into the output.
@@ -64,7 +67,7 @@ fn position(order: &[(isize, isize)]) -> String {
 }
 
 /// Where a pass reads or writes: the caller's binary16 array (its side of the problem) or the
-/// packed f32 complex scratch (row-major: the loops, then the complex shape).
+/// packed scratch of complex binary16 elements (row-major: the loops, then the complex shape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
     User { input: bool },
@@ -268,8 +271,9 @@ fn access(
         let words =
             alignment == Alignment::Word && order.iter().all(|&(_, stride)| stride % 2 == 0);
         let body = match (place, is_load, real, words) {
-            (Place::Scratch, true, _, _) => "  return __ldg((const fx_cplx*)a + pos);",
-            (Place::Scratch, false, _, _) => "  ((fx_cplx*)a)[pos] = e;",
+            // The scratch holds a complex element as one word of two binary16 values.
+            (Place::Scratch, true, _, _) => "  const unsigned w = __ldg((const unsigned*)a + pos); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));",
+            (Place::Scratch, false, _, _) => "  ((unsigned*)a)[pos] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16);",
             (_, true, true, _) => "  return fxh_f(__ldg((const unsigned short*)a + pos));",
             (_, false, true, _) => "  ((unsigned short*)a)[pos] = fxh_h(e);",
             (_, true, false, true) => "  const unsigned w = __ldg((const unsigned*)a + (pos >> 1)); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));",
@@ -463,7 +467,7 @@ fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
     }
     let bytes = ElementBytes {
         user: 4,
-        scratch: 8,
+        scratch: 4,
     };
     let split = match std::env::var("FFTX_HALF_FACTORS") {
         Ok(v) => v
@@ -477,7 +481,7 @@ fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
     let passes = split.passes();
     let last = passes.len() - 1;
     // The digits' strides in elements, times the caller's stride (in binary16 scalars) or
-    // the scratch's (1: packed f32 complex); then the loops.
+    // the scratch's (1: packed complex elements); then the loops.
     let side = |place: Place, order: &[(usize, usize)]| {
         let unit = match place {
             Place::User { input: true } => p.dims[0].is,
@@ -854,7 +858,7 @@ impl Drop for Block {
 enum Way {
     /// cuFFT's fp16 transform on the caller's arrays.
     Fp16(XtPlan),
-    /// Pass kernels (one per axis, or over the digits of a 1-D length), the f32 scratch
+    /// Pass kernels (one per axis, or over the digits of a 1-D length), the binary16 scratch
     /// between them, and what they are (for the printed plan).
     Passes(ByAlignment<Vec<Launch>>, Option<Block>, String),
     /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter: the
@@ -940,7 +944,7 @@ fn passes_way(
     let launches = pass_launches(device, source, passes)?;
     let scratch = if passes.len() > 1 {
         let elems: isize = complex_shape(p).iter().product::<isize>() * p.howmany() as isize;
-        Some(Block::new(device, elems as usize * 8)?)
+        Some(Block::new(device, elems as usize * 4)?)
     } else {
         None
     };
@@ -948,12 +952,12 @@ fn passes_way(
     let what = match (passes.len(), p.dims.len()) {
         (1, _) => "1 pass kernel (shared-memory Stockham in f32)".to_string(),
         (k, 1) => format!(
-            "{k} pass kernels (shared-memory Stockham in f32) over the digits of {} = {}, the twiddle factors fused into the stores, f32 scratch between",
+            "{k} pass kernels (shared-memory Stockham in f32) over the digits of {} = {}, the twiddle factors fused into the stores, binary16 scratch between",
             p.dims[0].n,
             lengths.join(" x ")
         ),
         (k, _) => format!(
-            "{k} pass kernels (shared-memory Stockham in f32, one per axis: {}), f32 scratch between",
+            "{k} pass kernels (shared-memory Stockham in f32, one per axis: {}), binary16 scratch between",
             lengths.join(", ")
         ),
     };
@@ -1280,9 +1284,15 @@ mod tests {
         let ld0 = &src[src.find("fftx_ldp0").unwrap()..];
         assert!(ld0.contains("const unsigned w = __ldg((const unsigned*)a + (pos >> 1));"));
         let ld1 = &src[src.find("fftx_ldp1").unwrap()..];
-        assert!(ld1.contains("return __ldg((const fx_cplx*)a + pos);"));
+        // The scratch: a complex element one word of two binary16 values.
+        assert!(ld1.contains("const unsigned w = __ldg((const unsigned*)a + pos);"));
+        // 2-byte aligned arrays: 16-bit accesses to them, words to the scratch (always aligned).
         let (half, _) = pass_source(&p, Alignment::Half).unwrap();
-        assert!(!half.contains("unsigned*)a") && half.contains("fxh_f(__ldg(h + pos))"));
+        assert!(
+            !half.contains("(pos >> 1)")
+                && half.contains("fxh_f(__ldg(h + pos))")
+                && half.contains("((unsigned*)a)[pos] =")
+        );
         // r2c: real loads, complex stores over n/2+1 on the last axis; one pass.
         let p = problem(
             Kind::R2c,
