@@ -759,18 +759,22 @@ fn stages(
         let from_global = st == 0 && ends.first.is_some();
         let to_global = st + 1 == radices.len() && ends.store.is_some();
         let codelet = Codelet::new(r, sign);
-        // Item i of the thread: ti, its k = ti mod p, and the test that it exists.
-        let item_head = |s: &mut String, i: usize| {
-            let _ = writeln!(
-                s,
-                "  {{ const int ti = t + {}; const int k = ti % {pp};\n  if ({}) {{",
-                i * per_pencil,
-                if items == per_thread * per_pencil {
+        // `body` for each item i of the thread: ti, its k = ti mod p, where the item exists.
+        let each_item = |s: &mut String, body: &dyn Fn(&mut String, usize)| {
+            for i in 0..per_thread {
+                let exists = if items == per_thread * per_pencil {
                     "true".to_string()
                 } else {
                     format!("ti < {items}")
-                }
-            );
+                };
+                let _ = writeln!(
+                    s,
+                    "  {{ const int ti = t + {}; const int k = ti % {pp};\n  if ({exists}) {{",
+                    i * per_pencil
+                );
+                body(s, i);
+                *s += "  }\n  }\n";
+            }
         };
         let _ = writeln!(
             s,
@@ -781,8 +785,7 @@ fn stages(
                 let _ = writeln!(s, "  fx_cplx u{i}_{q} = fx_c(0.0, 0.0);");
             }
         }
-        for i in 0..per_thread {
-            item_head(s, i);
+        each_item(s, &|s, i| {
             if !from_global {
                 let _ = writeln!(s, "    const int t_p = {};", pad("ti"));
             }
@@ -804,32 +807,24 @@ fn stages(
                 }
             }
             *s += &codelet.cuda(&format!("u{i}_"));
-            *s += "  }\n  }\n";
-        }
+        });
         match ends.store {
             Some(store) if to_global => {
-                for i in 0..per_thread {
-                    item_head(s, i);
+                each_item(s, &|s, i| {
                     for q in 0..r {
-                        let _ = writeln!(
-                            s,
-                            "    {}",
-                            store(&format!("(ti + {})", q * items), &format!("u{i}_{q}"))
-                        );
+                        let v = format!("u{i}_{q}");
+                        let _ = writeln!(s, "    {}", store(&format!("(ti + {})", q * items), &v));
                     }
-                    *s += "  }\n  }\n";
-                }
+                });
                 *s += "  }\n";
             }
             _ => {
                 if !from_global {
                     *s += "  __syncthreads();\n";
                 }
-                for i in 0..per_thread {
-                    item_head(s, i);
-                    stage_writes(s, r, pp, &format!("u{i}_"), (pad, pad_every));
-                    *s += "  }\n  }\n";
-                }
+                each_item(s, &|s, i| {
+                    stage_writes(s, r, pp, &format!("u{i}_"), (pad, pad_every))
+                });
                 *s += "  __syncthreads();\n  }\n";
             }
         }
