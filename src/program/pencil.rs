@@ -446,13 +446,14 @@ pub fn shared_stride(n: usize) -> usize {
 /// cuFFT. Both precisions take the same shape for the lengths f64 can (up to 2048 points); f32
 /// elements, half the size, also fit pencils of up to 4096 points.
 ///
-/// A thread takes one item of every stage, the most items a stage has (f64), or in f32 the
-/// greatest common divisor of the stages' items where that is at least a fifth of the most and
-/// a warp, so that every thread has work in every stage (items t, t + threads, ...): on an H200, binary16
-/// 1024 points [8, 8, 16] 64 threads a pencil instead of 128, 0.062 -> 0.057 ms over 2^24
-/// elements; 3125 [25, 25, 5] 125 instead of 625 (bench/results/2026-11-29-h200-half-items.md).
-/// Several items a thread where every stage already kept every thread busy did not gain (1000
-/// points 50 threads: 0.071 -> 0.073 ms; 256 points 8: 0.047 -> 0.062).
+/// A pencil's threads: the most items a stage has (one item a thread; f64), or in f32 the
+/// greatest common divisor of the stages' items where that is a warp or more and at least a
+/// fifth of the most, so that every thread works in every stage (items t, t + threads, ...).
+/// On an H200, binary16 pass kernels over 2^24 elements: 1024 points [8, 8, 16] 64 threads a
+/// pencil instead of 128, 0.062 -> 0.057 ms; 3125 [25, 25, 5] 125 instead of 625
+/// (bench/results/2026-11-29-h200-half-items.md). Several items a thread where every stage
+/// already kept every thread busy lost (1000 points 50 threads: 0.071 -> 0.073 ms; 256 points
+/// 8: 0.047 -> 0.062).
 pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
     let radices = match precision {
         Precision::F32 => super::fftgen::radices_f32(n)?,
