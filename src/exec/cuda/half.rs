@@ -1332,6 +1332,38 @@ mod tests {
     /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
     /// length, in place too: strided pass kernels with wide blocks, the twiddle factors in
     /// the stores of all but the last, which writes the caller's output in order.
+    /// A stage takes several items a thread where that keeps every thread busy (1024 points:
+    /// 64 threads a pencil, two items of each radix-8 stage, one of the radix-16 one; no item
+    /// needs an existence test), and 3125 takes two radix-25 stages and a radix-5 one.
+    #[test]
+    fn stages_take_several_items_a_thread() {
+        let one_d = |n: isize| {
+            problem(
+                Kind::Dft { sign: -1 },
+                vec![IoDim::new(n, 2, 2)],
+                vec![IoDim::new(64, 2 * n, 2 * n)],
+            )
+        };
+        let (src, launches) = pass_source(&one_d(1024), Alignment::Word).unwrap();
+        assert_eq!(launches[0].shape.threads / launches[0].shape.pencils, 64);
+        for stage in [
+            "stage 0: radix 8, p = 1, 2 a thread",
+            "stage 1: radix 8, p = 8, 2 a thread",
+            "stage 2: radix 16, p = 64, 1 a thread",
+        ] {
+            assert!(src.contains(stage), "{stage}");
+        }
+        assert!(src.contains("const int ti = t + 64;") && !src.contains("ti < "));
+        let (src, _) = pass_source(&one_d(3125), Alignment::Word).unwrap();
+        for stage in [
+            "stage 0: radix 25, p = 1, 1 a thread",
+            "stage 1: radix 25, p = 25, 1 a thread",
+            "stage 2: radix 5, p = 625, 5 a thread",
+        ] {
+            assert!(src.contains(stage), "{stage}");
+        }
+    }
+
     #[test]
     fn long_lengths_take_digit_passes() {
         let n = 3 << 14;
