@@ -15,9 +15,9 @@
 //!   one kernel takes (over 4096 points, up to 2^24) runs as two or three passes over the digits of
 //!   its length (`program::multipass`: strided pass kernels with the twiddle factors fused
 //!   into their stores, through the scratch), where it has radices up to 16. The scratch holds
-//!   binary16, as the caller's arrays do: its values never overflow where the output does not
-//!   (along each transformed axis max |DFT(v)| >= ||v||_2 >= max |v|, and twiddles have
-//!   modulus 1), and its one more rounding is 4 bytes less an element each way than f32;
+//!   binary16, as the caller's arrays do (4 bytes an element each way where f32 took 8, for
+//!   one more rounding a pass): its values never overflow where the output does not (along
+//!   each transformed axis max |DFT(v)| >= ||v||_2 >= max |v|; twiddles have modulus 1);
 //! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3: prime factors over 16, r2c
 //!   and c2r over 4096 points): a kernel widens the input into packed f32, cuFFT transforms
 //!   it, a kernel rounds it into the output.
@@ -268,18 +268,25 @@ fn access(
             Form::Offset => position(order),
             Form::Pencil => pencil_position(order),
         };
-        let words =
-            alignment == Alignment::Word && order.iter().all(|&(_, stride)| stride % 2 == 0);
-        let body = match (place, is_load, real, words) {
-            // The scratch holds a complex element as one word of two binary16 values.
-            (Place::Scratch, true, _, _) => "  const unsigned w = __ldg((const unsigned*)a + pos); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));",
-            (Place::Scratch, false, _, _) => "  ((unsigned*)a)[pos] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16);",
-            (_, true, true, _) => "  return fxh_f(__ldg((const unsigned short*)a + pos));",
-            (_, false, true, _) => "  ((unsigned short*)a)[pos] = fxh_h(e);",
-            (_, true, false, true) => "  const unsigned w = __ldg((const unsigned*)a + (pos >> 1)); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));",
-            (_, true, false, false) => "  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(__ldg(h + pos)), fxh_f(__ldg(h + pos + 1)));",
-            (_, false, false, true) => "  ((unsigned*)a)[pos >> 1] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16);",
-            (_, false, false, false) => "  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);",
+        // The word of a complex element moved as one 32-bit access: the scratch's position
+        // counts complex elements, a caller's array's counts binary16 scalars (where every
+        // stride is even and the arrays are 4-byte aligned).
+        let word = match place {
+            Place::Scratch => Some("pos"),
+            _ if alignment == Alignment::Word
+                && order.iter().all(|&(_, stride)| stride % 2 == 0) =>
+            {
+                Some("(pos >> 1)")
+            }
+            _ => None,
+        };
+        let body = match (is_load, real, word) {
+            (true, true, _) => "  return fxh_f(__ldg((const unsigned short*)a + pos));".to_string(),
+            (false, true, _) => "  ((unsigned short*)a)[pos] = fxh_h(e);".to_string(),
+            (true, false, Some(w)) => format!("  const unsigned w = __ldg((const unsigned*)a + {w}); return make_float2(fxh_f((unsigned short)w), fxh_f((unsigned short)(w >> 16)));"),
+            (true, false, None) => "  const unsigned short* h = (const unsigned short*)a; return make_float2(fxh_f(__ldg(h + pos)), fxh_f(__ldg(h + pos + 1)));".to_string(),
+            (false, false, Some(w)) => format!("  ((unsigned*)a)[{w}] = (unsigned)fxh_h(e.x) | ((unsigned)fxh_h(e.y) << 16);"),
+            (false, false, None) => "  unsigned short* h = (unsigned short*)a; h[pos] = fxh_h(e.x); h[pos + 1] = fxh_h(e.y);".to_string(),
         };
         let head = match (form, is_load) {
             (Form::Offset, true) => {
@@ -1278,7 +1285,7 @@ mod tests {
                 && st1.contains("int pos = (int)j * 6;")
                 && st1.contains("pos += (int)(c % 5u) * 80; c /= 5u;")
                 && st1.contains("pos += (int)c * 2;")
-                && st1.contains("  ((unsigned*)a)[pos >> 1] ="),
+                && st1.contains("  ((unsigned*)a)[(pos >> 1)] ="),
             "{st1}"
         );
         let ld0 = &src[src.find("fftx_ldp0").unwrap()..];
@@ -1329,9 +1336,6 @@ mod tests {
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
     }
 
-    /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
-    /// length, in place too: strided pass kernels with wide blocks, the twiddle factors in
-    /// the stores of all but the last, which writes the caller's output in order.
     /// A stage takes several items a thread where that keeps every thread busy (1024 points:
     /// 64 threads a pencil, two items of each radix-8 stage, one of the radix-16 one; no item
     /// needs an existence test), and 3125 takes two radix-25 stages and a radix-5 one.
@@ -1364,6 +1368,9 @@ mod tests {
         }
     }
 
+    /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
+    /// length, in place too: strided pass kernels with wide blocks, the twiddle factors in
+    /// the stores of all but the last, which writes the caller's output in order.
     #[test]
     fn long_lengths_take_digit_passes() {
         let n = 3 << 14;
