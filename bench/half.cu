@@ -205,8 +205,8 @@ int main(int argc, char** argv) {
     return list.find("," + shape_name(n) + ",") != std::string::npos;
   };
   const long long M = 1LL << 24;  // elements per case (complex)
-  std::vector<long long> ones = {256, 1024, 4096, 16384, 65536, 1 << 18, 1 << 20,
-                                 768, 3072, 3 << 14, 3 << 18, 1000, 1000000, 3125, 15625, 390625};
+  std::vector<long long> ones = {256,  1024, 4096,    8192, 16384, 65536,   1 << 18, 1 << 20, 768,
+                                 3072, 3 << 12, 3 << 14, 3 << 18, 1000, 1000000, 3125, 15625, 390625};
   for (long long n : ones)
     if (wanted({n})) run_case({n}, std::max(1LL, M / n), reps);
   if (wanted({1024, 1024})) run_case({1024, 1024}, 16, reps);

@@ -3037,13 +3037,16 @@ fn half_device_arrays_of_either_alignment() {
         return;
     }
     let mut r = rand::rngs::SmallRng::seed_from_u64(29);
-    // One pass kernel; gather, cuFFT f32 and scatter (17 has no pass kernel); digit passes.
+    // One pass kernel; gather, cuFFT f32 and scatter (17 has no pass kernel); one pass kernel
+    // a pencil in dynamic shared memory (two items a thread in its radix-16 stages); digit
+    // passes.
     for (n, howmany, way) in [
         (256usize, 48usize, "1 pass kernel"),
         (51, 20, "gather kernel"),
+        (3 << 13, 3, "1 pass kernel"),
         (
-            3 << 13,
-            3,
+            3 << 14,
+            2,
             "pass kernels (shared-memory Stockham in f32) over the digits",
         ),
     ] {

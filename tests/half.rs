@@ -221,8 +221,10 @@ fn c2c_1d_any_size() {
     }
 }
 
-/// Lengths no single pass kernel takes (over 4096 points): on the GPU, passes over the digits
-/// of the length (two for 12288 and 5^6, three for 2^20), strided, in place, both signs.
+/// Lengths over 4096 points: on the GPU, one pass kernel a pencil in the device's dynamic
+/// shared memory where the pencils are contiguous (12288 in place, 5^6, 16384 on an H100 or
+/// H200), passes over the digits of the length otherwise (12288 strided: two; 2^20: three;
+/// 3 x 2^16), in place, both signs.
 #[test]
 fn c2c_1d_longer_than_one_pass() {
     let packed = |n: usize| Layout { stride: 1, dist: n };
@@ -234,6 +236,7 @@ fn c2c_1d_longer_than_one_pass() {
     check_c2c(&[n], 2, strided, packed(n), -1, false, 41);
     check_c2c(&[n], 1, packed(n), packed(n), 1, true, 42);
     check_c2c(&[15625], 2, packed(15625), packed(15625), 1, true, 43);
+    check_c2c(&[16384], 3, packed(16384), packed(16384), -1, false, 46);
     let n = 1 << 20;
     let spread = Layout {
         stride: 3,
@@ -255,7 +258,7 @@ fn c2c_1d_longer_than_one_pass() {
 fn digit_passes_match_their_cpu_twin() {
     use fftx::program::multipass::{ElementBytes, MultiPass};
     use num_complex::Complex;
-    for (n, sign, seed) in [(3usize << 14, -1, 51), (15625, 1, 52), (1 << 20, -1, 53)] {
+    for (n, sign, seed) in [(3usize << 14, -1, 51), (78125, 1, 52), (1 << 20, -1, 53)] {
         let mut r = rng(seed);
         let mut input: Vec<[u16; 2]> = random_halves(&mut r, 2 * n)
             .chunks(2)
@@ -324,6 +327,12 @@ fn digit_passes_match_their_cpu_twin() {
 
 #[test]
 fn c2c_2d_3d_batched_strided() {
+    // A last axis over 4096 points: one pencil a block in dynamic shared memory on the GPU.
+    let packed = || Layout {
+        stride: 1,
+        dist: 2 * 6144,
+    };
+    check_c2c(&[2, 6144], 1, packed(), packed(), -1, false, 6);
     // A prime axis over 16 (the GPU's gather/cuFFT/scatter way), in place.
     check_c2c(
         &[17, 6],
@@ -411,6 +420,7 @@ fn r2c_and_c2r() {
         vec![15],
         vec![64],
         vec![1000],
+        vec![8192],
         vec![6, 10],
         vec![5, 7],
         vec![4, 3, 6],

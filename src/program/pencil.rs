@@ -477,6 +477,49 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
     })
 }
 
+/// The shape of a one-pencil block for f32 pencils too long for [`fused_shape`] (over 48 KiB of
+/// shared memory, the most a kernel declares statically), within `shared_bytes` of dynamic
+/// shared memory a block (the device's opt-in limit: 227 KiB on an H100 or H200, pencils of up
+/// to 25 000 points or so). None where `fused_shape` takes the length, where it has no
+/// radices, or where the pencil does not fit.
+///
+/// Radix-25 stages (where 25 divides n) or radix-16 ones first, the rest (radices up to 16)
+/// after in decreasing order; a thread for each item of the first stage, halved above 768
+/// threads (two items a thread). On an H200, binary16 passes over 2^24 elements
+/// (bench/results/2026-11-29-h200-half-wide.md), standalone with the layout
+/// `SharedLayout::choose` gives them: 16384 points [16, 16, 16, 4] in 512 threads 0.093 ms,
+/// 8192 [16, 16, 16, 2] 0.083, 12288 [16, 16, 16, 3] 0.098, 15625 [25, 25, 25] 0.160, 6144
+/// 0.070; through `fftxh_execute` 16384 0.097-0.099 ms where the two digit passes took 0.148
+/// (cuFFT fp16: 0.104). Tried and slower: 16384 in 1024 threads or as [8, 16, 8, 16]; 8192
+/// as [16, 16, 32] or [8, 16, 8, 8]; 12288 as [12, 16, 16, 4].
+pub fn wide_shape(n: usize, shared_bytes: usize) -> Option<FusedShape> {
+    if fused_shape(n, Precision::F32).is_some()
+        || shared_stride(n) * 2 * Precision::F32.bytes() > shared_bytes
+    {
+        return None;
+    }
+    let lead = [25, 16].into_iter().find(|r| n.is_multiple_of(*r))?;
+    let (mut radices, mut rest) = (Vec::new(), n);
+    while rest.is_multiple_of(lead) {
+        radices.push(lead);
+        rest /= lead;
+    }
+    if rest > 1 {
+        let mut tail = super::fftgen::radices(rest)?;
+        tail.sort_unstable_by(|a, b| b.cmp(a));
+        radices.extend(tail);
+    }
+    let mut threads = n / lead;
+    if threads > 768 && threads.is_multiple_of(2) {
+        threads /= 2;
+    }
+    (32..=1024).contains(&threads).then_some(FusedShape {
+        radices,
+        pencils: 1,
+        threads,
+    })
+}
+
 fn gcd(a: usize, b: usize) -> usize {
     if b == 0 {
         a
@@ -550,6 +593,31 @@ mod tests {
         // A common count under a warp (192: items 16 and 12) keeps one item a thread.
         assert_eq!(per_pencil(192, Precision::F32), (vec![12, 16], 16));
         assert_eq!(per_pencil(1000, Precision::F32), (vec![10, 10, 10], 100));
+    }
+
+    /// Pencils over 4096 f32 points take one block each, radix 25 or 16 first, within the
+    /// device's dynamic shared memory; shorter ones keep `fused_shape`.
+    #[test]
+    fn wide_shapes_take_long_pencils_within_the_shared_memory() {
+        const H100: usize = 227 << 10;
+        let wide = |n: usize| {
+            let s = wide_shape(n, H100).unwrap();
+            assert_eq!(s.pencils, 1);
+            assert_eq!(s.radices.iter().product::<usize>(), n);
+            (s.radices, s.threads)
+        };
+        assert_eq!(wide(16384), (vec![16, 16, 16, 4], 512));
+        assert_eq!(wide(8192), (vec![16, 16, 16, 2], 512));
+        assert_eq!(wide(12288), (vec![16, 16, 16, 3], 768));
+        assert_eq!(wide(15625), (vec![25, 25, 25], 625));
+        assert_eq!(wide(6144), (vec![16, 16, 6, 4], 384));
+        assert_eq!(wide(20000), (vec![25, 25, 8, 4], 400));
+        // Too long for 227 KiB, or for the 99 KiB of a compute 8.6 card; short; no radices.
+        assert_eq!(wide_shape(32768, H100), None);
+        assert_eq!(wide_shape(16384, 99 << 10), None);
+        assert_eq!(wide_shape(4096, H100), None);
+        assert_eq!(wide_shape(17 * 512, H100), None);
+        assert_eq!(wide_shape(6561, H100), None);
     }
 
     #[test]

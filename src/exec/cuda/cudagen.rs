@@ -392,6 +392,22 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
     }
 }
 
+/// The most shared memory a kernel declares statically; a fused pass over more (a wide shape,
+/// `pencil::wide_shape`) declares it dynamic, and its launch gives [`fused_shared_bytes`].
+const STATIC_SHARED: usize = 48 << 10;
+
+/// The dynamic shared memory a block of [`fused_pass`] of pencils of `n` in `shape` takes:
+/// none where it fits the static limit.
+pub fn fused_shared_bytes(n: usize, shape: &FusedShape, precision: Precision) -> usize {
+    let elem = 2 * precision.bytes();
+    let bytes = shape.pencils * SharedLayout::choose(n, shape, elem).stride * elem;
+    if bytes > STATIC_SHARED {
+        bytes
+    } else {
+        0
+    }
+}
+
 /// A pass as one kernel `fftx_pass{k}(batch, P)`: a block transforms `pencils` whole pencils in
 /// mixed-radix Stockham stages of codelets in shared memory (`fftgen::Stockham` is its twin),
 /// loaded through `fftx_ldp{k}` and stored through `fftx_stp{k}`: one read and one write of the
@@ -406,7 +422,9 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
 /// group's first-stage inputs while transforming the current one, lost on an H200 once the
 /// binary16 accesses had no address test: one group a block took 0.954x their time over the
 /// half benchmark, 3125 points 0.80x, 1024 0.86x;
-/// bench/results/2026-11-29-h200-half-aligned-kernels.md.)
+/// bench/results/2026-11-29-h200-half-aligned-kernels.md. Blocks that looped copying the next
+/// group into shared memory by `cp.async` lost as well: 1024 points 0.057 -> 0.064 ms, 768
+/// 0.055 -> 0.063, more registers and fewer blocks an SM; bench/results/2026-11-29-h200-half-wide.md.)
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
@@ -436,7 +454,12 @@ pub fn fused_pass(k: usize, p: &Pass, shape: &FusedShape, precision: Precision) 
     if radices.len() > 1 {
         s += &twiddle_tables(k, &radices, &signs, precision);
     }
-    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* __restrict__ P) {{\n  __shared__ fx_cplx sm[{}];\n", pb * stride);
+    let sm = if pb * stride * 2 * precision.bytes() > STATIC_SHARED {
+        "extern __shared__ fx_cplx sm[];".to_string()
+    } else {
+        format!("__shared__ fx_cplx sm[{}];", pb * stride)
+    };
+    let _ = write!(s, "extern \"C\" __global__ void __launch_bounds__({threads}) fftx_pass{k}(u64 batch, const u64* __restrict__ P) {{\n  {sm}\n");
     let block = format!("  const int q = threadIdx.x / {t}, t = threadIdx.x % {t};\n  fx_cplx* x = sm + q * {stride};\n");
     let (direct_in, direct_out) = direct_ends(p, &radices, packed);
     let load = |j: &str| direct_load(k, p.kind, j);

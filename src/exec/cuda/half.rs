@@ -7,7 +7,9 @@
 //!   promise: errors of 1e-3-2e-3 on an H200 (the f32 ways: 2e-4), but the f32 ways below are
 //!   1.2-3.9x slower there.
 //! - **pass kernels** (rank 1 to 3, when every axis's length has radices up to 16 and fits a
-//!   block's shared memory, `pencil::fused_shape`): one FFTX pass kernel
+//!   block's shared memory, `pencil::fused_shape`, or for an axis contiguous on both sides,
+//!   one pencil a block in the device's dynamic shared memory, `pencil::wide_shape`: up to
+//!   about 25 000 points on an H100 or H200): one FFTX pass kernel
 //!   (`cudagen::fused_pass`) per axis, f32 Stockham stages in shared memory, whose element
 //!   loads widen binary16 and whose stores round to nearest even (1-D: one kernel, 4 bytes in
 //!   and 4 out a complex element; rank 2-3: a packed binary16 scratch between the passes, and
@@ -36,7 +38,9 @@ use super::kernels::{compile_generated, generated_function, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::problem::{Kind, Kind1d, Precision, Problem};
 use crate::program::multipass::{ElementBytes, MultiPass, Twiddle};
-use crate::program::pencil::{fused_shape, strided_shape, FusedShape, Pass, SegMap, Side};
+use crate::program::pencil::{
+    fused_shape, strided_shape, wide_shape, FusedShape, Pass, SegMap, Side,
+};
 use cudarc::driver::sys as cu;
 use parking_lot::Mutex;
 use std::fmt::Write;
@@ -389,23 +393,20 @@ struct PassSpec {
 /// The passes of the pass-kernel way: one per axis when every axis's length is one pass
 /// kernel's ([`axis_passes`]), or a 1-D c2c too long for one as passes over the digits of its
 /// length ([`digit_passes`]).
-fn pass_plan(p: &Problem) -> Option<Vec<PassSpec>> {
-    axis_passes(p).or_else(|| digit_passes(p))
+///
+/// `shared`: the dynamic shared memory a block may take on the device (bytes).
+fn pass_plan(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
+    axis_passes(p, shared).or_else(|| digit_passes(p))
 }
 
 /// One pass per axis when every axis has a pass kernel: the last axis first (the caller's
 /// contiguous axis) for c2c and r2c, the last axis last for c2r. A 1-D in-place transform
 /// whose transforms share memory has none (a block stores its pencils after loading them, but
-/// other blocks' pencils would overlap).
-fn axis_passes(p: &Problem) -> Option<Vec<PassSpec>> {
+/// other blocks' pencils would overlap). An axis contiguous on both sides whose pencils are
+/// too long for `fused_shape` takes one a block (`wide_shape`, within `shared` bytes).
+fn axis_passes(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
     let rank = p.dims.len();
     if rank == 1 && p.in_place && !p.batches_independent_in_place() {
-        return None;
-    }
-    if p.dims
-        .iter()
-        .any(|d| fused_shape(d.n as usize, Precision::F32).is_none())
-    {
         return None;
     }
     let axes: Vec<usize> = match p.kind {
@@ -440,7 +441,7 @@ fn axis_passes(p: &Problem) -> Option<Vec<PassSpec>> {
         let n = p.dims[axis].n as usize;
         let (load, store) = (End::of(p, load, axis), End::of(p, store, axis));
         let shape = if load.contiguous() && store.contiguous() {
-            fused_shape(n, Precision::F32)?
+            fused_shape(n, Precision::F32).or_else(|| wide_shape(n, shared))?
         } else {
             strided_shape(n, Precision::F32)?
         };
@@ -543,9 +544,14 @@ struct PassLaunch {
     shape: FusedShape,
 }
 
-/// The pass kernels' source for arrays of `alignment` and each pass's launch.
-fn pass_source(p: &Problem, alignment: Alignment) -> Option<(String, Vec<PassLaunch>)> {
-    let plan = pass_plan(p)?;
+/// The pass kernels' source for arrays of `alignment` and each pass's launch (`shared`: as
+/// [`pass_plan`]).
+fn pass_source(
+    p: &Problem,
+    alignment: Alignment,
+    shared: usize,
+) -> Option<(String, Vec<PassLaunch>)> {
+    let plan = pass_plan(p, shared)?;
     let mut s = cudagen::prelude(Precision::F32);
     s += CONVERT;
     let mut passes = Vec::new();
@@ -881,7 +887,16 @@ enum Way {
 }
 
 /// A pass kernel's launch: function, grid, block, batch.
-type Launch = (usize, u32, u32, u64);
+/// A pass kernel's launch: `grid` blocks of `threads` with `shared` bytes of dynamic shared
+/// memory over `batch` pencils.
+#[derive(Clone, Copy)]
+struct Launch {
+    function: usize,
+    grid: u32,
+    threads: u32,
+    shared: u32,
+    batch: u64,
+}
 
 /// A way's kernels for 4-byte aligned arrays, built with the plan, and for arrays that are
 /// not, built at the first execute that passes one (FFTW's new-array executes may).
@@ -924,19 +939,41 @@ fn module(device: &Device, source: &str) -> Result<usize> {
     }
 }
 
-/// The launches of the pass kernels `passes` of `source`.
+/// The launches of the pass kernels `passes` of `source`: kernels over the static limit of
+/// shared memory are allowed their dynamic shared memory.
 fn pass_launches(device: &Device, source: &str, passes: &[PassLaunch]) -> Result<Vec<Launch>> {
     let m = module(device, source)?;
     let mut launches = Vec::new();
     for l in passes {
         let batch = l.pass.batch() as u64;
         let per_block = cudagen::pencils_per_block(&l.pass, &l.shape) as u64;
-        let f = generated_function(m, &l.name)? as usize;
+        let f = generated_function(m, &l.name)?;
         let grid = batch.div_ceil(per_block);
         if grid > i32::MAX as u64 {
             return Err(Error::unsupported(format!("{grid} blocks")));
         }
-        launches.push((f, grid as u32, l.shape.threads as u32, batch));
+        let shared = cudagen::fused_shared_bytes(l.pass.n, &l.shape, Precision::F32);
+        if shared > 0 {
+            // SAFETY: a function of a loaded module; `pass_plan` kept the pencil within the
+            // device's opt-in limit.
+            unsafe {
+                check(
+                    cu::cuFuncSetAttribute(
+                        f,
+                        cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        shared as i32,
+                    ),
+                    "cuFuncSetAttribute",
+                )?;
+            }
+        }
+        launches.push(Launch {
+            function: f as usize,
+            grid: grid as u32,
+            threads: l.shape.threads as u32,
+            shared: shared as u32,
+            batch,
+        });
     }
     Ok(launches)
 }
@@ -1048,7 +1085,7 @@ impl HalfGpu {
         // bench/results/2026-11-28-h100-half-digit-passes.md) the passes took 0.23-0.34 ms
         // where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points, and 0.14-0.36
         // against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
-        let way = match (fp16, pass_source(p, Alignment::Word)) {
+        let way = match (fp16, pass_source(p, Alignment::Word, device.shared_optin)) {
             (Some(plan), _) => Way::Fp16(plan),
             (None, Some((source, passes))) => {
                 passes_way(p, &device, &source, &passes).or_else(|e| {
@@ -1099,13 +1136,15 @@ impl HalfGpu {
             Way::Fp16(plan) => plan.exec(input, output)?,
             Way::Passes(launches, _, _) => {
                 let launches = launches.get(alignment, || {
-                    let (source, passes) = pass_source(&self.problem, alignment)
-                        .expect("the pass kernels of one alignment are those of the other");
+                    let (source, passes) =
+                        pass_source(&self.problem, alignment, self.device.shared_optin)
+                            .expect("the pass kernels of one alignment are those of the other");
                     pass_launches(&self.device, &source, &passes)
                 })?;
-                for &(f, grid, block, batch) in launches {
-                    let f = f as cu::CUfunction;
-                    super::kernels::launch_pass(f, (grid, block), stream, batch, table)?;
+                for l in launches {
+                    let f = l.function as cu::CUfunction;
+                    let shape = (l.grid, l.threads, l.shared);
+                    super::kernels::launch_pass(f, shape, stream, l.batch, table)?;
                 }
             }
             Way::Cufft {
@@ -1211,6 +1250,9 @@ mod tests {
     use super::*;
     use crate::problem::IoDim;
 
+    /// An H100's or H200's dynamic shared memory a block (bytes).
+    const SHARED: usize = 227 << 10;
+
     fn problem(kind: Kind, dims: Vec<IoDim>, loops: Vec<IoDim>) -> Problem {
         Problem {
             kind,
@@ -1259,7 +1301,8 @@ mod tests {
         // Two passes: the last axis (5) from the caller's input into the scratch, then the
         // first (12) from the scratch (packed: 5 complex apart along it, 60 between
         // transforms) into the caller's output.
-        let (src, passes) = pass_source(&p, Alignment::Word).expect("12 and 5 have pass kernels");
+        let (src, passes) =
+            pass_source(&p, Alignment::Word, SHARED).expect("12 and 5 have pass kernels");
         assert_eq!(passes.len(), 2);
         assert_eq!((passes[0].pass.n, passes[0].pass.batch()), (5, 12 * 7));
         assert_eq!((passes[1].pass.n, passes[1].pass.batch()), (12, 5 * 7));
@@ -1294,7 +1337,7 @@ mod tests {
         // The scratch: a complex element one word of two binary16 values.
         assert!(ld1.contains("const unsigned w = __ldg((const unsigned*)a + pos);"));
         // 2-byte aligned arrays: 16-bit accesses to them, words to the scratch (always aligned).
-        let (half, _) = pass_source(&p, Alignment::Half).unwrap();
+        let (half, _) = pass_source(&p, Alignment::Half, SHARED).unwrap();
         assert!(
             !half.contains("(pos >> 1)")
                 && half.contains("fxh_f(__ldg(h + pos))")
@@ -1311,7 +1354,7 @@ mod tests {
         assert!(s.contains("fx_cplx e"), "{s}");
         assert!(s.contains("i = r % 6ULL;"), "{s}");
         assert_eq!(unsupported(&p), None);
-        let (_, passes) = pass_source(&p, Alignment::Word).expect("n = 10 is one pass");
+        let (_, passes) = pass_source(&p, Alignment::Word, SHARED).expect("n = 10 is one pass");
         assert_eq!(
             (passes.len(), passes[0].pass.n, passes[0].pass.batch()),
             (1, 10, 3)
@@ -1322,7 +1365,7 @@ mod tests {
             vec![IoDim::new(6, 2 * 5, 8), IoDim::new(8, 2, 1)],
             vec![],
         );
-        let plan = pass_plan(&p).unwrap();
+        let plan = pass_plan(&p, SHARED).unwrap();
         assert_eq!(plan[0].kind, Kind1d::Dft { sign: 1 });
         assert_eq!((plan[1].kind, plan[1].n), (Kind1d::C2r, 8));
         // Lengths with a prime factor over 16 take cuFFT.
@@ -1331,7 +1374,7 @@ mod tests {
             vec![IoDim::new(17 * 3, 2, 2)],
             vec![],
         );
-        assert!(pass_source(&p17, Alignment::Word).is_none());
+        assert!(pass_source(&p17, Alignment::Word, SHARED).is_none());
         let p4 = problem(Kind::Dft { sign: 1 }, vec![IoDim::new(2, 2, 2); 4], vec![]);
         assert!(unsupported(&p4).unwrap().contains("rank 4"));
     }
@@ -1348,7 +1391,7 @@ mod tests {
                 vec![IoDim::new(64, 2 * n, 2 * n)],
             )
         };
-        let (src, launches) = pass_source(&one_d(1024), Alignment::Word).unwrap();
+        let (src, launches) = pass_source(&one_d(1024), Alignment::Word, SHARED).unwrap();
         assert_eq!(launches[0].shape.threads / launches[0].shape.pencils, 64);
         for stage in [
             "stage 0: radix 8, p = 1, 2 a thread",
@@ -1358,7 +1401,7 @@ mod tests {
             assert!(src.contains(stage), "{stage}");
         }
         assert!(src.contains("const int ti = t + 64;") && !src.contains("ti < "));
-        let (src, _) = pass_source(&one_d(3125), Alignment::Word).unwrap();
+        let (src, _) = pass_source(&one_d(3125), Alignment::Word, SHARED).unwrap();
         for stage in [
             "stage 0: radix 25, p = 1, 1 a thread",
             "stage 1: radix 25, p = 25, 1 a thread",
@@ -1366,6 +1409,50 @@ mod tests {
         ] {
             assert!(src.contains(stage), "{stage}");
         }
+    }
+
+    /// A pencil over 4096 points contiguous on both sides takes one pass kernel, a pencil a
+    /// block, in dynamic shared memory where the device has it (the last axis of a 2-D too);
+    /// strided, in place over overlapping batches, or on a card with less shared memory, the
+    /// digit passes.
+    #[test]
+    fn long_contiguous_pencils_take_one_wide_pass() {
+        let one_d = |n: isize, is: isize| {
+            problem(
+                Kind::Dft { sign: -1 },
+                vec![IoDim::new(n, is, 2)],
+                vec![IoDim::new(3, is * n, 2 * n)],
+            )
+        };
+        let (src, passes) = pass_source(&one_d(16384, 2), Alignment::Word, SHARED).unwrap();
+        assert_eq!(passes.len(), 1);
+        let shape = &passes[0].shape;
+        assert_eq!((shape.pencils, shape.threads), (1, 512));
+        assert!(src.contains("extern __shared__ fx_cplx sm[];"));
+        let bytes = cudagen::fused_shared_bytes(16384, shape, Precision::F32);
+        assert!(bytes > 48 << 10 && bytes <= SHARED, "{bytes}");
+        let lengths = |p: &Problem, shared: usize| -> Vec<usize> {
+            let (_, passes) = pass_source(p, Alignment::Word, shared).unwrap();
+            passes.iter().map(|l| l.pass.n).collect()
+        };
+        assert_eq!(lengths(&one_d(16384, 2), 99 << 10), [64, 256]);
+        assert_eq!(lengths(&one_d(16384, 4), SHARED), [64, 256]);
+        let mut overlapping = problem(
+            Kind::Dft { sign: -1 },
+            vec![IoDim::new(8192, 2, 2)],
+            vec![IoDim::new(2, 2, 2)],
+        );
+        overlapping.in_place = true;
+        assert_eq!(lengths(&overlapping, SHARED).len(), 2);
+        let two_d = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(3, 2 * 6144, 2 * 6144), IoDim::new(6144, 2, 2)],
+            vec![],
+        );
+        assert_eq!(lengths(&two_d, SHARED), [6144, 3]);
+        // The fused shapes keep static shared memory.
+        let (src, _) = pass_source(&one_d(4096, 2), Alignment::Word, SHARED).unwrap();
+        assert!(src.contains("__shared__ fx_cplx sm[") && !src.contains("extern __shared__"));
     }
 
     /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
@@ -1380,7 +1467,7 @@ mod tests {
             vec![IoDim::new(3, 2 * n, 2 * n)],
         );
         p.in_place = true;
-        let (src, passes) = pass_source(&p, Alignment::Word).expect("192 x 256");
+        let (src, passes) = pass_source(&p, Alignment::Word, SHARED).expect("192 x 256");
         let lengths: Vec<usize> = passes.iter().map(|l| l.pass.n).collect();
         assert_eq!(lengths, [192, 256]);
         assert_eq!(passes[0].pass.batch(), 256 * 3);
@@ -1409,7 +1496,7 @@ mod tests {
             vec![IoDim::new(17 * 4096, 2, 2)],
             vec![],
         );
-        assert!(pass_source(&p, Alignment::Word).is_none());
+        assert!(pass_source(&p, Alignment::Word, SHARED).is_none());
     }
 
     /// cuFFT's advanced layouts: row-major with whole embeddings, one loop at most, positive

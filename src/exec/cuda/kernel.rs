@@ -372,7 +372,8 @@ impl Variant {
         let mut table = self.table.ptr;
         for p in passes {
             if let Some((f, grid, block)) = p.fused {
-                kernels::launch_pass(f as cu::CUfunction, (grid, block), stream, p.batch, table)?;
+                let f = f as cu::CUfunction;
+                kernels::launch_pass(f, (grid, block, 0), stream, p.batch, table)?;
                 continue;
             }
             let plan = p.plan.as_ref().expect("a cuFFT pass has its plan");

@@ -307,22 +307,24 @@ pub fn generated_count() -> usize {
 }
 
 /// Launches a generated pass kernel (`cudagen::fused_pass`) on `grid` blocks of `block`
-/// threads: its parameters are the number of transforms and the device table of array
-/// addresses it reads them from.
+/// threads with `shared` bytes of dynamic shared memory (`cudagen::fused_shared_bytes`): its
+/// parameters are the number of transforms and the device table of array addresses it reads
+/// them from.
 ///
 /// # Safety
 /// As [`launch`]; `table` holds the addresses the kernel was generated for.
 pub unsafe fn launch_pass(
     f: cu::CUfunction,
-    (grid, block): (u32, u32),
+    (grid, block, shared): (u32, u32, u32),
     stream: cu::CUstream,
     mut batch: u64,
     mut table: u64,
 ) -> Result<()> {
-    launch_grid(
+    launch_grid_shared(
         f,
         grid,
         block,
+        shared,
         stream,
         &mut [
             &mut batch as *mut u64 as *mut c_void,

@@ -108,6 +108,8 @@ pub struct Device {
     pub multiprocessors: i32,
     /// Compute capability (major, minor): NVRTC compiles our kernels for it.
     pub capability: (i32, i32),
+    /// The most shared memory a block may take, dynamic shared memory opted in (bytes).
+    pub shared_optin: usize,
     pub pool: cu::CUmemoryPool,
     /// A small allocation made when the device was opened: it stays valid until the device is
     /// reset (by `cudaDeviceReset` in the program, say), which is how a reset is noticed.
@@ -539,6 +541,9 @@ fn open(ordinal: usize) -> std::result::Result<Device, String> {
             attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
             attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
         );
+        let shared_optin =
+            attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+                .max(0) as usize;
         // Stream-ordered allocations come from the device's pool, which keeps what it has
         // (no release at each synchronize): executes reuse their buffers at no cost.
         let mut pool = std::ptr::null_mut();
@@ -567,6 +572,7 @@ fn open(ordinal: usize) -> std::result::Result<Device, String> {
             total_memory: total,
             multiprocessors: sms,
             capability,
+            shared_optin,
             pool,
             sentinel,
             lost: std::sync::atomic::AtomicBool::new(false),

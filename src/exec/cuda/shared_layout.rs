@@ -31,7 +31,8 @@ impl SharedLayout {
 
     /// The layout with the fewest wavefronts for pencils of `n` points in `shape`, elements of
     /// `elem_bytes` (8 or 16), within the shared memory `pencil::fused_shape` budgeted (in
-    /// bytes no more than f64's layout, and a block's 48 KiB). Counted once per shape and
+    /// bytes no more than f64's layout, and a block's 48 KiB; a wide shape's pencil no more
+    /// than `shared_stride` elements). Counted once per shape and
     /// element size in a process (tens of milliseconds for the longest pencils), then cached.
     pub fn choose(n: usize, shape: &FusedShape, elem_bytes: usize) -> SharedLayout {
         type Key = (usize, usize, usize, usize);
@@ -40,8 +41,15 @@ impl SharedLayout {
         if let Some(&l) = CHOSEN.lock().get(&key) {
             return l;
         }
-        let budget =
-            (shared_stride(n) * 16 / elem_bytes).min((48 << 10) / elem_bytes / shape.pencils);
+        // A wide shape (`pencil::wide_shape`: one pencil over the static 48 KiB) was checked
+        // against the device's limit with `shared_stride`'s padding, which bounds it here
+        // (the choice against that padding, H200: 16384 points 0.093 against 0.110 ms, 6144
+        // 0.070 against 0.094; bench/results/2026-11-29-h200-half-wide.md).
+        let limit = match shape.pencils * shared_stride(n) * elem_bytes > 48 << 10 {
+            true => shared_stride(n),
+            false => (48 << 10) / elem_bytes / shape.pencils,
+        };
+        let budget = (shared_stride(n) * 16 / elem_bytes).min(limit);
         let accesses = accesses(n, shape);
         let mut best = (usize::MAX, SharedLayout::padded_by_8(n));
         for pad_every in [4, 8, 16, 32, 64] {
