@@ -424,7 +424,9 @@ pub fn fused_shared_bytes(n: usize, shape: &FusedShape, precision: Precision) ->
 /// half benchmark, 3125 points 0.80x, 1024 0.86x;
 /// bench/results/2026-11-29-h200-half-aligned-kernels.md. Blocks that looped copying the next
 /// group into shared memory by `cp.async` lost as well: 1024 points 0.057 -> 0.064 ms, 768
-/// 0.055 -> 0.063, more registers and fewer blocks an SM; bench/results/2026-11-29-h200-half-wide.md.)
+/// 0.055 -> 0.063, more registers and fewer blocks an SM; and so did more blocks an SM forced by
+/// a minimum in `__launch_bounds__`, 1024 points 0.057 -> 0.060 with 48 registers instead of
+/// 56; bench/results/2026-11-29-h200-half-wide.md.)
 ///
 /// The accesses are the pencil forms `fftx_ldp{k}(P, pencil, position)`, `fftx_stp{k}` and
 /// `fftx_midp{k}` (`load_fn`, `store_fn`, `mid_fn`; `half::access` for binary16 arrays).
