@@ -13,15 +13,15 @@
 //!   (`cudagen::fused_pass`) per axis, f32 Stockham stages in shared memory, whose element
 //!   loads widen binary16 and whose stores round to nearest even (1-D: one kernel, 4 bytes in
 //!   and 4 out a complex element; rank 2-3: a packed binary16 scratch between the passes, and
-//!   the passes strided on a side in wide blocks, `pencil::strided_shape`); a 1-D c2c longer than
-//!   one kernel takes (over 4096 points, up to 2^24) runs as two or three passes over the digits of
+//!   the passes strided on a side in wide blocks, `pencil::strided_shape`); a 1-D c2c no one
+//!   kernel takes (over 4096 points, up to 2^24) runs as two or three passes over the digits of
 //!   its length (`program::multipass`: strided pass kernels with the twiddle factors fused
 //!   into their stores, through the scratch), where it has radices up to 16. The scratch holds
 //!   binary16, as the caller's arrays do (4 bytes an element each way where f32 took 8, for
 //!   one more rounding a pass): its values never overflow where the output does not (along
 //!   each transformed axis max |DFT(v)| >= ||v||_2 >= max |v|; twiddles have modulus 1);
 //! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3: prime factors over 16, r2c
-//!   and c2r over 4096 points): a kernel widens the input into packed f32, cuFFT transforms
+//!   and c2r over 4096 points no wide pass takes): a kernel widens the input into packed f32, cuFFT transforms
 //!   it, a kernel rounds it into the output.
 //!
 //! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
