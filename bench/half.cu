@@ -215,5 +215,9 @@ int main(int argc, char** argv) {
   if (wanted({256, 256, 256})) run_case({256, 256, 256}, 1, reps);
   if (wanted({125, 125, 125})) run_case({125, 125, 125}, 8, reps);
   if (wanted({96, 96, 96})) run_case({96, 96, 96}, 16, reps);
+  // A last axis over 4096 points.
+  if (wanted({2048, 8192})) run_case({2048, 8192}, 1, reps);
+  if (wanted({1024, 16384})) run_case({1024, 16384}, 1, reps);
+  if (wanted({1000, 15625})) run_case({1000, 15625}, 1, reps);
   return 0;
 }

@@ -333,6 +333,16 @@ fn c2c_2d_3d_batched_strided() {
         dist: 2 * 6144,
     };
     check_c2c(&[2, 6144], 1, packed(), packed(), -1, false, 6);
+    // A leading axis of 1024 or 2048 points: 8 pencils a block in dynamic shared memory (3 of
+    // them live for 2048 x 3).
+    for (k, shape) in [[1024usize, 8], [2048, 3]].iter().enumerate() {
+        let total = shape[0] * shape[1];
+        let lay = || Layout {
+            stride: 1,
+            dist: total,
+        };
+        check_c2c(shape, 2, lay(), lay(), 1, false, 7 + k as u64);
+    }
     // A prime axis over 16 (the GPU's gather/cuFFT/scatter way), in place.
     check_c2c(
         &[17, 6],

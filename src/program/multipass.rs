@@ -15,7 +15,7 @@
 //!
 //! [`MultiPass::run`] runs the same passes on the CPU (the GPU kernels' twin).
 
-use super::pencil::{fused_shape, strided_shape};
+use super::pencil::{fused_shape, strided_shape, STATIC_SHARED};
 use crate::problem::Precision;
 use num_complex::Complex;
 
@@ -118,7 +118,7 @@ impl MultiPass {
         self.factors
             .iter()
             .map(|&f| {
-                strided_shape(f, Precision::F32).map_or(usize::MAX / 8, |s| {
+                strided_shape(f, Precision::F32, STATIC_SHARED).map_or(usize::MAX / 8, |s| {
                     s.radices.iter().map(|&r| if r > 16 { 2 } else { 1 }).sum()
                 })
             })
@@ -137,7 +137,7 @@ impl MultiPass {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let pb = strided_shape(p.n, Precision::F32).map_or(1, |s| s.pencils);
+                let pb = strided_shape(p.n, Precision::F32, STATIC_SHARED).map_or(1, |s| s.pencils);
                 let (load_size, store_size) = (
                     if i == 0 { bytes.user } else { bytes.scratch },
                     if i == last { bytes.user } else { bytes.scratch },

@@ -434,6 +434,11 @@ pub struct FusedShape {
     pub threads: usize,
 }
 
+/// The most shared memory a kernel declares statically (bytes): the fused shapes stay within
+/// it; [`wide_shape`] and [`strided_shape`] go over it, in dynamic shared memory, only where
+/// the device has it (`cudagen::fused_shared_bytes` is what such a launch gives).
+pub const STATIC_SHARED: usize = 48 << 10;
+
 /// Shared-memory elements per pencil the fused kernel is budgeted: one
 /// padding slot every 8 elements and one per pencil. The layout the kernel uses within that
 /// budget is chosen per precision (`exec::cuda::shared_layout`).
@@ -467,7 +472,7 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
         _ => most,
     };
     let pencils = (256 / t).min(2048 / n).max(1);
-    if t > 1024 || pencils * shared_stride(n) * 2 * precision.bytes() > 48 << 10 {
+    if t > 1024 || pencils * shared_stride(n) * 2 * precision.bytes() > STATIC_SHARED {
         return None;
     }
     Some(FusedShape {
@@ -533,16 +538,26 @@ fn gcd(a: usize, b: usize) -> usize {
 /// `program::multipass`): as [`fused_shape`], with as many pencils a block as fit 1024
 /// threads and a block's 48 KiB of shared memory, up to 64, a power of two, so that a block's
 /// strided accesses cover whole 32-byte sectors (8 binary16 or 4 f32 complex elements) and its
-/// neighbours' start on the next. Never fewer pencils than [`fused_shape`]'s.
-pub fn strided_shape(n: usize, precision: Precision) -> Option<FusedShape> {
+/// neighbours' start on the next. Never fewer pencils than [`fused_shape`]'s. Where fewer than
+/// 8 fit 48 KiB (pencils over about 680 points), up to 8 in `shared_bytes` (the device's
+/// dynamic shared memory a block). On an H200 (binary16 c2c,
+/// bench/results/2026-11-29-h200-half-wide.md): 2048 x 8192 0.313 -> 0.204 ms (2 pencils of
+/// 2048 a block -> 8), 1024 x 16384 0.235 -> 0.208, 768^2 x 16 0.106 -> 0.096; 1024^2 and
+/// 1000^2 (4 -> 8) within 2%.
+pub fn strided_shape(n: usize, precision: Precision, shared_bytes: usize) -> Option<FusedShape> {
     let base = fused_shape(n, precision)?;
     let t = base.threads / base.pencils;
-    let fits = |p: usize| p * t <= 1024 && p * shared_stride(n) * 2 * precision.bytes() <= 48 << 10;
-    let pencils = (0..=6)
-        .map(|e| 1usize << e)
-        .filter(|&p| fits(p))
-        .max()
-        .unwrap_or(1);
+    let fits = |p: usize, bytes: usize| {
+        p * t <= 1024 && p * shared_stride(n) * 2 * precision.bytes() <= bytes
+    };
+    let most = |bytes: usize| {
+        (0..=6)
+            .map(|e| 1usize << e)
+            .filter(|&p| fits(p, bytes))
+            .max()
+            .unwrap_or(1)
+    };
+    let pencils = most(STATIC_SHARED).max(most(shared_bytes).min(8));
     Some(if pencils > base.pencils {
         FusedShape {
             pencils,
@@ -569,11 +584,25 @@ mod tests {
             (8, 256),
             (4096, 1),
         ] {
-            let s = strided_shape(n, Precision::F32).unwrap();
+            let s = strided_shape(n, Precision::F32, STATIC_SHARED).unwrap();
             assert_eq!(s.pencils, pencils, "n = {n}");
             assert!(s.threads <= 1024);
-            assert!(s.pencils * shared_stride(n) * 8 <= 48 << 10);
+            assert!(s.pencils * shared_stride(n) * 8 <= STATIC_SHARED);
             assert_eq!(s.radices, fused_shape(n, Precision::F32).unwrap().radices);
+        }
+        // In an H100's or H200's dynamic shared memory, up to 8 pencils (a 32-byte sector of
+        // binary16 complex elements) where fewer fit 48 KiB; shorter pencils as before.
+        for (n, pencils) in [
+            (1024, 8),
+            (2048, 8),
+            (4096, 4),
+            (1000, 8),
+            (512, 8),
+            (192, 16),
+        ] {
+            let s = strided_shape(n, Precision::F32, 227 << 10).unwrap();
+            assert_eq!(s.pencils, pencils, "n = {n}");
+            assert!(s.threads <= 1024);
         }
     }
 

@@ -19,7 +19,7 @@ use crate::problem::{Kind1d, Precision};
 use crate::program::fftgen::lit;
 use crate::program::kernel::{Code, Inst, Reg};
 use crate::program::pencil::{
-    fused_shape, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side,
+    fused_shape, Fused, FusedShape, Mid, Pass, PencilProgram, SegMap, Side, STATIC_SHARED,
 };
 use std::fmt::Write;
 use std::ops::Range;
@@ -392,12 +392,9 @@ fn contiguous_along(side: &Side, axis: usize) -> bool {
     }
 }
 
-/// The most shared memory a kernel declares statically; a fused pass over more (a wide shape,
-/// `pencil::wide_shape`) declares it dynamic, and its launch gives [`fused_shared_bytes`].
-const STATIC_SHARED: usize = 48 << 10;
-
 /// The dynamic shared memory a block of [`fused_pass`] of pencils of `n` in `shape` takes:
-/// none where it fits the static limit.
+/// none where it fits the static limit (`pencil::STATIC_SHARED`; a wide or strided shape over
+/// it declares its shared memory dynamic, and its launch gives these bytes).
 pub fn fused_shared_bytes(n: usize, shape: &FusedShape, precision: Precision) -> usize {
     let elem = 2 * precision.bytes();
     let bytes = shape.pencils * SharedLayout::choose(n, shape, elem).stride * elem;

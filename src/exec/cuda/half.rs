@@ -396,7 +396,7 @@ struct PassSpec {
 ///
 /// `shared`: the dynamic shared memory a block may take on the device (bytes).
 fn pass_plan(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
-    axis_passes(p, shared).or_else(|| digit_passes(p))
+    axis_passes(p, shared).or_else(|| digit_passes(p, shared))
 }
 
 /// One pass per axis when every axis has a pass kernel: the last axis first (the caller's
@@ -443,7 +443,7 @@ fn axis_passes(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
         let shape = if load.contiguous() && store.contiguous() {
             fused_shape(n, Precision::F32).or_else(|| wide_shape(n, shared))?
         } else {
-            strided_shape(n, Precision::F32)?
+            strided_shape(n, Precision::F32, shared)?
         };
         out.push(PassSpec {
             kind,
@@ -460,8 +460,9 @@ fn axis_passes(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
 
 /// A 1-D c2c whose length no pass kernel takes, as the passes of `MultiPass::choose` (in
 /// place too: the first pass reads the input into the scratch, the last writes the output
-/// from it).
-fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
+/// from it), their blocks of `strided_shape` within `shared` bytes (the split's cost counts
+/// the static shapes'; the default splits' lengths take the same either way).
+fn digit_passes(p: &Problem, shared: usize) -> Option<Vec<PassSpec>> {
     let Kind::Dft { sign } = p.kind else {
         return None;
     };
@@ -513,7 +514,8 @@ fn digit_passes(p: &Problem) -> Option<Vec<PassSpec>> {
         .map(|(i, d)| PassSpec {
             kind: Kind1d::Dft { sign },
             n: d.n,
-            shape: strided_shape(d.n, Precision::F32).expect("MultiPass takes pass lengths"),
+            shape: strided_shape(d.n, Precision::F32, shared)
+                .expect("MultiPass takes pass lengths"),
             batch: (d.pencils() * p.howmany()) as u64,
             load: side(
                 if i == 0 {
@@ -1249,6 +1251,7 @@ impl DeviceBlock {
 mod tests {
     use super::*;
     use crate::problem::IoDim;
+    use crate::program::pencil::STATIC_SHARED;
 
     /// An H100's or H200's dynamic shared memory a block (bytes).
     const SHARED: usize = 227 << 10;
@@ -1455,6 +1458,22 @@ mod tests {
         assert!(src.contains("__shared__ fx_cplx sm[") && !src.contains("extern __shared__"));
     }
 
+    /// A pass strided on a side over pencils too long for 8 to fit 48 KiB takes 8 a block (a
+    /// 32-byte sector of binary16 elements) in dynamic shared memory where the device has it.
+    #[test]
+    fn long_strided_pencils_take_eight_a_block() {
+        let p = problem(
+            Kind::Dft { sign: 1 },
+            vec![IoDim::new(1024, 2 * 16, 2 * 16), IoDim::new(16, 2, 2)],
+            vec![],
+        );
+        let (src, passes) = pass_source(&p, Alignment::Word, SHARED).unwrap();
+        assert_eq!((passes[1].pass.n, passes[1].shape.pencils), (1024, 8));
+        assert!(src.contains("extern __shared__ fx_cplx sm[];"));
+        let (_, passes) = pass_source(&p, Alignment::Word, STATIC_SHARED).unwrap();
+        assert_eq!(passes[1].shape.pencils, 4);
+    }
+
     /// A 1-D c2c over 4096 points (radices up to 16) takes passes over the digits of its
     /// length, in place too: strided pass kernels with wide blocks, the twiddle factors in
     /// the stores of all but the last, which writes the caller's output in order.
@@ -1472,7 +1491,10 @@ mod tests {
         assert_eq!(lengths, [192, 256]);
         assert_eq!(passes[0].pass.batch(), 256 * 3);
         assert_eq!(passes[1].pass.batch(), 192 * 3);
-        assert_eq!(passes[0].shape, strided_shape(192, Precision::F32).unwrap());
+        assert_eq!(
+            passes[0].shape,
+            strided_shape(192, Precision::F32, SHARED).unwrap()
+        );
         let st0 = &src[src.find("void fftx_stp0").unwrap()..];
         assert!(
             st0.contains("e = fx_mul(e, fxh_tw0((unsigned)j * ((unsigned)b % 256u)));")

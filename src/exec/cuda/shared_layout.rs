@@ -12,7 +12,7 @@
 //! counting, for every access the kernel makes (loads along or across pencils, each Stockham
 //! stage's reads and writes, stores), the wavefronts each candidate takes.
 
-use crate::program::pencil::{shared_stride, FusedShape};
+use crate::program::pencil::{shared_stride, FusedShape, STATIC_SHARED};
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
 
@@ -41,13 +41,14 @@ impl SharedLayout {
         if let Some(&l) = CHOSEN.lock().get(&key) {
             return l;
         }
-        // A wide shape (`pencil::wide_shape`: one pencil over the static 48 KiB) was checked
-        // against the device's limit with `shared_stride`'s padding, which bounds it here
-        // (the choice against that padding, H200: 16384 points 0.093 against 0.110 ms, 6144
-        // 0.070 against 0.094; bench/results/2026-11-29-h200-half-wide.md).
-        let limit = match shape.pencils * shared_stride(n) * elem_bytes > 48 << 10 {
+        // A block over the static 48 KiB (`pencil::wide_shape`, `pencil::strided_shape` in
+        // dynamic shared memory) was checked against the device's limit with `shared_stride`'s
+        // padding, which bounds it here (the choice against that padding, H200: 16384 points
+        // 0.093 against 0.110 ms, 6144 0.070 against 0.094;
+        // bench/results/2026-11-29-h200-half-wide.md).
+        let limit = match shape.pencils * shared_stride(n) * elem_bytes > STATIC_SHARED {
             true => shared_stride(n),
-            false => (48 << 10) / elem_bytes / shape.pencils,
+            false => STATIC_SHARED / elem_bytes / shape.pencils,
         };
         let budget = (shared_stride(n) * 16 / elem_bytes).min(limit);
         let accesses = accesses(n, shape);
@@ -220,7 +221,7 @@ mod tests {
                     "n={n} {bytes} B: {chosen:?} takes {w} wavefronts, ideal {best}"
                 );
                 assert!(chosen.stride * bytes <= shared_stride(n) * 16);
-                assert!(chosen.stride * bytes * shape.pencils <= 48 << 10);
+                assert!(chosen.stride * bytes * shape.pencils <= STATIC_SHARED);
                 if bytes == 8 && n >= 256 {
                     assert!(
                         w * 1.5 < old,
