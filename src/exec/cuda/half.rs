@@ -21,8 +21,8 @@
 //!   one more rounding a pass): its values never overflow where the output does not (along
 //!   each transformed axis max |DFT(v)| >= ||v||_2 >= max |v|; twiddles have modulus 1);
 //! - **gather, cuFFT f32, scatter** (anything else of rank 1 to 3: prime factors over 16, r2c
-//!   and c2r over 4096 points no wide pass takes): a kernel widens the input into packed f32, cuFFT transforms
-//!   it, a kernel rounds it into the output.
+//!   and c2r over 4096 points no wide pass takes): a kernel widens the input into packed f32,
+//!   cuFFT transforms it, a kernel rounds it into the output.
 //!
 //! (cuFFT f32 with LTO load/store callbacks that convert was the first design: on an H200 it
 //! ran at 0.3-0.6x cuFFT fp16 and cuFFT refused the callbacks for large batches of short
@@ -888,7 +888,6 @@ enum Way {
     },
 }
 
-/// A pass kernel's launch: function, grid, block, batch.
 /// A pass kernel's launch: `grid` blocks of `threads` with `shared` bytes of dynamic shared
 /// memory over `batch` pencils.
 #[derive(Clone, Copy)]
@@ -1433,7 +1432,7 @@ mod tests {
         assert_eq!((shape.pencils, shape.threads), (1, 512));
         assert!(src.contains("extern __shared__ fx_cplx sm[];"));
         let bytes = cudagen::fused_shared_bytes(16384, shape, Precision::F32);
-        assert!(bytes > 48 << 10 && bytes <= SHARED, "{bytes}");
+        assert!(bytes > STATIC_SHARED && bytes <= SHARED, "{bytes}");
         let lengths = |p: &Problem, shared: usize| -> Vec<usize> {
             let (_, passes) = pass_source(p, Alignment::Word, shared).unwrap();
             passes.iter().map(|l| l.pass.n).collect()

@@ -31,9 +31,9 @@ impl SharedLayout {
 
     /// The layout with the fewest wavefronts for pencils of `n` points in `shape`, elements of
     /// `elem_bytes` (8 or 16), within the shared memory `pencil::fused_shape` budgeted (in
-    /// bytes no more than f64's layout, and a block's 48 KiB; a wide shape's pencil no more
-    /// than `shared_stride` elements). Counted once per shape and
-    /// element size in a process (tens of milliseconds for the longest pencils), then cached.
+    /// bytes no more than f64's layout, and a block's 48 KiB; in a block over 48 KiB, a pencil
+    /// no more than `shared_stride` elements). Counted once per shape and element size in a
+    /// process (tens of milliseconds for the longest pencils), then cached.
     pub fn choose(n: usize, shape: &FusedShape, elem_bytes: usize) -> SharedLayout {
         type Key = (usize, usize, usize, usize);
         static CHOSEN: Mutex<BTreeMap<Key, SharedLayout>> = Mutex::new(BTreeMap::new());
