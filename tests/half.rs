@@ -246,19 +246,27 @@ fn c2c_1d_longer_than_one_pass() {
     check_c2c(&[3 << 16], 3, packed(3 << 16), packed(3 << 16), 1, true, 45);
 }
 
-/// The digit passes against their CPU twin, `MultiPass::run` in f32 on the widened input with
-/// the split the plan takes, its scratch and output rounded to binary16 as the kernels' are
-/// (its plan printed with "binary16 scratch"): the same arithmetic up to f32 rounding (and
-/// the twiddles' two-table products), so the outputs differ only where that moves a binary16
+/// The pass kernels of lengths over 4096 points against their CPU twin, `MultiPass::run` in
+/// f32 on the widened input: for the digit passes with the split the plan takes, its scratch
+/// and output rounded to binary16 as the kernels' are (its plan printed with "binary16
+/// scratch"); for the one-pass kernels a pencil a block (16384 and 5^6 on an H100 or H200)
+/// the same f32 transform rounded once. The same arithmetic up to f32 rounding (and the
+/// twiddles' two-table products), so the outputs differ only where that moves a binary16
 /// rounding of the scratch or the output (by a binary16 ulp, spread by the later passes): at
-/// most 5e-5 a pass (H200: 8.3e-5 over the three passes of 2^20), where a wrong factor or
-/// digit gives O(1). Without a GPU the plan runs the f32 transform, which must agree as
-/// closely.
+/// most 5e-5 a pass of the split (H200: 8.3e-5 over the three passes of 2^20), where a wrong
+/// factor or digit gives O(1). Without a GPU the plan runs the f32 transform, which must
+/// agree as closely.
 #[test]
-fn digit_passes_match_their_cpu_twin() {
+fn pass_kernels_match_their_cpu_twin() {
     use fftx::program::multipass::{ElementBytes, MultiPass};
     use num_complex::Complex;
-    for (n, sign, seed) in [(3usize << 14, -1, 51), (78125, 1, 52), (1 << 20, -1, 53)] {
+    for (n, sign, seed) in [
+        (3usize << 14, -1, 51),
+        (78125, 1, 52),
+        (1 << 20, -1, 53),
+        (16384, 1, 54),
+        (15625, -1, 55),
+    ] {
         let mut r = rng(seed);
         let mut input: Vec<[u16; 2]> = random_halves(&mut r, 2 * n)
             .chunks(2)

@@ -494,7 +494,7 @@ pub fn fused_shape(n: usize, precision: Precision) -> Option<FusedShape> {
 /// (bench/results/2026-11-29-h200-half-wide.md), standalone with the layout
 /// `SharedLayout::choose` gives them: 16384 points [16, 16, 16, 4] in 512 threads 0.093 ms,
 /// 8192 [16, 16, 16, 2] 0.083, 12288 [16, 16, 16, 3] 0.098, 15625 [25, 25, 25] 0.160, 6144
-/// 0.070; through `fftxh_execute` 16384 0.097-0.099 ms where the two digit passes took 0.148
+/// 0.070; through `fftxh_execute` 16384 0.096-0.099 ms where the two digit passes took 0.148
 /// (cuFFT fp16: 0.104). Tried and slower: 16384 in 1024 threads or as [8, 16, 8, 16]; 8192
 /// as [16, 16, 32] or [8, 16, 8, 8]; 12288 as [12, 16, 16, 4].
 pub fn wide_shape(n: usize, shared_bytes: usize) -> Option<FusedShape> {

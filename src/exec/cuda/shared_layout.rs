@@ -46,9 +46,10 @@ impl SharedLayout {
         // padding, which bounds it here (the choice against that padding, H200: 16384 points
         // 0.093 against 0.110 ms, 6144 0.070 against 0.094;
         // bench/results/2026-11-29-h200-half-wide.md).
-        let limit = match shape.pencils * shared_stride(n) * elem_bytes > STATIC_SHARED {
-            true => shared_stride(n),
-            false => STATIC_SHARED / elem_bytes / shape.pencils,
+        let limit = if shape.pencils * shared_stride(n) * elem_bytes > STATIC_SHARED {
+            shared_stride(n)
+        } else {
+            STATIC_SHARED / elem_bytes / shape.pencils
         };
         let budget = (shared_stride(n) * 16 / elem_bytes).min(limit);
         let accesses = accesses(n, shape);
