@@ -2694,7 +2694,8 @@ fn split_half_kernel_matches_its_twin_and_fftw() {
         for (sign, in_place) in [(-1, false), (1, true)] {
             let x = random_f32(2 * n * howmany, 100 + log_n as u64);
             let p = c2c_f32(n, howmany, (1, n), sign, in_place);
-            let t = GpuTransform::<f32>::split_half(&p).expect("split-half plan");
+            let dev = cuda::default_device().expect("a GPU");
+            let t = GpuTransform::<f32>::split_half(&p, &dev).expect("split-half plan");
             assert!(t
                 .describe()
                 .contains(&format!("split-half tensor cores, {name}")));

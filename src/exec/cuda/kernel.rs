@@ -20,7 +20,7 @@ use super::cufft::{jit_callbacks_available, CufftPlan, FftType, JitCallbacks};
 use super::kernels::{self, compile_generated, generated_function, Generated};
 use super::transform::GpuTransform;
 use crate::exec::cpu::layout::ArrayPtr;
-use crate::exec::cuda::{self, check, Error, Result};
+use crate::exec::cuda::{self, check, Device, Error, Result};
 use crate::problem::{Kind1d, Precision, Problem};
 use crate::program::kernel::{Access, Chain, Fusion, Kernel};
 use crate::program::pencil::PencilProgram;
@@ -28,15 +28,18 @@ use crate::program::BufId;
 use cudarc::driver::sys as cu;
 use once_cell::sync::Lazy;
 use std::ffi::c_void;
+use std::sync::Arc;
 use std::time::Instant;
 
-/// Device memory owned by a plan.
+/// Device memory owned by a plan, on the device it was allocated on.
 pub struct DevBuf {
     ptr: u64,
+    dev: Arc<Device>,
 }
 
 impl DevBuf {
-    fn new(bytes: usize) -> Result<DevBuf> {
+    /// `bytes` on `dev` (bound by the caller).
+    fn new(dev: &Arc<Device>, bytes: usize) -> Result<DevBuf> {
         if bytes > cuda::device_budget() {
             return Err(Error::new(
                 crate::error::ErrorKind::OutOfDeviceMemory,
@@ -49,10 +52,13 @@ impl DevBuf {
             unsafe { cu::cuMemAlloc_v2(&mut d, bytes.max(16)) },
             "cuMemAlloc",
         )?;
-        Ok(DevBuf { ptr: d })
+        Ok(DevBuf {
+            ptr: d,
+            dev: dev.clone(),
+        })
     }
-    fn with(words: &[u64]) -> Result<DevBuf> {
-        let b = DevBuf::new(words.len() * 8)?;
+    fn with(dev: &Arc<Device>, words: &[u64]) -> Result<DevBuf> {
+        let b = DevBuf::new(dev, words.len() * 8)?;
         // SAFETY: a block of that many bytes.
         check(
             unsafe { cu::cuMemcpyHtoD_v2(b.ptr, words.as_ptr() as *const c_void, words.len() * 8) },
@@ -64,8 +70,7 @@ impl DevBuf {
 
 impl Drop for DevBuf {
     fn drop(&mut self) {
-        if let Some(g) = cuda::default_device() {
-            let _ = g.bind();
+        if !self.dev.is_lost() && self.dev.bind().is_ok() {
             // SAFETY: allocated by DevBuf::new, freed once.
             unsafe { cu::cuMemFree_v2(self.ptr) };
         }
@@ -88,7 +93,7 @@ pub fn callbacks_usable() -> Result<(), String> {
                     .into(),
             );
         }
-        let g = dev().map_err(|e| e.message)?;
+        let g = cuda::default_device().ok_or("no GPU")?;
         g.bind().map_err(|e| e.message)?;
         let src = "__device__ double fftx_probe_ld(void* d, unsigned long long off, void* info, void* s) { return ((double*)d)[off]; }\n__device__ void fftx_probe_st(void* d, unsigned long long off, double2 e, void* info, void* s) { ((double2*)d)[off] = e; }\n";
         let Generated::Lto(image) = compile_generated(&g, src, true).map_err(|e| e.message)? else {
@@ -127,6 +132,7 @@ struct GpuPass {
 
 /// A chain built for one way of fusing: its pencil program, device buffers and passes.
 struct Variant {
+    dev: Arc<Device>,
     fusion: Fusion,
     prog: PencilProgram,
     table: DevBuf,
@@ -144,18 +150,20 @@ impl Variant {
         f: Fusion,
         addr: &dyn Fn(BufId) -> u64,
         stream: cu::CUstream,
+        dev: &Arc<Device>,
     ) -> Result<Variant> {
         let prog = crate::program::pencil::lower(chain, precision, f == Fusion::Fused)?;
         // Bytes of one complex element in the plan's precision.
         let cbytes = 2 * prog.precision().bytes();
         let inter = [
-            DevBuf::new(prog.inter_len * cbytes)?,
-            DevBuf::new(prog.inter_len * cbytes)?,
+            DevBuf::new(dev, prog.inter_len * cbytes)?,
+            DevBuf::new(dev, prog.inter_len * cbytes)?,
         ];
         let mut words = vec![inter[0].ptr, inter[1].ptr];
         words.extend(prog.buffers.iter().map(|&b| addr(b)));
-        let table = DevBuf::with(&words)?;
+        let table = DevBuf::with(dev, &words)?;
         let mut v = Variant {
+            dev: dev.clone(),
             fusion: f,
             prog,
             table,
@@ -173,7 +181,7 @@ impl Variant {
             .map(|(p, _)| p.batch() * p.len_in().max(p.len_out()) * cbytes)
             .max();
         if let Some(bytes) = virt {
-            v.virt = Some((DevBuf::new(bytes)?, DevBuf::new(bytes)?));
+            v.virt = Some((DevBuf::new(dev, bytes)?, DevBuf::new(dev, bytes)?));
         }
         Ok(v)
     }
@@ -181,7 +189,7 @@ impl Variant {
     fn make_passes(&self, stream: cu::CUstream) -> Result<Vec<GpuPass>> {
         let f = self.fusion;
         let src = cudagen::chain_source(&self.prog, f != Fusion::Callback);
-        let compiled = compile_generated(&*dev()?, &src, f == Fusion::Callback)?;
+        let compiled = compile_generated(&self.dev, &src, f == Fusion::Callback)?;
         let mut out = Vec::new();
         for (k, p) in self.prog.passes.iter().enumerate() {
             let (ty, sign) = match p.kind {
@@ -279,7 +287,7 @@ impl Variant {
         let load_only = plan(false).map_err(|e| e.context(format!("{both}; load alone")))?;
         crate::log::log_info!("fftx gpu: {both}; the store runs as a scatter kernel");
         let Generated::Module(m) =
-            compile_generated(&*dev()?, &cudagen::chain_source(&self.prog, true), false)?
+            compile_generated(&self.dev, &cudagen::chain_source(&self.prog, true), false)?
         else {
             unreachable!("PTX compilation gives a module")
         };
@@ -380,7 +388,7 @@ impl Variant {
             if let Some(gather) = p.gather {
                 let mut n = p.batch * p.len_in;
                 kernels::launch(
-                    &*dev()?,
+                    &self.dev,
                     gather as cu::CUfunction,
                     n,
                     stream,
@@ -395,7 +403,7 @@ impl Variant {
             if let Some(scatter) = p.scatter {
                 let mut n = p.batch * p.len_out;
                 kernels::launch(
-                    &*dev()?,
+                    &self.dev,
                     scatter as cu::CUfunction,
                     n,
                     stream,
@@ -425,11 +433,12 @@ impl GpuChain {
         precision: Precision,
         addr: &dyn Fn(BufId) -> u64,
         stream: cu::CUstream,
+        dev: &Arc<Device>,
         measure: bool,
     ) -> Result<GpuChain> {
         let setting = fusion_setting();
         if let (None, Some(f)) = (setting, chain.fusion) {
-            match Variant::new(chain, precision, f, addr, stream) {
+            match Variant::new(chain, precision, f, addr, stream, dev) {
                 Ok(variant) => {
                     crate::log::log_info!("fftx gpu: chain runs with {} fusion (wisdom)", f.name());
                     return Ok(GpuChain {
@@ -461,7 +470,7 @@ impl GpuChain {
         let mut errors = Vec::new();
         for f in candidates.iter().copied() {
             let built = Instant::now();
-            let v = match Variant::new(chain, precision, f, addr, stream) {
+            let v = match Variant::new(chain, precision, f, addr, stream, dev) {
                 Ok(v) => v,
                 Err(e) => {
                     crate::log::log_info!("fftx gpu: {} fusion unavailable: {e}", f.name());
@@ -576,30 +585,31 @@ pub enum KernelStep {
 }
 
 impl KernelStep {
-    /// A `Kernel` step over the device buffers at `addr` (complex data in `precision`),
-    /// launching on `stream`. `measure`: time the ways to fuse a chain and keep the fastest.
+    /// A `Kernel` step over the device buffers at `addr` (complex data in `precision`) of
+    /// `dev` (bound by the caller), launching on `stream`. `measure`: time the ways to fuse a
+    /// chain and keep the fastest.
     pub fn kernel(
         kernel: &Kernel,
         precision: Precision,
         addr: &dyn Fn(BufId) -> u64,
-        stream: cu::CUstream,
+        (stream, dev): (cu::CUstream, &Arc<Device>),
         measure: bool,
     ) -> Result<KernelStep> {
         Ok(match kernel {
             Kernel::Chain(c) => KernelStep::Chain(Box::new(GpuChain::build(
-                c, precision, addr, stream, measure,
+                c, precision, addr, stream, dev, measure,
             )?)),
-            map @ Kernel::Map { .. } => map_step(map, precision, addr)?,
+            map @ Kernel::Map { .. } => map_step(map, precision, addr, dev)?,
         })
     }
 
-    /// An `Fft` step on the device addresses `input`, `output` (the executor's transform:
-    /// gather and scatter kernels around cuFFT where the layout needs them; with `split_half`,
-    /// the tensor-core kernels where they take the problem).
+    /// An `Fft` step on the device addresses `input`, `output` of `dev` (the executor's
+    /// transform: gather and scatter kernels around cuFFT where the layout needs them; with
+    /// `split_half`, the tensor-core kernels where they take the problem).
     pub fn transform(
         problem: &Problem,
-        input: u64,
-        output: u64,
+        (input, output): (u64, u64),
+        dev: &Arc<Device>,
         split_half: bool,
     ) -> Result<KernelStep> {
         let ptr = |at: u64, complex: bool| {
@@ -616,7 +626,7 @@ impl KernelStep {
         let i = ptr(input, problem.kind.input_is_complex());
         let o = ptr(output, problem.kind.output_is_complex());
         Ok(KernelStep::Transform(GpuFft::new(
-            problem, i, o, split_half,
+            problem, i, o, dev, split_half,
         )?))
     }
 
@@ -630,7 +640,7 @@ impl KernelStep {
             KernelStep::Map { f, total, table } => {
                 let (mut n, mut t) = (*total, table.ptr);
                 kernels::launch(
-                    &*dev()?,
+                    &table.dev,
                     *f as cu::CUfunction,
                     n,
                     stream,
@@ -665,6 +675,7 @@ impl GpuFft {
         problem: &Problem,
         input: ArrayPtr,
         output: ArrayPtr,
+        dev: &Arc<Device>,
         split_half: bool,
     ) -> Result<GpuFft> {
         if !super::transform::supports(problem) {
@@ -674,18 +685,20 @@ impl GpuFft {
             )));
         }
         Ok(match problem.precision {
-            Precision::F64 => GpuFft::F64(Box::new(GpuTransform::new(problem)?), input, output),
+            Precision::F64 => {
+                GpuFft::F64(Box::new(GpuTransform::new(problem, dev)?), input, output)
+            }
             Precision::F32 => {
                 let t = if split_half {
-                    GpuTransform::split_half(problem).or_else(|why| {
+                    GpuTransform::split_half(problem, dev).or_else(|why| {
                         crate::log::log_info!(
                             "fftxf: FFTX_TENSOR_CORES=split: {}: {why}: cuFFT",
                             problem.describe()
                         );
-                        GpuTransform::new(problem)
+                        GpuTransform::new(problem, dev)
                     })?
                 } else {
-                    GpuTransform::new(problem)?
+                    GpuTransform::new(problem, dev)?
                 };
                 GpuFft::F32(Box::new(t), input, output)
             }
@@ -710,7 +723,12 @@ impl GpuFft {
 }
 
 /// A `Kernel::Map` as one generated kernel over the buffers at `addr`.
-fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> Result<KernelStep> {
+fn map_step(
+    map: &Kernel,
+    precision: Precision,
+    addr: &dyn Fn(BufId) -> u64,
+    dev: &Arc<Device>,
+) -> Result<KernelStep> {
     let Kernel::Map {
         shape,
         src,
@@ -741,7 +759,7 @@ fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> 
         sd.as_ref().map(|d| (d.0, d.1, &d.2[..])),
         code.as_deref(),
     );
-    let Generated::Module(m) = compile_generated(&*dev()?, &src_text, false)? else {
+    let Generated::Module(m) = compile_generated(dev, &src_text, false)? else {
         unreachable!("PTX was asked for")
     };
     let f = generated_function(m, "fftx_elem")? as usize;
@@ -753,11 +771,6 @@ fn map_step(map: &Kernel, precision: Precision, addr: &dyn Fn(BufId) -> u64) -> 
     Ok(KernelStep::Map {
         f,
         total: shape.iter().map(|&x| x as u64).product(),
-        table: DevBuf::with(&words)?,
+        table: DevBuf::with(dev, &words)?,
     })
-}
-
-/// The device FFTX chains run on: the default device.
-fn dev() -> Result<std::sync::Arc<cuda::Device>> {
-    cuda::default_device().ok_or_else(|| Error::unsupported("no GPU"))
 }

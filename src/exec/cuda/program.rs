@@ -1199,10 +1199,11 @@ impl<T: Real> CudaProgram<T> {
         for (i, step) in self.program.steps.iter().enumerate() {
             let built = match step {
                 Step::Kernel { kernel, stream } => {
-                    self.card(*stream).dev.bind()?;
+                    let dev = &self.card(*stream).dev;
+                    dev.bind()?;
                     let addr = |b: usize| self.device[b];
                     let (stream, measure) = (self.streams[*stream], self.options.measure);
-                    KernelStep::kernel(kernel, T::PRECISION, &addr, stream, measure)
+                    KernelStep::kernel(kernel, T::PRECISION, &addr, (stream, dev), measure)
                 }
                 Step::Fft {
                     problem,
@@ -1210,12 +1211,12 @@ impl<T: Real> CudaProgram<T> {
                     output,
                     stream,
                 } if self.step_plan[i].is_none() && !empty(step) => {
-                    self.card(*stream).dev.bind()?;
-                    let (i, o) = (
+                    let dev = &self.card(*stream).dev;
+                    let io = (
                         self.dev(input.buf, input.offset),
                         self.dev(output.buf, output.offset),
                     );
-                    KernelStep::transform(problem, i, o, self.options.split_half)
+                    KernelStep::transform(problem, io, dev, self.options.split_half)
                 }
                 _ => continue,
             };

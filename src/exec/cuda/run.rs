@@ -64,9 +64,10 @@ impl<T: Real> CudaRun<T> {
     pub fn new(program: &Program, tiles: &[TileOut], backend: Backend) -> Result<Self> {
         let split_half = backend == Backend::GpuSplitHalf;
         if let [Step::Transform { problem, .. }] = &program.steps[..] {
+            let dev = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
             return match split_half {
-                true => GpuTransform::split_half(problem),
-                false => GpuTransform::new(problem),
+                true => GpuTransform::split_half(problem, &dev),
+                false => GpuTransform::new(problem, &dev),
             }
             .map(|t| CudaRun::Transform(Box::new(t)));
         }

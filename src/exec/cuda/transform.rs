@@ -16,7 +16,7 @@
 use super::cufft::{CufftPlan, FftType, Layout};
 use super::kernels::{self, Source};
 use super::split_half::SplitHalf;
-use super::{check, default_device, Device, Error, Result};
+use super::{check, Device, Error, Result};
 use crate::exec::cpu::layout::{ArrayPtr, Strided};
 use crate::exec::twins::{self, Lines};
 use crate::problem::{IoDim, Kind, Problem, R2rKind};
@@ -137,25 +137,25 @@ pub fn supports(p: &Problem) -> bool {
 }
 
 impl<T: Real> GpuTransform<T> {
-    /// Prepares the step; its cuFFT plans are made here, so that planning errors (out of
-    /// device memory) show at plan time.
-    pub fn new(p: &Problem) -> Result<Self> {
-        Self::build(p, false)
+    /// Prepares the step on `dev` (bound by the caller); its cuFFT plans are made here, so
+    /// that planning errors (out of device memory) show at plan time.
+    pub fn new(p: &Problem, dev: &Arc<Device>) -> Result<Self> {
+        Self::build(p, dev, false)
     }
 
     /// The step with the split-half tensor-core kernels (`split_half`) in place of cuFFT;
     /// `Err` (unsupported) where they cannot run `p`: not c2c f32 of 16^K points, a device
     /// before compute capability 8.0, NVRTC missing.
-    pub fn split_half(p: &Problem) -> Result<Self> {
+    pub fn split_half(p: &Problem, dev: &Arc<Device>) -> Result<Self> {
         if T::PRECISION != crate::problem::Precision::F32 {
             return Err(Error::unsupported("the split-half path is f32"));
         }
-        Self::build(p, true)
+        Self::build(p, dev, true)
     }
 
-    fn build(p: &Problem, split: bool) -> Result<Self> {
+    fn build(p: &Problem, dev: &Arc<Device>, split: bool) -> Result<Self> {
         super::fault::at_plan()?;
-        let g = default_device().ok_or_else(|| Error::unsupported("no GPU"))?;
+        let g = dev.clone();
         g.check_alive()?;
         let split = if split {
             Some(SplitHalf::new(&g, p)?)
