@@ -138,6 +138,25 @@ impl Device {
         check(unsafe { cu::cuCtxSetCurrent(self.ctx) }, "cuCtxSetCurrent")
     }
 
+    /// Runs `f` with this device's context current and then makes the caller's current again:
+    /// for work on this device in the middle of another card's step (whose events are made
+    /// in the current context).
+    pub fn within<R>(&self, f: impl FnOnce() -> Result<R>) -> Result<R> {
+        let mut caller = std::ptr::null_mut();
+        // SAFETY: writes the calling thread's current context (or null).
+        check(
+            unsafe { cu::cuCtxGetCurrent(&mut caller) },
+            "cuCtxGetCurrent",
+        )?;
+        self.bind()?;
+        let r = f();
+        if !caller.is_null() && caller != self.ctx {
+            // SAFETY: a context of this process, retained as above.
+            check(unsafe { cu::cuCtxSetCurrent(caller) }, "cuCtxSetCurrent")?;
+        }
+        r
+    }
+
     /// Makes the context current on this thread (as [`Device::bind`]) and fails once the device
     /// has been reset. The sentinel query needs the context current: on a thread that never
     /// bound it (a caller's new thread executing a plan) it fails, and read as a reset it

@@ -39,13 +39,18 @@ pub fn take(g: &Device, bytes: usize) -> Result<PinnedBlock> {
             return Ok(pool.swap_remove(i));
         }
     }
-    g.bind()?;
     let mut p = std::ptr::null_mut();
-    // SAFETY: cuMemHostAlloc writes the new block's address.
-    check(
-        unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) },
-        "cuMemHostAlloc (staging)",
-    )?;
+    // Within g's context, leaving the caller's current: a program's copy into host memory on
+    // card 1 takes card 0's pool, and its event is then made in card 1's context (after a
+    // plain bind it was made in card 0's and recorded on card 1's stream: "invalid resource
+    // handle" on 2 H200s).
+    g.within(|| {
+        // SAFETY: cuMemHostAlloc writes the new block's address.
+        check(
+            unsafe { cu::cuMemHostAlloc(&mut p, bytes, cu::CU_MEMHOSTALLOC_PORTABLE) },
+            "cuMemHostAlloc (staging)",
+        )
+    })?;
     LIVE.fetch_add(1, Ordering::Relaxed);
     Ok(PinnedBlock {
         ptr: p as *mut u8,
