@@ -22,6 +22,9 @@
 //! - `DIST_DECOMPS`: "slabs pencils" (default both);
 //! - `DIST_CARDS`: card counts, each the first k cards of `FFTX_DEVICES` (default "1 2 4",
 //!   counts above the cards there are dropped);
+//! - `DIST_PARTITIONS=1`: a count may exceed the cards: its devices are the cards round robin
+//!   (on one card, `DIST_CARDS="1 2"` runs 2 partitions of it: the schedule and the copy engine
+//!   beside the FFTs, not the link);
 //! - `DIST_REPS`: timed resident runs (default 5);
 //! - `DIST_CPU_MAX`: up to this N the reference is the CPU executor's transform of the whole
 //!   problem (all cores; default 256); above, the one-card cuFFT result;
@@ -280,7 +283,7 @@ fn rows<T: Real>(
         if on_cpu {
             Vec::new()
         } else {
-            cards[..k].to_vec()
+            (0..k).map(|i| cards[i % cards.len()].clone()).collect()
         }
     };
     let mut push = |decomp: &str, k: usize, grid: String, r: Result<(f64, f64), String>, what| {
@@ -389,6 +392,7 @@ fn line(r: &Row, one: Option<f64>, cufft: Option<f64>) -> String {
 #[ignore]
 fn distributed_3d_strong_scaling() {
     let on_cpu = std::env::var("DIST_ON_CPU").as_deref() == Ok("1");
+    let partitions = std::env::var("DIST_PARTITIONS").as_deref() == Ok("1");
     let cards = if on_cpu { Vec::new() } else { cuda::devices() };
     if cards.is_empty() && !on_cpu {
         eprintln!("no GPU ({:?}): nothing to time", cuda::why_no_gpu());
@@ -398,7 +402,7 @@ fn distributed_3d_strong_scaling() {
     let mut counts: Vec<usize> = env_list("DIST_CARDS", "1 2 4")
         .iter()
         .filter_map(|c| c.parse().ok())
-        .filter(|&c| c >= 1 && (on_cpu || c <= cards.len()))
+        .filter(|&c| c >= 1 && (on_cpu || partitions || c <= cards.len()))
         .collect();
     counts.dedup();
     let decomps = env_list("DIST_DECOMPS", "slabs pencils");

@@ -786,37 +786,56 @@ fn distributed_programs_exchange_between_every_pair_of_devices() {
     for dev in 0..3 {
         assert!(s.contains(&format!("device{dev}")), "{s}");
     }
-    // 3 slabs in, 9 exchange parts, 3 pencils out; every stream waits for the other two.
+    // Slabs of 3, 3 and 2 planes, transformed a plane at a time (chunks of one plane: fewer
+    // planes than SLAB_CHUNKS); each chunk sends one part to every device: 3 slabs in, 3 x 8
+    // parts, 3 pencils out.
     let transfers = p
         .steps
         .iter()
         .filter(|s| matches!(s, Step::Transfer { .. }))
         .count();
-    assert_eq!(transfers, 3 + 9 + 3, "{s}");
-    let waits = p
-        .steps
-        .iter()
-        .filter(|s| matches!(s, Step::Wait { .. }))
-        .count();
-    assert_eq!(waits, 6, "{s}");
-    // Each device takes its own part first, then the next device's round the ring, so that no
-    // card's link serves every reader at once.
+    assert_eq!(transfers, 3 + 3 * 8 + 3, "{s}");
     let device = |b: usize| match p.buffers[b].placement {
         Placement::Device(d) => Some(d),
         _ => None,
     };
+    // Which stream records each event, and the FFT steps a stream ran before it.
+    let mut recorded = std::collections::HashMap::new();
+    let mut ffts = [0usize; 6];
+    for step in &p.steps {
+        match step {
+            Step::Fft { stream, .. } => ffts[*stream] += 1,
+            Step::Record { event, stream } => {
+                recorded.insert(*event, (*stream, ffts[*stream]));
+            }
+            _ => {}
+        }
+    }
     for q in 0..3 {
-        let sources: Vec<usize> = p
-            .steps
-            .iter()
-            .filter_map(|step| match step {
-                Step::Transfer {
-                    from, to, stream, ..
-                } if *stream == q => device(from.buf).zip(device(to.buf)).map(|(f, _)| f),
-                _ => None,
-            })
+        // Device q's parts go on its copy stream (3 + q): chunk by chunk, its own part first,
+        // then round the ring, each after a wait for the event its source records once it
+        // has transformed that chunk, and no later: the exchange runs beside the FFTs.
+        let copies = 3 + q;
+        let mut order = Vec::new();
+        let mut waited = None;
+        for step in &p.steps {
+            match step {
+                Step::Wait { event, stream } if *stream == copies => waited = Some(*event),
+                Step::Transfer { from, stream, .. } if *stream == copies => {
+                    let source = device(from.buf).expect("a slab");
+                    let (by, after) = recorded[&waited.take().expect("a wait first")];
+                    assert_eq!(by, source, "{s}");
+                    order.push((source, after));
+                }
+                _ => {}
+            }
+        }
+        let ring = |k: usize| (0..3).map(move |i| ((q + i) % 3, k));
+        let expected: Vec<(usize, usize)> = ring(1)
+            .chain(ring(2))
+            .chain(ring(3).filter(|&(d, _)| d != 2))
             .collect();
-        assert_eq!(sources, [q, (q + 1) % 3, (q + 2) % 3], "{s}");
+        assert_eq!(order, expected, "{s}");
     }
     assert!(distribute::slabs(&Case::new(&[64], 0).problem(Precision::F64), &[0, 1]).is_err());
 }
@@ -830,7 +849,9 @@ fn distributed_one_dimension_four_step_over_one_to_four_devices() {
             c.sign = if n % 2 == 0 { -1 } else { 1 };
             let p = check::<f64>(&c);
             if n == 1 << 12 {
-                assert!(twiddles(&p) == devices, "{}", p.describe());
+                // Each device's 64 / devices planes (at least 16) in SLAB_CHUNKS chunks.
+                let chunks = devices * distribute::SLAB_CHUNKS;
+                assert!(twiddles(&p) == chunks, "{}", p.describe());
             }
             check::<f32>(&c);
         }

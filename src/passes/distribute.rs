@@ -9,11 +9,23 @@
 //! (c2r) runs the same in reverse: pencils first (the complex dft along the first axis), the
 //! exchange, then the c2r of the slabs.
 //!
-//! Each device works on its own stream (stream p for device p); the exchange waits for every
-//! device's first phase through events. Device memory per device: its slab and its pencils,
-//! about 2/P of the problem (3/P for r2c and c2r, whose slabs have a real and a complex part).
+//! Slabs and pencils keep the problem's axis order, so that a part of the exchange is rows of
+//! whole planes' worth of the second and later axes: long rows contiguous on both sides, which
+//! the copy engines move between cards (`exec::cuda::copy`) without taking multiprocessors
+//! from the FFTs. The forward slab phase runs in [`SLAB_CHUNKS`] chunks of planes, each
+//! recording an event when transformed; device q's copy stream (stream P + q) waits for each
+//! chunk and moves its part while the next chunk transforms (the exchange pipelined with the
+//! local FFTs, issue 15), and device q's pencils wait for the copy stream's last part.
+//!
+//! Each device computes on its own stream (stream p for device p). Device memory per device:
+//! its slab and its pencils, about 2/P of the problem (3/P for r2c and c2r, whose slabs have a
+//! real and a complex part).
 
 use super::exchange_order;
+
+/// The chunks of planes a forward slab phase is cut into (fewer where a slab has fewer planes):
+/// each chunk's exchange runs beside the next chunk's FFTs.
+pub const SLAB_CHUNKS: usize = 4;
 use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
@@ -222,10 +234,9 @@ impl<'a> Slabs<'a> {
             r
         };
         let p_count = devices.len();
-        // Slab layout: problem order; pencil layout: the second axis outside the first.
+        // Slabs and pencils both in the problem's order (a part of the exchange is long rows).
         let slab_order: Vec<usize> = (0..axes).collect();
-        let mut pencil_order = slab_order.clone();
-        pencil_order.swap(a0, a1);
+        let pencil_order = slab_order.clone();
         let mut slab_bufs = Vec::new();
         let mut pencil_bufs = Vec::new();
         for (p, &dev) in devices.iter().enumerate() {
@@ -279,26 +290,30 @@ impl<'a> Slabs<'a> {
     }
 
     /// Forward (c2c, r2c): slabs in, transformed along the other axes (then twiddled, with
-    /// `twiddles`), the exchange, pencils transformed along the first axis and out.
+    /// `twiddles`) chunk by chunk, each chunk's part of the exchange after it, pencils
+    /// transformed along the first axis and out.
     fn forward(&self, prog: &mut Program, twiddles: Option<SlabTwiddles>) {
+        let kind = if self.real {
+            Kind::R2c
+        } else {
+            Kind::Dft { sign: self.sign }
+        };
         for p in 0..self.slab_bufs.len() {
             let (slab, s) = &self.slab_bufs[p];
             let input = self.slab_in(prog, p);
-            let kind = if self.real {
-                Kind::R2c
-            } else {
-                Kind::Dft { sign: self.sign }
-            };
-            prog.steps.push(self.slab_fft(kind, input, slab, s, p));
-            if let Some(tw) = twiddles {
-                prog.steps.push(self.twiddle(tw, slab, s, p));
+            for (k, c) in self.chunks(s).iter().enumerate() {
+                prog.steps
+                    .push(self.slab_fft(kind.clone(), (input, slab), s, c, p));
+                if let Some(tw) = twiddles {
+                    prog.steps.push(self.twiddle(tw, slab, s, c, p));
+                }
+                prog.steps.push(Step::Record {
+                    event: chunk_event(p, k),
+                    stream: p,
+                });
             }
-            prog.steps.push(Step::Record {
-                event: p,
-                stream: p,
-            });
         }
-        self.exchange(prog, true);
+        self.pipelined_exchange(prog);
         for (q, (pencil, t)) in self.pencil_bufs.iter().enumerate() {
             prog.steps.push(self.pencil_fft(pencil, t, q));
             move_region(
@@ -330,11 +345,12 @@ impl<'a> Slabs<'a> {
                 stream: q,
             });
         }
-        self.exchange(prog, false);
+        self.backward_exchange(prog);
         for p in 0..self.slab_bufs.len() {
             let (slab, s) = &self.slab_bufs[p];
             let (r, rs) = self.real_slabs[p].as_ref().expect("c2r has real slabs");
-            prog.steps.push(self.slab_fft(Kind::C2r, slab, r, s, p));
+            prog.steps
+                .push(self.slab_fft(Kind::C2r, (slab, r), s, s, p));
             move_region(
                 prog,
                 rs,
@@ -376,17 +392,33 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The transform of a slab along every axis but the first, by `kind`, from `input` to
-    /// `output` (device buffers holding the slab region `s`), on `stream`.
+    /// The slab `s` cut along the first axis into (at most) [`SLAB_CHUNKS`] chunks of planes.
+    fn chunks(&self, s: &Region) -> Vec<Region> {
+        let planes = s.extent[self.a0];
+        let count = SLAB_CHUNKS.min(planes).max(1);
+        (0..count)
+            .map(|k| {
+                let (start, len) = block(planes, count, k);
+                let mut c = s.clone();
+                c.start[self.a0] += start;
+                c.extent[self.a0] = len;
+                c
+            })
+            .collect()
+    }
+
+    /// The transform along every axis but the first, by `kind`, of the planes `c` of the slab
+    /// region `s` that `input` and `output` (device buffers) hold, on `stream`.
     fn slab_fft(
         &self,
         kind: Kind,
-        input: &DevBuf,
-        output: &DevBuf,
+        (input, output): (&DevBuf, &DevBuf),
         s: &Region,
+        c: &Region,
         stream: usize,
     ) -> Step {
-        let dim = |i: usize| IoDim::new(s.extent[i] as isize, input.stride[i], output.stride[i]);
+        let dim = |i: usize| IoDim::new(c.extent[i] as isize, input.stride[i], output.stride[i]);
+        let first = (c.start[self.a0] - s.start[self.a0]) as isize;
         // Logical lengths (a c2r's and an r2c's count the real side).
         let dims = (self.a1..self.axes)
             .map(|i| IoDim::new(self.logical[i] as isize, input.stride[i], output.stride[i]))
@@ -401,11 +433,11 @@ impl<'a> Slabs<'a> {
             },
             input: At {
                 buf: input.buf,
-                offset: 0,
+                offset: first * input.stride[self.a0],
             },
             output: At {
                 buf: output.buf,
-                offset: 0,
+                offset: first * output.stride[self.a0],
             },
             stream,
         }
@@ -434,20 +466,21 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The four-step twiddles of device `p`'s transformed slab `s` in `slab`.
-    fn twiddle(&self, tw: SlabTwiddles, slab: &DevBuf, s: &Region, p: usize) -> Step {
+    /// The four-step twiddles of the transformed planes `c` of device `p`'s slab `s` in `slab`.
+    fn twiddle(&self, tw: SlabTwiddles, slab: &DevBuf, s: &Region, c: &Region, p: usize) -> Step {
         let axis = |i: usize| Axis {
-            n: s.extent[i],
+            n: c.extent[i],
             stride: slab.stride[i],
         };
+        let first = (c.start[self.a0] - s.start[self.a0]) as isize;
         Step::Twiddle {
             at: At {
                 buf: slab.buf,
-                offset: 0,
+                offset: first * slab.stride[self.a0],
             },
             rows: axis(self.a1),
             cols: axis(self.a0),
-            first_col: s.start[self.a0],
+            first_col: c.start[self.a0],
             rest: (0..self.nloops).map(axis).collect(),
             n: tw.n,
             sign: tw.sign,
@@ -455,9 +488,49 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The all-to-all between slabs and pencils: on stream q, after every device's first
-    /// phase, device q's part of every device's data, its own first, then round the ring.
-    fn exchange(&self, prog: &mut Program, to_pencils: bool) {
+    /// The forward all-to-all, chunk by chunk: on device q's copy stream, for each chunk of
+    /// planes, after each device transformed it, device q's part of it, its own first, then
+    /// round the ring; then device q's stream waits for the last.
+    fn pipelined_exchange(&self, prog: &mut Program) {
+        let p_count = self.slab_bufs.len();
+        for q in 0..p_count {
+            let copies = p_count + q;
+            let (pencil, t) = &self.pencil_bufs[q];
+            let chunks: Vec<Vec<Region>> =
+                self.slab_bufs.iter().map(|(_, s)| self.chunks(s)).collect();
+            for k in 0..SLAB_CHUNKS {
+                for p in exchange_order(q, p_count) {
+                    let Some(c) = chunks[p].get(k) else {
+                        continue;
+                    };
+                    prog.steps.push(Step::Wait {
+                        event: chunk_event(p, k),
+                        stream: copies,
+                    });
+                    let (slab, s) = &self.slab_bufs[p];
+                    let mut part = c.clone();
+                    part.start[self.a1] = t.start[self.a1];
+                    part.extent[self.a1] = t.extent[self.a1];
+                    let slab_side = (slab.buf, &slab.stride[..], s);
+                    let pencil_side = (pencil.buf, &pencil.stride[..], t);
+                    move_region(prog, &part, slab_side, pencil_side, true, copies);
+                }
+            }
+            let arrived = chunk_event(p_count, 0) + q;
+            prog.steps.push(Step::Record {
+                event: arrived,
+                stream: copies,
+            });
+            prog.steps.push(Step::Wait {
+                event: arrived,
+                stream: q,
+            });
+        }
+    }
+
+    /// The backward all-to-all, pencils to slabs: on stream q, after every device's pencil
+    /// phase, device q's part of every device's pencils, its own first, then round the ring.
+    fn backward_exchange(&self, prog: &mut Program) {
         let p_count = self.slab_bufs.len();
         for q in 0..p_count {
             for p in (0..p_count).filter(|&p| p != q) {
@@ -467,21 +540,22 @@ impl<'a> Slabs<'a> {
                 });
             }
             for p in exchange_order(q, p_count) {
-                let (sp, tp) = if to_pencils { (p, q) } else { (q, p) };
-                let ((slab, s), (pencil, t)) = (&self.slab_bufs[sp], &self.pencil_bufs[tp]);
+                let ((slab, s), (pencil, t)) = (&self.slab_bufs[q], &self.pencil_bufs[p]);
                 let mut part = s.clone();
                 part.start[self.a1] = t.start[self.a1];
                 part.extent[self.a1] = t.extent[self.a1];
                 let slab_side = (slab.buf, &slab.stride[..], s);
                 let pencil_side = (pencil.buf, &pencil.stride[..], t);
-                if to_pencils {
-                    move_region(prog, &part, slab_side, pencil_side, true, q);
-                } else {
-                    move_region(prog, &part, pencil_side, slab_side, true, q);
-                }
+                move_region(prog, &part, pencil_side, slab_side, true, q);
             }
         }
     }
+}
+
+/// The event device `p`'s stream records once chunk `k` of its slab is transformed (after
+/// them, one event per device: its copy stream's parts have arrived).
+fn chunk_event(p: usize, k: usize) -> usize {
+    p * SLAB_CHUNKS + k
 }
 
 /// The device grid of a pencil decomposition: P = P1·P2 with P2 the largest divisor of P up to

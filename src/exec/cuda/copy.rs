@@ -5,6 +5,10 @@
 //!
 //! - both sides one contiguous run: `cuMemcpyDtoDAsync` (the copy engine; between cards over
 //!   the link): halos, gathers, packed blocks;
+//! - between devices (cards, or partitions of one), rows of at least [`ENGINE_ROW_BYTES`] contiguous on both sides (the slab
+//!   exchange of `passes::distribute`): `cuMemcpy2DAsync` per outer index, the copy engine
+//!   again, so that the exchange leaves the multiprocessors to the FFTs that run beside it (a
+//!   copy kernel and cuFFT's kernels took turns on them: `bench/results/2026-11-26-exchange.md`);
 //! - one axis contiguous in the source and another in the destination (a transpose, as in the
 //!   distributed FFTs' all-to-alls): a 32 × 32 tile through shared memory, so that reads and
 //!   writes are both whole runs (the one-element-per-thread copy wrote 8 or 16 bytes per 32-byte
@@ -26,6 +30,12 @@ const TILE: u32 = 32;
 const ROWS: u32 = 8;
 /// Most blocks along a grid's y and z.
 const GRID_YZ: u64 = 65535;
+/// Rows between cards at least this long go to the copy engine (whose rate falls with short
+/// rows: 8 KiB rows moved a slab exchange at a third of the copy kernel's rate, 2026-11-26).
+pub(super) const ENGINE_ROW_BYTES: usize = 32 << 10;
+/// Most `cuMemcpy2DAsync` calls one box of rows may take (one per index of its outer axes
+/// but the last).
+const ENGINE_CALLS: usize = 1024;
 
 /// The element-wise kernel's box (layout shared with `CopyBox` in [`SOURCE`]).
 #[repr(C)]
@@ -148,6 +158,12 @@ enum Plan {
     Nothing,
     /// One run of this many bytes.
     Run(usize),
+    /// Rows of `bytes` contiguous on both sides, one `cuMemcpy2DAsync` over the last `outer`
+    /// axis (its strides the pitches) per index of the others (strides in scalars).
+    Rows {
+        bytes: usize,
+        outer: Vec<IoDim>,
+    },
     /// Tiles over axes `a` (contiguous in the source) and `b` (in the destination), moving
     /// `pair`s (complex elements as one) or scalars.
     Tile {
@@ -159,8 +175,9 @@ enum Plan {
 }
 
 /// Chooses how to copy `dims` (strides in scalars of `unit` bytes; `complex`: two scalars per
-/// element) from `src` to `dst`.
-fn plan(src: u64, dst: u64, dims: &[IoDim], complex: bool, unit: usize) -> Plan {
+/// element) from `src` to `dst`; `engine`: long rows may go to the copy engine (an exchange
+/// between devices).
+fn plan(src: u64, dst: u64, dims: &[IoDim], complex: bool, unit: usize, engine: bool) -> Plan {
     if dims.iter().any(|d| d.n <= 0) {
         return Plan::Nothing;
     }
@@ -178,6 +195,11 @@ fn plan(src: u64, dst: u64, dims: &[IoDim], complex: bool, unit: usize) -> Plan 
     if run(|d| d.is) && run(|d| d.os) {
         return Plan::Run(elements * step as usize * unit);
     }
+    if engine {
+        if let Some(rows) = engine_rows(&dims, step, unit) {
+            return rows;
+        }
+    }
     let pair = complex
         && [src, dst].iter().all(|&p| p % (2 * unit as u64) == 0)
         && dims.iter().all(|d| d.is % 2 == 0 && d.os % 2 == 0);
@@ -193,8 +215,35 @@ fn plan(src: u64, dst: u64, dims: &[IoDim], complex: bool, unit: usize) -> Plan 
     }
 }
 
+/// [`Plan::Rows`] for `dims` (length-1 axes dropped; `step` scalars of `unit` bytes an
+/// element) where its innermost run, contiguous on both sides, is a long row and the outer axes
+/// take few calls with pitches that keep rows apart.
+fn engine_rows(dims: &[IoDim], step: isize, unit: usize) -> Option<Plan> {
+    let mut row = step;
+    let mut k = dims.len();
+    while k > 0 && dims[k - 1].is == row && dims[k - 1].os == row {
+        row *= dims[k - 1].n;
+        k -= 1;
+    }
+    let bytes = row as usize * unit;
+    let outer = &dims[..k];
+    let (last, rest) = outer.split_last()?;
+    let calls: usize = rest.iter().map(|d| d.n as usize).product();
+    let apart = |s: isize| s >= row;
+    let ok = bytes >= ENGINE_ROW_BYTES
+        && calls <= ENGINE_CALLS
+        && apart(last.is)
+        && apart(last.os)
+        && rest.iter().all(|d| d.is >= 0 && d.os >= 0);
+    ok.then(|| Plan::Rows {
+        bytes,
+        outer: outer.to_vec(),
+    })
+}
+
 /// Copies the box `dims` from device address `src` to `dst` on `stream` of `dev` (the current
-/// context; `src` may be a peer's), scalars of `unit` bytes.
+/// context; `src` may be a peer's), scalars of `unit` bytes; `engine`: the two sides are on
+/// different devices of a program (long rows then go to the copy engine).
 ///
 /// # Safety
 /// Both sides must hold every element the box addresses.
@@ -203,19 +252,63 @@ pub(super) unsafe fn copy(
     dev: &Device,
     (src, dst): (u64, u64),
     dims: &[IoDim],
-    (complex, unit): (bool, usize),
+    (complex, unit, engine): (bool, usize, bool),
     stream: cu::CUstream,
 ) -> Result<()> {
     let kept: Vec<IoDim> = dims.iter().filter(|d| d.n != 1).copied().collect();
-    match plan(src, dst, dims, complex, unit) {
+    match plan(src, dst, dims, complex, unit, engine) {
         Plan::Nothing => Ok(()),
         Plan::Run(bytes) => check(
             cu::cuMemcpyDtoDAsync_v2(dst, src, bytes, stream),
             "cuMemcpyDtoDAsync",
         ),
+        Plan::Rows { bytes, outer } => rows(src, dst, bytes, &outer, unit, stream),
         Plan::Tile { a, b, pair } => tile(k, (src, dst), &kept, (a, b), pair, stream),
         Plan::Each => each(k, dev, (src, dst), &kept, complex, stream),
     }
+}
+
+/// [`Plan::Rows`]: one `cuMemcpy2DAsync` (unified addresses: either side may be a peer's) over
+/// the last of `outer` per index of the others.
+unsafe fn rows(
+    src: u64,
+    dst: u64,
+    bytes: usize,
+    outer: &[IoDim],
+    unit: usize,
+    stream: cu::CUstream,
+) -> Result<()> {
+    let (last, rest) = outer.split_last().expect("rows have an outer axis");
+    let calls: usize = rest.iter().map(|d| d.n as usize).product();
+    for call in 0..calls {
+        let (mut at, mut s, mut d) = (call, 0isize, 0isize);
+        for axis in rest.iter().rev() {
+            let i = (at % axis.n as usize) as isize;
+            at /= axis.n as usize;
+            s += i * axis.is;
+            d += i * axis.os;
+        }
+        let c = cu::CUDA_MEMCPY2D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcMemoryType: cu::CUmemorytype::CU_MEMORYTYPE_UNIFIED,
+            srcHost: std::ptr::null(),
+            srcDevice: (src as i64 + (s * unit as isize) as i64) as u64,
+            srcArray: std::ptr::null_mut(),
+            srcPitch: last.is as usize * unit,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstMemoryType: cu::CUmemorytype::CU_MEMORYTYPE_UNIFIED,
+            dstHost: std::ptr::null_mut(),
+            dstDevice: (dst as i64 + (d * unit as isize) as i64) as u64,
+            dstArray: std::ptr::null_mut(),
+            dstPitch: last.os as usize * unit,
+            WidthInBytes: bytes,
+            Height: last.n as usize,
+        };
+        check(cu::cuMemcpy2DAsync_v2(&c, stream), "cuMemcpy2DAsync")?;
+    }
+    Ok(())
 }
 
 unsafe fn tile(
@@ -317,16 +410,16 @@ mod tests {
     fn runs_tiles_and_the_rest_are_told_apart() {
         // A packed complex run, length-1 axes ignored.
         assert_eq!(
-            plan(0, 256, &[d(1, 99, 7), d(10, 2, 2)], true, 4),
+            plan(0, 256, &[d(1, 99, 7), d(10, 2, 2)], true, 4, false),
             Plan::Run(80)
         );
         assert_eq!(
-            plan(0, 256, &[d(3, 20, 20), d(10, 2, 2)], true, 8),
+            plan(0, 256, &[d(3, 20, 20), d(10, 2, 2)], true, 8, false),
             Plan::Run(480)
         );
         // The distributed transpose's part: rows of the source become columns.
         assert_eq!(
-            plan(0, 256, &[d(8, 64, 2), d(32, 2, 16)], true, 4),
+            plan(0, 256, &[d(8, 64, 2), d(32, 2, 16)], true, 4, false),
             Plan::Tile {
                 a: 1,
                 b: 0,
@@ -335,16 +428,16 @@ mod tests {
         );
         // Misaligned pairs: element-wise.
         assert_eq!(
-            plan(4, 256, &[d(8, 64, 2), d(32, 2, 16)], true, 4),
+            plan(4, 256, &[d(8, 64, 2), d(32, 2, 16)], true, 4, false),
             Plan::Each
         );
         assert_eq!(
-            plan(0, 256, &[d(8, 65, 2), d(32, 2, 16)], true, 4),
+            plan(0, 256, &[d(8, 65, 2), d(32, 2, 16)], true, 4, false),
             Plan::Each
         );
         // Real scalars transpose too; a box with no unit stride on one side is element-wise.
         assert_eq!(
-            plan(0, 0, &[d(8, 32, 1), d(32, 1, 8)], false, 8),
+            plan(0, 0, &[d(8, 32, 1), d(32, 1, 8)], false, 8, false),
             Plan::Tile {
                 a: 1,
                 b: 0,
@@ -352,9 +445,41 @@ mod tests {
             }
         );
         assert_eq!(
-            plan(0, 0, &[d(8, 32, 3), d(32, 1, 24)], false, 8),
+            plan(0, 0, &[d(8, 32, 3), d(32, 1, 24)], false, 8, false),
             Plan::Each
         );
-        assert_eq!(plan(0, 0, &[d(0, 32, 1)], false, 8), Plan::Nothing);
+        assert_eq!(plan(0, 0, &[d(0, 32, 1)], false, 8, false), Plan::Nothing);
+    }
+
+    #[test]
+    fn long_rows_between_cards_go_to_the_copy_engine() {
+        // A slab's part for another card: 4 planes of 8 x 1024 complex f32 (64 KiB rows), the
+        // source planes 32 rows of 1024 apart, the destination packed.
+        let part = [d(4, 32 * 2048, 8 * 2048), d(8, 2048, 2048), d(1024, 2, 2)];
+        let rows = Plan::Rows {
+            bytes: 8 * 1024 * 8,
+            outer: vec![d(4, 32 * 2048, 8 * 2048)],
+        };
+        assert_eq!(plan(0, 0, &part, true, 4, true), rows);
+        // On one card, the kernel.
+        assert_eq!(plan(0, 0, &part, true, 4, false), Plan::Each);
+        // Short rows stay with the kernel; so do rows whose pitch would overlap them.
+        let short = [d(4, 32 * 64, 8 * 64), d(8, 64, 64), d(32, 2, 2)];
+        assert_eq!(plan(0, 0, &short, true, 4, true), Plan::Each);
+        let overlapping = [d(4, 2048, 16 * 2048), d(8, 2048, 2048), d(1024, 2, 2)];
+        assert_ne!(plan(0, 0, &overlapping, true, 4, true), rows);
+        // Outer axes beyond the last: one call per index.
+        let batched = [
+            d(3, 1 << 20, 1 << 19),
+            d(4, 32 * 2048, 8 * 2048),
+            d(8 * 1024, 2, 2),
+        ];
+        assert_eq!(
+            plan(0, 0, &batched, true, 4, true),
+            Plan::Rows {
+                bytes: 8 * 1024 * 8,
+                outer: vec![d(3, 1 << 20, 1 << 19), d(4, 32 * 2048, 8 * 2048)],
+            }
+        );
     }
 }

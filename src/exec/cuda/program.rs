@@ -1729,6 +1729,20 @@ impl<T: Real> CudaProgram<T> {
         complex: bool,
         stream: cu::CUstream,
     ) -> Result<()> {
+        self.copy_box(card, (src, dst), dims, (complex, false), stream)
+    }
+
+    /// [`CudaProgram::copy_kernel`], and with `between_devices` (an exchange between two of the
+    /// program's devices: cards over their link, or partitions of one card) long rows by the
+    /// copy engine.
+    unsafe fn copy_box(
+        &self,
+        card: &Card,
+        (src, dst): (u64, u64),
+        dims: &[IoDim],
+        (complex, between_devices): (bool, bool),
+        stream: cu::CUstream,
+    ) -> Result<()> {
         let kernels = card
             .copy
             .get_or_try_init(|| super::copy::Kernels::load(&card.dev, real_name::<T>()))?;
@@ -1738,7 +1752,7 @@ impl<T: Real> CudaProgram<T> {
             &card.dev,
             (src, dst),
             dims,
-            (complex, unit),
+            (complex, unit, between_devices),
             stream,
         )
     }
@@ -1831,12 +1845,14 @@ impl<T: Real> CudaProgram<T> {
                 s,
             ),
             // One card, or the destination card reading its peer's memory.
-            Route::DeviceToDevice => self.copy_kernel(
+            Route::DeviceToDevice => self.copy_box(
                 self.card(s),
-                self.dev(from.buf, from.offset),
-                self.dev(to.buf, to.offset),
+                (self.dev(from.buf, from.offset), self.dev(to.buf, to.offset)),
                 dims,
-                c,
+                (
+                    c,
+                    device_of(&self.program, from.buf) != device_of(&self.program, to.buf),
+                ),
                 self.streams[s],
             ),
         }
@@ -2613,13 +2629,16 @@ mod tests {
                 let (streams, _) = CudaProgram::<f64>::map_streams(&prog, &one_card).unwrap();
                 assert!(streams.iter().all(|&c| c == 0));
                 let (streams, events) = CudaProgram::<f64>::map_streams(&prog, &devices).unwrap();
-                assert_eq!(streams, devices, "stream p runs on device p: {}", ctx());
-                assert_eq!(
-                    events,
-                    devices,
-                    "event p is recorded on device p: {}",
-                    ctx()
-                );
+                // Stream p computes on device p; a forward program's stream P + q moves device
+                // q's parts of the exchange.
+                let copies = streams.len() > parts;
+                let expected = [&devices[..], if copies { &devices } else { &[] }].concat();
+                assert_eq!(streams, expected, "stream p runs on device p: {}", ctx());
+                for step in &prog.steps {
+                    if let Step::Record { event, stream } = step {
+                        assert_eq!(events[*event], streams[*stream], "{}", ctx());
+                    }
+                }
             }
         }
     }
