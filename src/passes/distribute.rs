@@ -508,11 +508,9 @@ impl<'a> Slabs<'a> {
                         stream: copies,
                     });
                     let (slab, s) = &self.slab_bufs[p];
-                    let mut part = c.clone();
-                    part.start[self.a1] = t.start[self.a1];
-                    part.extent[self.a1] = t.extent[self.a1];
                     let slab_side = (slab.buf, &slab.stride[..], s);
                     let pencil_side = (pencil.buf, &pencil.stride[..], t);
+                    let part = self.part(c, t);
                     move_region(prog, &part, slab_side, pencil_side, true, copies);
                 }
             }
@@ -541,14 +539,19 @@ impl<'a> Slabs<'a> {
             }
             for p in exchange_order(q, p_count) {
                 let ((slab, s), (pencil, t)) = (&self.slab_bufs[q], &self.pencil_bufs[p]);
-                let mut part = s.clone();
-                part.start[self.a1] = t.start[self.a1];
-                part.extent[self.a1] = t.extent[self.a1];
                 let slab_side = (slab.buf, &slab.stride[..], s);
                 let pencil_side = (pencil.buf, &pencil.stride[..], t);
-                move_region(prog, &part, pencil_side, slab_side, true, q);
+                move_region(prog, &self.part(s, t), pencil_side, slab_side, true, q);
             }
         }
+    }
+
+    /// What slab planes `c` and pencils `t` share: `c` within `t`'s block of the second axis.
+    fn part(&self, c: &Region, t: &Region) -> Region {
+        let mut part = c.clone();
+        part.start[self.a1] = t.start[self.a1];
+        part.extent[self.a1] = t.extent[self.a1];
+        part
     }
 }
 
