@@ -4,7 +4,9 @@
 #   1. mpi_check.c built against fftx and against the system's FFTW 3.3.10 (libfftw3_mpi), run
 #      with 1-4 processes; compare.py requires identical local sizes and outputs within
 #      eps * 8 * log2(N) of FFTW's;
-#   2. mpi_f03.f90 (include 'fftw3-mpi.f03') with 1-4 processes;
+#   2. mpi_f03.f90 (include 'fftw3-mpi.f03') with 1-4 processes; mpi_check with the transposes
+#      exchanging pairwise (FFTX_MPI_EXCHANGE=pairwise) against FFTW too, and mpi_measure.c:
+#      FFTW_MEASURE plans, which time both ways, equal to FFTW_ESTIMATE's;
 #   3. no_mpi.c: without MPI, fftx still plans and executes (and does not load libmpi);
 #   4. fftx's headers (fftw3-mpi.h, fftw3-mpi.f03) with FFTW's own libraries: same results.
 set -euo pipefail
@@ -26,6 +28,7 @@ echo "== build ctest/mpi against $prefix and against the system's FFTW"
 mpicc -O1 -Wall -Wextra -Werror "${fftx[@]}" ctest/mpi/mpi_check.c -o "$out/fftx_mpi_check" "${libs[@]}"
 mpicc -O1 -Wall -Wextra -Werror ctest/mpi/mpi_check.c -o "$out/sys_mpi_check" "${libs[@]}"
 mpif90 -O1 -Wall "${fftx[@]}" ctest/mpi/mpi_f03.f90 -o "$out/fftx_mpi_f03" "${libs[@]}"
+mpicc -O1 -Wall -Wextra -Werror "${fftx[@]}" ctest/mpi/mpi_measure.c -o "$out/fftx_mpi_measure" "${libs[@]}"
 cc -O1 -Wall -Werror "${fftx[@]}" ctest/mpi/no_mpi.c -o "$out/no_mpi" -lfftw3 -lm
 # fftx's headers, FFTW's libraries (the system's directory first, then the headers)
 hdr=(-I"$prefix/include" -L/usr/lib/x86_64-linux-gnu -L/usr/lib)
@@ -41,6 +44,12 @@ for np in 1 2 3 4; do
   run "$np" "$out/fftx_mpi_check" "$out/fftx.$np"
   python3 ctest/mpi/compare.py "$out/fftx.$np" "$out/sys.$np" "$np"
   run "$np" "$out/fftx_mpi_f03"
+  if [ "$np" -gt 1 ]; then
+    FFTX_MPI_EXCHANGE=pairwise run "$np" "$out/fftx_mpi_check" "$out/pairwise.$np"
+    python3 ctest/mpi/compare.py "$out/pairwise.$np" "$out/sys.$np" "$np"
+    FFTX_LOG=info run "$np" "$out/fftx_mpi_measure" 2>"$out/measure.$np.log"
+    grep -q "chosen" "$out/measure.$np.log" || { cat "$out/measure.$np.log"; exit 1; }
+  fi
 done
 echo "== fftx's headers with FFTW's libraries"
 run 2 "$out/hdr_mpi_check" "$out/hdr.2"

@@ -222,7 +222,7 @@ unsafe fn plan_many<T: Real>(
         None => mplan::build_multi::<T>(&g, procs)?,
     };
     let problem = mplan::describe::<T>(&g.kind, &g.n, g.howmany);
-    let plan = mplan::make::<T>(comm, phases, problem, arrays.0, arrays.1)?;
+    let plan = mplan::make::<T>(comm, phases, problem, arrays, flags)?;
     Ok(register(plan))
 }
 
@@ -264,7 +264,8 @@ unsafe fn plan_transpose<T: Real>(
     let comm = Comm::dup(comm)?;
     let phases = vec![Phase::Transpose(t, mplan::Array::In, mplan::Array::Out)];
     let problem = mplan::describe::<T>(&MpiKind::R2r(vec![]), &[], nx * ny * howmany);
-    let plan = mplan::make::<T>(comm, phases, problem, real_array(input), real_array(output))?;
+    let arrays = (real_array(input), real_array(output));
+    let plan = mplan::make::<T>(comm, phases, problem, arrays, flags)?;
     Ok(register(plan))
 }
 
@@ -340,7 +341,8 @@ unsafe fn exchange_to_root(
         .collect();
     let x = ffi::Exchange::new(&send, &recv, 1)?;
     let mut out = vec![0u8; recv.iter().sum::<usize>().max(1)];
-    ffi::alltoallv(comm, mine.as_ptr(), out.as_mut_ptr(), &x)?;
+    let buffers = (mine.as_ptr(), out.as_mut_ptr());
+    ffi::exchange(comm, buffers, &x, ffi::Way::AllToAll, (size, me))?;
     out.truncate(recv.iter().sum());
     Ok(out)
 }

@@ -22,6 +22,20 @@ type Alltoallv = unsafe extern "C" fn(
     RawComm,
 ) -> c_int;
 type Bcast = unsafe extern "C" fn(*mut c_void, c_int, *mut c_void, c_int, RawComm) -> c_int;
+type Sendrecv = unsafe extern "C" fn(
+    *const c_void,
+    c_int,
+    *mut c_void,
+    c_int,
+    c_int,
+    *mut c_void,
+    c_int,
+    *mut c_void,
+    c_int,
+    c_int,
+    RawComm,
+    *mut c_void,
+) -> c_int;
 type TypeContiguous = unsafe extern "C" fn(c_int, *mut c_void, *mut *mut c_void) -> c_int;
 type TypeOp = unsafe extern "C" fn(*mut *mut c_void) -> c_int;
 
@@ -29,6 +43,7 @@ pub struct Mpi {
     comm_size: CommInt,
     comm_rank: CommInt,
     alltoallv: Alltoallv,
+    sendrecv: Sendrecv,
     bcast: Bcast,
     comm_f2c: unsafe extern "C" fn(c_int) -> RawComm,
     comm_dup: unsafe extern "C" fn(RawComm, *mut RawComm) -> c_int,
@@ -88,6 +103,7 @@ fn load() -> crate::error::Result<Mpi> {
             comm_size: std::mem::transmute::<usize, CommInt>(sym("MPI_Comm_size")?),
             comm_rank: std::mem::transmute::<usize, CommInt>(sym("MPI_Comm_rank")?),
             alltoallv: std::mem::transmute::<usize, Alltoallv>(sym("MPI_Alltoallv")?),
+            sendrecv: std::mem::transmute::<usize, Sendrecv>(sym("MPI_Sendrecv")?),
             bcast: std::mem::transmute::<usize, Bcast>(sym("MPI_Bcast")?),
             comm_f2c: std::mem::transmute::<usize, unsafe extern "C" fn(c_int) -> RawComm>(sym(
                 "MPI_Comm_f2c",
@@ -255,15 +271,36 @@ fn counts(sizes: &[usize], unit: usize) -> Result<(Vec<c_int>, Vec<c_int>), Stri
     Ok((c, displs))
 }
 
-/// `MPI_Alltoallv` of `x.unit`-byte units (a contiguous datatype made for the call).
+/// How an exchange moves its parts between the processes: one collective, or point to point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    /// `MPI_Alltoallv`.
+    AllToAll,
+    /// P - 1 rounds of `MPI_Sendrecv`, round k with the processes k ahead and k behind (the
+    /// own part copied): FFTW's `transpose-pairwise`, heFFTe's point-to-point.
+    Pairwise,
+}
+
+impl Way {
+    pub fn name(self) -> &'static str {
+        match self {
+            Way::AllToAll => "all-to-all",
+            Way::Pairwise => "pairwise",
+        }
+    }
+}
+
+/// Moves the parts of `x` (`x.unit`-byte units, a contiguous datatype made for the call)
+/// between the `size` processes of `comm`, this one `rank`, the `way` asked.
 ///
 /// # Safety
 /// The buffers must hold what the counts and displacements address.
-pub unsafe fn alltoallv(
+pub unsafe fn exchange(
     comm: RawComm,
-    send: *const u8,
-    recv: *mut u8,
+    (send, recv): (*const u8, *mut u8),
     x: &Exchange,
+    way: Way,
+    (size, rank): (usize, usize),
 ) -> crate::error::Result<()> {
     let m = mpi()?;
     let byte = m.byte as *mut c_void;
@@ -276,21 +313,67 @@ pub unsafe fn alltoallv(
         )?;
         check("MPI_Type_commit", (m.type_commit)(&mut unit))?;
     }
-    let rc = (m.alltoallv)(
-        send.cast(),
-        x.send_counts.as_ptr(),
-        x.send_displs.as_ptr(),
-        unit,
-        recv.cast(),
-        x.recv_counts.as_ptr(),
-        x.recv_displs.as_ptr(),
-        unit,
-        comm,
-    );
+    let r = match way {
+        Way::AllToAll => check(
+            "MPI_Alltoallv",
+            (m.alltoallv)(
+                send.cast(),
+                x.send_counts.as_ptr(),
+                x.send_displs.as_ptr(),
+                unit,
+                recv.cast(),
+                x.recv_counts.as_ptr(),
+                x.recv_displs.as_ptr(),
+                unit,
+                comm,
+            ),
+        ),
+        Way::Pairwise => pairwise(m, comm, (send, recv), x, unit, (size, rank)),
+    };
     if x.unit > 1 {
         (m.type_free)(&mut unit);
     }
-    check("MPI_Alltoallv", rc)
+    r
+}
+
+/// [`Way::Pairwise`]: the own part copied, then round k = 1 .. P-1 sends to rank + k and
+/// receives from rank - k (every process in the same round pairs with one each way).
+unsafe fn pairwise(
+    m: &Mpi,
+    comm: RawComm,
+    (send, recv): (*const u8, *mut u8),
+    x: &Exchange,
+    unit: *mut c_void,
+    (size, rank): (usize, usize),
+) -> crate::error::Result<()> {
+    let at = |displs: &[c_int], q: usize| displs[q] as usize * x.unit;
+    std::ptr::copy_nonoverlapping(
+        send.add(at(&x.send_displs, rank)),
+        recv.add(at(&x.recv_displs, rank)),
+        x.send_counts[rank] as usize * x.unit,
+    );
+    for k in 1..size {
+        let (to, from) = ((rank + k) % size, (rank + size - k) % size);
+        let status_ignore = std::ptr::null_mut();
+        check(
+            "MPI_Sendrecv",
+            (m.sendrecv)(
+                send.add(at(&x.send_displs, to)).cast(),
+                x.send_counts[to],
+                unit,
+                to as c_int,
+                0,
+                recv.add(at(&x.recv_displs, from)).cast(),
+                x.recv_counts[from],
+                unit,
+                from as c_int,
+                0,
+                comm,
+                status_ignore,
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 /// `MPI_Bcast` of bytes from process 0.

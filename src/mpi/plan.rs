@@ -14,7 +14,7 @@
 //! process, transforms it locally and keeps the process's output rows.
 
 use super::dist::{block_range, default_block, MPI_FLAGS};
-use super::ffi::{self, Comm, Exchange};
+use super::ffi::{self, Comm, Exchange, Way};
 use super::transpose::{Packing, Transpose};
 use crate::exec::cpu::layout::ArrayPtr;
 use crate::exec::host_memory::HostBlock;
@@ -112,6 +112,8 @@ pub struct MpiExec<T: Real> {
     /// The transposes' packing buffers, kept from one execute to the next; held during an
     /// execute, which also owns the scratch arrays meanwhile.
     pack: Mutex<Packing>,
+    /// How the transposes move their parts ([`choose_way`]).
+    way: Way,
     _t: PhantomData<T>,
 }
 
@@ -421,7 +423,8 @@ impl<T: Real> MpiExec<T> {
     ) -> crate::error::Result<()> {
         match s {
             Phase::Transpose(t, from, to) => {
-                Ok(t.run(&self.comm, at(*from) as *const u8, at(*to) as *mut u8, pack)?)
+                let (src, dst) = (at(*from) as *const u8, at(*to) as *mut u8);
+                Ok(t.run(&self.comm, src, dst, pack, self.way)?)
             }
             Phase::Local(None, _, _) => Ok(()),
             Phase::Local(Some(plan), (from, ci), (to, co)) => {
@@ -429,11 +432,14 @@ impl<T: Real> MpiExec<T> {
             }
             Phase::Allgather(sizes, from, to) => {
                 let x = Exchange::allgather(sizes, self.comm.rank)?;
-                Ok(ffi::alltoallv(
+                let buffers = (at(*from) as *const u8, at(*to) as *mut u8);
+                let procs = (self.comm.size, self.comm.rank);
+                Ok(ffi::exchange(
                     self.comm.raw(),
-                    at(*from) as *const u8,
-                    at(*to) as *mut u8,
+                    buffers,
                     &x,
+                    Way::AllToAll,
+                    procs,
                 )?)
             }
             Phase::Copy(from, off, to, bytes) => {
@@ -463,9 +469,10 @@ impl<T: Real> Execute for MpiExec<T> {
     }
     fn details(&self) -> Vec<String> {
         vec![format!(
-            "mpi: {} phases on {} processes",
+            "mpi: {} phases on {} processes, transposes by {}",
             self.phases.len(),
-            self.comm.size
+            self.comm.size,
+            self.way.name()
         )]
     }
 }
@@ -505,25 +512,96 @@ fn plan_locals<T: Real>(
         .collect()
 }
 
-/// The plan object for a distributed problem, `problem` describing it to fftw_print_plan and
-/// fftw_flops: its scratch arrays made and its local transforms planned on the arrays they run
-/// on.
+/// How the transposes of a plan planned with `flags` move their parts: `FFTX_MPI_EXCHANGE`
+/// (`alltoall` or `pairwise`) where set; under FFTW_ESTIMATE (and WISDOM_ONLY) `MPI_Alltoallv`;
+/// otherwise the faster of the two on the plan's transposes between its scratch arrays, as
+/// process 0 measured it (every process must move parts the same way).
+///
+/// # Safety
+/// Every process of `comm` calls it together (it exchanges when it measures).
+unsafe fn choose_way(
+    comm: &Comm,
+    phases: &[Phase],
+    (w, v): (&HostBlock, &HostBlock),
+    flags: u32,
+) -> crate::error::Result<Way> {
+    match std::env::var("FFTX_MPI_EXCHANGE").as_deref() {
+        Ok("alltoall") => return Ok(Way::AllToAll),
+        Ok("pairwise") => return Ok(Way::Pairwise),
+        Ok(other) if !other.is_empty() => {
+            crate::log::log_warn!("FFTX_MPI_EXCHANGE={other}: not alltoall or pairwise; ignored")
+        }
+        _ => {}
+    }
+    let transposes: Vec<&Transpose> = phases
+        .iter()
+        .filter_map(|p| match p {
+            Phase::Transpose(t, ..) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let estimate = flags & (crate::abi::FFTW_ESTIMATE | crate::abi::FFTW_WISDOM_ONLY) != 0;
+    if estimate || comm.size < 2 || transposes.is_empty() {
+        return Ok(Way::AllToAll);
+    }
+    let mut pack = Packing::default();
+    let mut time = |way: Way| -> crate::error::Result<f64> {
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t0 = std::time::Instant::now();
+            for t in &transposes {
+                t.run(
+                    comm,
+                    w.addr() as *const u8,
+                    v.addr() as *mut u8,
+                    &mut pack,
+                    way,
+                )?;
+            }
+            best = best.min(t0.elapsed().as_secs_f64());
+        }
+        Ok(best)
+    };
+    let (all, pairs) = (time(Way::AllToAll)?, time(Way::Pairwise)?);
+    let mut pairwise = u8::from(pairs < all);
+    ffi::bcast(comm.raw(), &mut pairwise, 1)?;
+    let way = if pairwise == 1 {
+        Way::Pairwise
+    } else {
+        Way::AllToAll
+    };
+    crate::log::log_info!(
+        "mpi: transposes by all-to-all {:.3} ms, pairwise {:.3} ms (process {}): {} chosen",
+        all * 1e3,
+        pairs * 1e3,
+        comm.rank,
+        way.name()
+    );
+    Ok(way)
+}
+
+/// The plan object for a distributed problem planned with `flags`, `problem` describing it to
+/// fftw_print_plan and fftw_flops: its scratch arrays made, its local transforms planned on
+/// the arrays they run on, the way its transposes exchange chosen ([`choose_way`]).
 pub fn make<T: Real>(
     comm: Comm,
     phases: Phases,
     problem: Problem,
-    input: ArrayPtr,
-    output: ArrayPtr,
+    (input, output): (ArrayPtr, ArrayPtr),
+    flags: u32,
 ) -> crate::error::Result<Plan> {
     let scratch = scratch_bytes(&phases, comm.rank);
     let (w, v) = (HostBlock::new(scratch)?, HostBlock::new(scratch)?);
     let phases = plan_locals::<T>(phases, &addresses(input.base(), output.base(), &w, &v))?;
+    // SAFETY: every process plans together (FFTW-MPI's planners are collective).
+    let way = unsafe { choose_way(&comm, &phases, (&w, &v), flags)? };
     let exec = MpiExec::<T> {
         comm,
         phases,
         w,
         v,
         pack: Mutex::new(Packing::default()),
+        way,
         _t: PhantomData,
     };
     Ok(Plan {

@@ -1,13 +1,14 @@
 //! The global transpose: an A x B array of `elem`-byte elements, its rows (A) cut in blocks of
 //! `ba` across the processes, becomes the B x A array with its rows (B) in blocks of `bb`.
 //! Each process packs, per destination, its rows' columns that the destination will own,
-//! `MPI_Alltoallv` moves them, and each process unpacks into its transposed rows.
+//! `MPI_Alltoallv` or pairwise `MPI_Sendrecv` moves them (the plan's [`Way`], measured under
+//! FFTW_MEASURE), and each process unpacks into its transposed rows.
 //!
 //! A side may be stored locally transposed (FFTW_MPI_TRANSPOSED_IN / _OUT of a transpose
 //! plan): the input as B x (local A rows), the output as A x (local B rows).
 
 use super::dist::block_range;
-use super::ffi::{self, Exchange};
+use super::ffi::{self, Exchange, Way};
 
 /// The send and receive buffers of a transpose, kept by the plan between executes: allocating
 /// and zeroing them at each execute cost more than the exchange itself.
@@ -70,8 +71,8 @@ impl Transpose {
         Exchange::new(&send, &recv, self.elem)
     }
 
-    /// Transposes `src` (this process's A rows) into `dst` (its B rows). Every process of the
-    /// communicator must call it together. `pack` holds the packing buffers between calls
+    /// Transposes `src` (this process's A rows) into `dst` (its B rows), the parts moved the
+    /// `way` given. Every process of the communicator must call it together, the same way. `pack` holds the packing buffers between calls
     /// (grown as needed, never cleared: every byte used is written first).
     ///
     /// # Safety
@@ -83,6 +84,7 @@ impl Transpose {
         src: *const u8,
         dst: *mut u8,
         pack: &mut Packing,
+        way: Way,
     ) -> crate::error::Result<()> {
         let (size, rank) = (comm.size, comm.rank);
         let x = self.exchange(size, rank)?;
@@ -109,7 +111,8 @@ impl Transpose {
             }
         }
         let recv = grown(&mut pack.recv, self.bytes_after(rank).max(1));
-        ffi::alltoallv(comm.raw(), send.as_ptr(), recv.as_mut_ptr(), &x)?;
+        let buffers = (send.as_ptr(), recv.as_mut_ptr());
+        ffi::exchange(comm.raw(), buffers, &x, way, (size, rank))?;
         let mut at = 0;
         for q in 0..size {
             let (a_start, a_len) = self.rows_a(q);
