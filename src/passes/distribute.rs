@@ -22,13 +22,13 @@
 //! real and a complex part).
 
 use super::exchange_order;
+use crate::error::{Error, Result};
+use crate::problem::{IoDim, Kind, Problem};
+use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
 /// The chunks of planes a forward slab phase is cut into (fewer where a slab has fewer planes):
 /// each chunk's exchange runs beside the next chunk's FFTs.
 pub const SLAB_CHUNKS: usize = 4;
-use crate::error::{Error, Result};
-use crate::problem::{IoDim, Kind, Problem};
-use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
 /// The block of `n` elements device `p` of `parts` holds: [start, start + len).
 fn block(n: usize, parts: usize, p: usize) -> (usize, usize) {
@@ -235,8 +235,7 @@ impl<'a> Slabs<'a> {
         };
         let p_count = devices.len();
         // Slabs and pencils both in the problem's order (a part of the exchange is long rows).
-        let slab_order: Vec<usize> = (0..axes).collect();
-        let pencil_order = slab_order.clone();
+        let order: Vec<usize> = (0..axes).collect();
         let mut slab_bufs = Vec::new();
         let mut pencil_bufs = Vec::new();
         for (p, &dev) in devices.iter().enumerate() {
@@ -245,11 +244,11 @@ impl<'a> Slabs<'a> {
             let scalars = |r: &Region| 2 * r.extent.iter().product::<usize>();
             let slab = DevBuf {
                 buf: prog.temp(scalars(&s), Placement::Device(dev)),
-                stride: packed(&s.extent, &slab_order, 2),
+                stride: packed(&s.extent, &order, 2),
             };
             let pencil = DevBuf {
                 buf: prog.temp(scalars(&t), Placement::Device(dev)),
-                stride: packed(&t.extent, &pencil_order, 2),
+                stride: packed(&t.extent, &order, 2),
             };
             slab_bufs.push((slab, s));
             pencil_bufs.push((pencil, t));
@@ -264,7 +263,7 @@ impl<'a> Slabs<'a> {
                     (
                         DevBuf {
                             buf,
-                            stride: packed(&s.extent, &slab_order, 1),
+                            stride: packed(&s.extent, &order, 1),
                         },
                         s,
                     )
