@@ -841,6 +841,42 @@ fn distributed_programs_exchange_between_every_pair_of_devices() {
 }
 
 #[test]
+fn a_distributed_c2r_sends_each_pencil_chunk_once_it_is_transformed() {
+    let problem = Problem::packed(&[8, 6, 10], Kind::C2r, Precision::F64);
+    let p = distribute::slabs(&problem, &[0, 1]).unwrap();
+    let s = p.describe();
+    let device = |b: usize| match p.buffers[b].placement {
+        Placement::Device(d) => Some(d),
+        _ => None,
+    };
+    // Events recorded by a compute stream (0 or 1) after how many of its FFTs.
+    let mut ffts = [0usize; 4];
+    let mut recorded = std::collections::HashMap::new();
+    let mut parts = 0;
+    let mut waited = None;
+    for step in &p.steps {
+        match step {
+            Step::Fft { stream, .. } => ffts[*stream] += 1,
+            Step::Record { event, stream } => {
+                recorded.insert(*event, (*stream, ffts[*stream]));
+            }
+            Step::Wait { event, stream } if *stream >= 2 => waited = Some(*event),
+            Step::Transfer { from, stream, .. } if *stream >= 2 => {
+                // Each part leaves a device's pencils after the FFT of its chunk (of the second
+                // axis's 6 columns each device holds 3, transformed in 3 chunks of one).
+                let (by, after) = recorded[&waited.take().expect("a wait first")];
+                assert_eq!(Some(by), device(from.buf), "{s}");
+                assert!(after >= 1, "{s}");
+                parts += 1;
+            }
+            _ => {}
+        }
+    }
+    // Two destinations, each a part of each source's three chunks.
+    assert_eq!(parts, 2 * 2 * 3, "{s}");
+}
+
+#[test]
 fn distributed_one_dimension_four_step_over_one_to_four_devices() {
     for devices in 1..=4 {
         for n in [1 << 12, 3 * 5 * 7 * 8, 97, 1000] {

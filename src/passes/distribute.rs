@@ -12,10 +12,11 @@
 //! Slabs and pencils keep the problem's axis order, so that a part of the exchange is rows of
 //! whole planes' worth of the second and later axes: long rows contiguous on both sides, which
 //! the copy engines move between cards (`exec::cuda::copy`) without taking multiprocessors
-//! from the FFTs. The forward slab phase runs in [`SLAB_CHUNKS`] chunks of planes, each
-//! recording an event when transformed; device q's copy stream (stream P + q) waits for each
-//! chunk and moves its part while the next chunk transforms (the exchange pipelined with the
-//! local FFTs, issue 15), and device q's pencils wait for the copy stream's last part.
+//! from the FFTs. The first phase runs in [`SLAB_CHUNKS`] chunks (forward: of the slab's
+//! planes; backward: of the pencils' block of the second axis), each recording an event when
+//! transformed; device q's copy stream (stream P + q) waits for each chunk and moves its part
+//! while the next chunk transforms (the exchange pipelined with the local FFTs, issue 15), and
+//! device q's second phase waits for the copy stream's last part.
 //!
 //! Each device computes on its own stream (stream p for device p). Device memory per device:
 //! its slab and its pencils, about 2/P of the problem (3/P for r2c and c2r, whose slabs have a
@@ -300,7 +301,7 @@ impl<'a> Slabs<'a> {
         for p in 0..self.slab_bufs.len() {
             let (slab, s) = &self.slab_bufs[p];
             let input = self.slab_in(prog, p);
-            for (k, c) in self.chunks(s).iter().enumerate() {
+            for (k, c) in self.chunks(s, self.a0).iter().enumerate() {
                 prog.steps
                     .push(self.slab_fft(kind.clone(), (input, slab), s, c, p));
                 if let Some(tw) = twiddles {
@@ -312,9 +313,9 @@ impl<'a> Slabs<'a> {
                 });
             }
         }
-        self.pipelined_exchange(prog);
+        self.pipelined_exchange(prog, true);
         for (q, (pencil, t)) in self.pencil_bufs.iter().enumerate() {
-            prog.steps.push(self.pencil_fft(pencil, t, q));
+            prog.steps.push(self.pencil_fft(pencil, t, t, q));
             move_region(
                 prog,
                 t,
@@ -338,13 +339,15 @@ impl<'a> Slabs<'a> {
                 true,
                 q,
             );
-            prog.steps.push(self.pencil_fft(pencil, t, q));
-            prog.steps.push(Step::Record {
-                event: q,
-                stream: q,
-            });
+            for (k, c) in self.chunks(t, self.a1).iter().enumerate() {
+                prog.steps.push(self.pencil_fft(pencil, t, c, q));
+                prog.steps.push(Step::Record {
+                    event: chunk_event(q, k),
+                    stream: q,
+                });
+            }
         }
-        self.backward_exchange(prog);
+        self.pipelined_exchange(prog, false);
         for p in 0..self.slab_bufs.len() {
             let (slab, s) = &self.slab_bufs[p];
             let (r, rs) = self.real_slabs[p].as_ref().expect("c2r has real slabs");
@@ -391,16 +394,16 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The slab `s` cut along the first axis into (at most) [`SLAB_CHUNKS`] chunks of planes.
-    fn chunks(&self, s: &Region) -> Vec<Region> {
-        let planes = s.extent[self.a0];
-        let count = SLAB_CHUNKS.min(planes).max(1);
+    /// The region `r` cut along `axis` into (at most) [`SLAB_CHUNKS`] chunks.
+    fn chunks(&self, r: &Region, axis: usize) -> Vec<Region> {
+        let length = r.extent[axis];
+        let count = SLAB_CHUNKS.min(length).max(1);
         (0..count)
             .map(|k| {
-                let (start, len) = block(planes, count, k);
-                let mut c = s.clone();
-                c.start[self.a0] += start;
-                c.extent[self.a0] = len;
+                let (start, len) = block(length, count, k);
+                let mut c = r.clone();
+                c.start[axis] += start;
+                c.extent[axis] = len;
                 c
             })
             .collect()
@@ -442,9 +445,14 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The DFT in place of the pencils `t` in `b` along the first axis, on `stream`.
-    fn pencil_fft(&self, b: &DevBuf, t: &Region, stream: usize) -> Step {
-        let dim = |i: usize| IoDim::new(t.extent[i] as isize, b.stride[i], b.stride[i]);
+    /// The DFT in place along the first axis of the part `c` of the pencils `t` in `b`, on
+    /// `stream`.
+    fn pencil_fft(&self, b: &DevBuf, t: &Region, c: &Region, stream: usize) -> Step {
+        let dim = |i: usize| IoDim::new(c.extent[i] as isize, b.stride[i], b.stride[i]);
+        let at = At {
+            buf: b.buf,
+            offset: (c.start[self.a1] - t.start[self.a1]) as isize * b.stride[self.a1],
+        };
         Step::Fft {
             problem: Problem {
                 kind: Kind::Dft { sign: self.sign },
@@ -453,14 +461,8 @@ impl<'a> Slabs<'a> {
                 precision: self.problem.precision,
                 in_place: true,
             },
-            input: At {
-                buf: b.buf,
-                offset: 0,
-            },
-            output: At {
-                buf: b.buf,
-                offset: 0,
-            },
+            input: at,
+            output: at,
             stream,
         }
     }
@@ -487,18 +489,22 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The forward all-to-all, chunk by chunk: on device q's copy stream, for each chunk of
-    /// planes, after each device transformed it, device q's part of it, its own first, then
-    /// round the ring; then device q's stream waits for the last.
-    fn pipelined_exchange(&self, prog: &mut Program) {
+    /// The all-to-all, chunk by chunk (`forward`: slabs to pencils, chunks of planes; else
+    /// pencils to slabs, chunks of the second axis): on device d's copy stream, for each chunk,
+    /// after each device transformed it, device d's part of it, its own first, then round the
+    /// ring; then device d's stream waits for the last.
+    fn pipelined_exchange(&self, prog: &mut Program, forward: bool) {
         let p_count = self.slab_bufs.len();
-        for q in 0..p_count {
-            let copies = p_count + q;
-            let (pencil, t) = &self.pencil_bufs[q];
-            let chunks: Vec<Vec<Region>> =
-                self.slab_bufs.iter().map(|(_, s)| self.chunks(s)).collect();
+        let chunks: Vec<Vec<Region>> = (0..p_count)
+            .map(|p| match forward {
+                true => self.chunks(&self.slab_bufs[p].1, self.a0),
+                false => self.chunks(&self.pencil_bufs[p].1, self.a1),
+            })
+            .collect();
+        for d in 0..p_count {
+            let copies = p_count + d;
             for k in 0..SLAB_CHUNKS {
-                for p in exchange_order(q, p_count) {
+                for p in exchange_order(d, p_count) {
                     let Some(c) = chunks[p].get(k) else {
                         continue;
                     };
@@ -506,46 +512,32 @@ impl<'a> Slabs<'a> {
                         event: chunk_event(p, k),
                         stream: copies,
                     });
-                    let (slab, s) = &self.slab_bufs[p];
+                    // The slabs' device and the pencils' device of this part.
+                    let (sp, tp) = if forward { (p, d) } else { (d, p) };
+                    let ((slab, s), (pencil, t)) = (&self.slab_bufs[sp], &self.pencil_bufs[tp]);
                     let slab_side = (slab.buf, &slab.stride[..], s);
                     let pencil_side = (pencil.buf, &pencil.stride[..], t);
-                    let part = self.part(c, t);
-                    move_region(prog, &part, slab_side, pencil_side, true, copies);
+                    if forward {
+                        move_region(prog, &self.part(c, t), slab_side, pencil_side, true, copies);
+                    } else {
+                        move_region(prog, &self.part(s, c), pencil_side, slab_side, true, copies);
+                    }
                 }
             }
-            let arrived = chunk_event(p_count, 0) + q;
+            let arrived = chunk_event(p_count, 0) + d;
             prog.steps.push(Step::Record {
                 event: arrived,
                 stream: copies,
             });
             prog.steps.push(Step::Wait {
                 event: arrived,
-                stream: q,
+                stream: d,
             });
         }
     }
 
-    /// The backward all-to-all, pencils to slabs: on stream q, after every device's pencil
-    /// phase, device q's part of every device's pencils, its own first, then round the ring.
-    fn backward_exchange(&self, prog: &mut Program) {
-        let p_count = self.slab_bufs.len();
-        for q in 0..p_count {
-            for p in (0..p_count).filter(|&p| p != q) {
-                prog.steps.push(Step::Wait {
-                    event: p,
-                    stream: q,
-                });
-            }
-            for p in exchange_order(q, p_count) {
-                let ((slab, s), (pencil, t)) = (&self.slab_bufs[q], &self.pencil_bufs[p]);
-                let slab_side = (slab.buf, &slab.stride[..], s);
-                let pencil_side = (pencil.buf, &pencil.stride[..], t);
-                move_region(prog, &self.part(s, t), pencil_side, slab_side, true, q);
-            }
-        }
-    }
-
-    /// What slab planes `c` and pencils `t` share: `c` within `t`'s block of the second axis.
+    /// What the slab region `c` and the pencil region `t` share: `c` within `t`'s block of the
+    /// second axis.
     fn part(&self, c: &Region, t: &Region) -> Region {
         let mut part = c.clone();
         part.start[self.a1] = t.start[self.a1];
