@@ -2222,7 +2222,7 @@ fn distributed_case<T: fftx::real::Real>(
 /// round robin, both precisions, the 3-D ones by slabs and by pencils; panics listing every
 /// failure.
 fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
-    let cases: [(&[isize], Kind); 8] = [
+    let cases: [(&[isize], Kind); 11] = [
         (&[240], Kind::Dft { sign: -1 }),
         (&[24, 20], Kind::Dft { sign: 1 }),
         // Fewer planes than devices: empty shares.
@@ -2232,6 +2232,11 @@ fn distributed_cases(cards: &[Arc<cuda::Device>], extra: &[usize], peer: bool) {
         (&[6, 4, 10], Kind::R2c),
         (&[12, 10], Kind::C2r),
         (&[6, 4, 10], Kind::C2r),
+        // Slab exchanges whose parts are rows of 32 KiB and more: the copy engine's
+        // (cuMemcpy2DAsync) between devices, chunk by chunk.
+        (&[16, 64, 512], Kind::Dft { sign: 1 }),
+        (&[16, 64, 1024], Kind::R2c),
+        (&[16, 64, 1024], Kind::C2r),
     ];
     let mut counts: Vec<usize> = (1..=4).chain(extra.iter().copied()).collect();
     counts.sort();
