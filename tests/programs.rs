@@ -955,17 +955,48 @@ fn pencils_exchange_within_rows_then_columns_of_the_grid() {
     p.validate().unwrap();
     let s = p.describe();
     let count = |f: &dyn Fn(&Step) -> bool| p.steps.iter().filter(|s| f(s)).count();
-    // 4 pencils in; each device receives 2 parts per exchange (its row, then its column of
-    // the 2 x 2 grid); 4 pencils out.
+    // 4 pencils in; each device receives a part from 2 devices per exchange (its row, then its
+    // column of the 2 x 2 grid), per chunk: both exchanges in 4 chunks of the first axis (a
+    // device's 4 planes of it, the outermost axis of both phases' layouts); 4 pencils out.
     assert_eq!(
         count(&|s| matches!(s, Step::Transfer { .. })),
-        4 + 8 + 8 + 4,
+        4 + 4 * 2 * 4 + 4 * 2 * 4 + 4,
         "{s}"
     );
-    // The first exchange waits for the row's other device; the second for every other
-    // device (the last phase reuses the first one's buffer).
-    assert_eq!(count(&|s| matches!(s, Step::Wait { .. })), 4 + 4 * 3, "{s}");
-    assert_eq!(count(&|s| matches!(s, Step::Fft { .. })), 12, "{s}");
+    // A wait before each part; each device's stream waits for its copy stream's last part,
+    // twice; before the second exchange each copy stream waits for the other devices' copy
+    // streams of the first (the last phase reuses the buffer the first exchange read).
+    assert_eq!(
+        count(&|s| matches!(s, Step::Wait { .. })),
+        (32 + 32) + 2 * 4 + 4 * 3,
+        "{s}"
+    );
+    // The first and middle phases' FFTs in 4 chunks each, the last's whole.
+    assert_eq!(
+        count(&|s| matches!(s, Step::Fft { .. })),
+        4 * (4 + 4 + 1),
+        "{s}"
+    );
+    // Each part leaves its device after that device recorded the chunk's event.
+    let device = |b: usize| match p.buffers[b].placement {
+        Placement::Device(d) => Some(d),
+        _ => None,
+    };
+    let mut recorded = std::collections::HashMap::new();
+    let mut waited = Vec::new();
+    for step in &p.steps {
+        match step {
+            Step::Record { event, stream } => {
+                recorded.insert(*event, *stream);
+            }
+            Step::Wait { event, stream } if *stream >= 4 => waited.push(*event),
+            Step::Transfer { from, stream, .. } if *stream >= 4 => {
+                let event = waited.pop().expect("a wait before each part");
+                assert_eq!(device(from.buf), Some(recorded[&event]), "{s}");
+            }
+            _ => {}
+        }
+    }
     // Two pencil buffers per device, each a quarter of the problem.
     for d in 0..4 {
         assert_eq!(p.device_scalars(d), 2 * 2 * 8 * 8 * 4 / 4, "{s}");

@@ -588,10 +588,12 @@ fn intersect(a: &Region, b: &Region) -> Option<Region> {
 /// instead of the slabs' one of P: more, smaller messages, but any P up to n0·n1 devices.
 ///
 /// Each phase's pencils are packed with their axis innermost (unit stride for cuFFT); the
-/// exchanges transpose. Device memory per device: two pencil buffers (the first phase's is
-/// reused by the last: before a device writes it again, it waits for every device's middle
-/// phase, so every read of it is done), about 2/P of the problem, and for r2c/c2r the real
-/// pencils beside them.
+/// exchanges transpose, each pipelined as the slabs' ([`Exchange`]: the phase before it in
+/// chunks of its outermost axis, device q's copy stream moving each chunk's parts while the
+/// next chunk transforms). Device memory per device: two pencil buffers (the first phase's is
+/// reused by the last: before a device's copy stream writes it again, it waits for every other
+/// device's copy stream of the first exchange, so every read of it is done), about 2/P of the
+/// problem, and for r2c/c2r the real pencils beside them.
 pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
     if problem.dims.len() != 3 {
         return Err(Error::unsupported(
@@ -609,30 +611,64 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
     } else {
         [d2, d1, d0]
     };
+    // Each exchange pipelined: its first phase's FFTs in chunks, the parts of each moved beside
+    // the next chunk's FFTs.
+    let first = Exchange::new(&grid, phases[0], phases[1], 0);
+    let second = Exchange::new(&grid, phases[1], phases[2], first.events(p_count));
     for p in 0..p_count {
-        grid.first_phase(&mut prog, phases[0], p);
+        grid.first_phase(&mut prog, phases[0], p, &first);
     }
-    grid.record(&mut prog, 0);
-    grid.exchange(&mut prog, phases[0], phases[1], 0, false);
+    grid.exchange(&mut prog, &first, None);
     for p in 0..p_count {
         let mid = grid.layout(phases[1], p);
-        grid.fft(
-            &mut prog,
-            Kind::Dft { sign: grid.sign },
-            phases[1],
-            &mid,
-            &mid,
-            p,
-        );
+        let dft = Kind::Dft { sign: grid.sign };
+        grid.fft_in_chunks(&mut prog, dft, phases[1], (&mid, &mid), &second, p);
     }
-    grid.record(&mut prog, p_count);
-    // The last phase writes buffer X, which the first exchange read on other streams: every
-    // device's middle phase (after its reads) comes first.
-    grid.exchange(&mut prog, phases[1], phases[2], p_count, true);
+    // The last phase writes buffer X, which the first exchange read on other devices' copy
+    // streams: the second exchange into X waits for all of those first.
+    grid.exchange(&mut prog, &second, Some(&first));
     for p in 0..p_count {
         grid.last_phase(&mut prog, phases[2], p);
     }
     Ok(prog)
+}
+
+/// One exchange of a pencil decomposition, from the phase along `from` to the one along `to`,
+/// pipelined along `chunk_axis`, the outermost of the `from` phase's layout (so that a chunk's
+/// FFTs stay one cuFFT batch): the phase's FFTs go chunk by chunk, and each chunk's parts move
+/// beside the next chunk's FFTs. Its events are numbered from `base`
+/// ([`Exchange::chunk_event`], [`Exchange::arrived`]).
+struct Exchange {
+    from: usize,
+    to: usize,
+    chunk_axis: usize,
+    base: usize,
+}
+
+impl Exchange {
+    fn new(grid: &Pencils, from: usize, to: usize, base: usize) -> Exchange {
+        Exchange {
+            from,
+            to,
+            chunk_axis: grid.split(from).0,
+            base,
+        }
+    }
+
+    /// The event device `p` records once chunk `k` of its phase is transformed.
+    fn chunk_event(&self, p: usize, k: usize) -> usize {
+        self.base + chunk_event(p, k)
+    }
+
+    /// The event device `q`'s copy stream records once every part for `q` has arrived.
+    fn arrived(&self, p_count: usize, q: usize) -> usize {
+        self.base + chunk_event(p_count, 0) + q
+    }
+
+    /// The events the exchange numbers (the next exchange's `base` follows them).
+    fn events(&self, p_count: usize) -> usize {
+        self.arrived(p_count, p_count)
+    }
 }
 
 /// A pencil decomposition: the problem's axes and shapes, the device grid and each device's
@@ -771,8 +807,8 @@ impl<'a> Pencils<'a> {
     }
 
     /// Device `p`'s input, the pencils of the first phase (along `axis`), and their transform
-    /// (the r2c for r2c).
-    fn first_phase(&self, prog: &mut Program, axis: usize, p: usize) {
+    /// (the r2c for r2c) in the chunks of exchange `x`.
+    fn first_phase(&self, prog: &mut Program, axis: usize, p: usize, x: &Exchange) {
         let first = self.layout(axis, p);
         if self.problem.kind == Kind::R2c {
             let r = self.real_layout(p);
@@ -784,7 +820,7 @@ impl<'a> Pencils<'a> {
                 false,
                 p,
             );
-            self.fft(prog, Kind::R2c, self.d2, &r, &first, p);
+            self.fft_in_chunks(prog, Kind::R2c, self.d2, (&r, &first), x, p);
         } else {
             move_region(
                 prog,
@@ -794,7 +830,8 @@ impl<'a> Pencils<'a> {
                 true,
                 p,
             );
-            self.fft(prog, Kind::Dft { sign: self.sign }, axis, &first, &first, p);
+            let dft = Kind::Dft { sign: self.sign };
+            self.fft_in_chunks(prog, dft, axis, (&first, &first), x, p);
         }
     }
 
@@ -804,7 +841,7 @@ impl<'a> Pencils<'a> {
         let last = self.layout(axis, p);
         if self.problem.kind == Kind::C2r {
             let r = self.real_layout(p);
-            self.fft(prog, Kind::C2r, self.d2, &last, &r, p);
+            self.fft(prog, Kind::C2r, self.d2, (&last, &r), &last.region, p);
             move_region(
                 prog,
                 &r.region,
@@ -814,7 +851,8 @@ impl<'a> Pencils<'a> {
                 p,
             );
         } else {
-            self.fft(prog, Kind::Dft { sign: self.sign }, axis, &last, &last, p);
+            let dft = Kind::Dft { sign: self.sign };
+            self.fft(prog, dft, axis, (&last, &last), &last.region, p);
             move_region(
                 prog,
                 &last.region,
@@ -826,18 +864,58 @@ impl<'a> Pencils<'a> {
         }
     }
 
-    /// The transforms of device p's pencils along `axis` (the r2c or c2r when `kind` is one).
+    /// The transforms of device p's pencils along `axis` (the r2c or c2r when `kind` is one)
+    /// in the chunks of exchange `x`'s chunk axis, each recording its event.
+    fn fft_in_chunks(
+        &self,
+        prog: &mut Program,
+        kind: Kind,
+        axis: usize,
+        (from, to): (&Layout, &Layout),
+        x: &Exchange,
+        p: usize,
+    ) {
+        for (k, c) in self.chunks(&to.region, x.chunk_axis).iter().enumerate() {
+            self.fft(prog, kind.clone(), axis, (from, to), c, p);
+            prog.steps.push(Step::Record {
+                event: x.chunk_event(p, k),
+                stream: p,
+            });
+        }
+    }
+
+    /// `r` cut along `axis` into (at most) [`SLAB_CHUNKS`] chunks.
+    fn chunks(&self, r: &Region, axis: usize) -> Vec<Region> {
+        let length = r.extent[axis];
+        let count = SLAB_CHUNKS.min(length).max(1);
+        (0..count)
+            .map(|k| {
+                let (start, len) = block(length, count, k);
+                let mut c = r.clone();
+                c.start[axis] += start;
+                c.extent[axis] = len;
+                c
+            })
+            .collect()
+    }
+
+    /// The transforms along `axis` of the part `c` (a box of `to`'s region but along `axis`)
+    /// of device p's pencils (the r2c or c2r when `kind` is one).
     fn fft(
         &self,
         prog: &mut Program,
         kind: Kind,
         axis: usize,
-        from: &Layout,
-        to: &Layout,
+        (from, to): (&Layout, &Layout),
+        c: &Region,
         p: usize,
     ) {
-        let r = &from.region;
-        let ext = |i: usize| r.extent[i].max(to.region.extent[i]);
+        let offset = |l: &Layout| -> isize {
+            (0..self.axes)
+                .filter(|&i| i != axis)
+                .map(|i| (c.start[i] - l.region.start[i]) as isize * l.stride[i])
+                .sum()
+        };
         prog.steps.push(Step::Fft {
             problem: Problem {
                 kind,
@@ -848,61 +926,70 @@ impl<'a> Pencils<'a> {
                 )],
                 loops: (0..self.axes)
                     .filter(|&i| i != axis)
-                    .map(|i| IoDim::new(ext(i) as isize, from.stride[i], to.stride[i]))
+                    .map(|i| IoDim::new(c.extent[i] as isize, from.stride[i], to.stride[i]))
                     .collect(),
                 precision: self.problem.precision,
                 in_place: from.buf == to.buf,
             },
             input: At {
                 buf: from.buf,
-                offset: 0,
+                offset: offset(from),
             },
             output: At {
                 buf: to.buf,
-                offset: 0,
+                offset: offset(to),
             },
             stream: p,
         });
     }
 
-    /// The exchange from the phase along `a` to the one along `b`: on stream q, after the
-    /// events `event + p` of the other devices p (all of them when `all_wait`, else those it
-    /// reads from), every other device's part of q's new region.
-    fn exchange(&self, prog: &mut Program, a: usize, b: usize, event: usize, all_wait: bool) {
+    /// Exchange `x`: on device q's copy stream (stream P + q), after every device's copy
+    /// stream of the exchange `after` has finished (it read the buffer this one writes), for
+    /// each chunk, after each device transformed it, device q's part of it, its own first, then
+    /// round the ring; then q's stream waits for the last part.
+    fn exchange(&self, prog: &mut Program, x: &Exchange, after: Option<&Exchange>) {
         let p_count = self.x_bufs.len();
+        let chunks: Vec<Vec<Region>> = (0..p_count)
+            .map(|p| self.chunks(&self.layout(x.from, p).region, x.chunk_axis))
+            .collect();
         for q in 0..p_count {
-            let to = self.layout(b, q);
-            let parts: Vec<(usize, Region)> = exchange_order(q, p_count)
-                .filter_map(|p| intersect(&self.layout(a, p).region, &to.region).map(|r| (p, r)))
-                .collect();
-            for p in (0..p_count).filter(|&p| p != q) {
-                if all_wait || parts.iter().any(|(s, _)| *s == p) {
+            let copies = p_count + q;
+            if let Some(before) = after {
+                for r in (0..p_count).filter(|&r| r != q) {
                     prog.steps.push(Step::Wait {
-                        event: event + p,
-                        stream: q,
+                        event: before.arrived(p_count, r),
+                        stream: copies,
                     });
                 }
             }
-            for (p, part) in parts {
-                let from = self.layout(a, p);
-                move_region(
-                    prog,
-                    &part,
-                    (from.buf, &from.stride, &from.region),
-                    (to.buf, &to.stride, &to.region),
-                    true,
-                    q,
-                );
+            let to = self.layout(x.to, q);
+            for k in 0..SLAB_CHUNKS {
+                for p in exchange_order(q, p_count) {
+                    let Some(part) = chunks[p].get(k).and_then(|c| intersect(c, &to.region)) else {
+                        continue;
+                    };
+                    prog.steps.push(Step::Wait {
+                        event: x.chunk_event(p, k),
+                        stream: copies,
+                    });
+                    let from = self.layout(x.from, p);
+                    move_region(
+                        prog,
+                        &part,
+                        (from.buf, &from.stride, &from.region),
+                        (to.buf, &to.stride, &to.region),
+                        true,
+                        copies,
+                    );
+                }
             }
-        }
-    }
-
-    /// Records event `event + p` on every device p's stream.
-    fn record(&self, prog: &mut Program, event: usize) {
-        for p in 0..self.x_bufs.len() {
             prog.steps.push(Step::Record {
-                event: event + p,
-                stream: p,
+                event: x.arrived(p_count, q),
+                stream: copies,
+            });
+            prog.steps.push(Step::Wait {
+                event: x.arrived(p_count, q),
+                stream: q,
             });
         }
     }

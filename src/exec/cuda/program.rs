@@ -2695,9 +2695,14 @@ mod tests {
                     }
                 }
                 let (streams, events) = CudaProgram::<f32>::map_streams(&prog, &devices).unwrap();
-                assert_eq!(streams, devices, "{}", ctx());
-                let want: Vec<usize> = (0..2 * parts).map(|e| e % parts).collect();
-                assert_eq!(events, want, "{}", ctx());
+                // Stream p computes on device p, stream P + p moves device p's parts.
+                let want = [&devices[..], &devices].concat();
+                assert_eq!(streams, want, "{}", ctx());
+                for step in &prog.steps {
+                    if let Step::Record { event, stream } = step {
+                        assert_eq!(events[*event], streams[*stream], "{}", ctx());
+                    }
+                }
             }
         }
     }
