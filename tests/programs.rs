@@ -787,7 +787,7 @@ fn distributed_programs_exchange_between_every_pair_of_devices() {
         assert!(s.contains(&format!("device{dev}")), "{s}");
     }
     // Slabs of 3, 3 and 2 planes, transformed a plane at a time (chunks of one plane: fewer
-    // planes than SLAB_CHUNKS); each chunk sends one part to every device: 3 slabs in, 3 x 8
+    // planes than EXCHANGE_CHUNKS); each chunk sends one part to every device: 3 slabs in, 3 x 8
     // parts, 3 pencils out.
     let transfers = p
         .steps
@@ -885,8 +885,8 @@ fn distributed_one_dimension_four_step_over_one_to_four_devices() {
             c.sign = if n % 2 == 0 { -1 } else { 1 };
             let p = check::<f64>(&c);
             if n == 1 << 12 {
-                // Each device's 64 / devices planes (at least 16) in SLAB_CHUNKS chunks.
-                let chunks = devices * distribute::SLAB_CHUNKS;
+                // Each device's 64 / devices planes (at least 16) in EXCHANGE_CHUNKS chunks.
+                let chunks = devices * distribute::EXCHANGE_CHUNKS;
                 assert!(twiddles(&p) == chunks, "{}", p.describe());
             }
             check::<f32>(&c);

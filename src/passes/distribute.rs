@@ -12,7 +12,7 @@
 //! Slabs and pencils keep the problem's axis order, so that a part of the exchange is rows of
 //! whole planes' worth of the second and later axes: long rows contiguous on both sides, which
 //! the copy engines move between cards (`exec::cuda::copy`) without taking multiprocessors
-//! from the FFTs. The first phase runs in [`SLAB_CHUNKS`] chunks (forward: of the slab's
+//! from the FFTs. The first phase runs in [`EXCHANGE_CHUNKS`] chunks (forward: of the slab's
 //! planes; backward: of the pencils' block of the second axis), each recording an event when
 //! transformed; device q's copy stream (stream P + q) waits for each chunk and moves its part
 //! while the next chunk transforms (the exchange pipelined with the local FFTs, issue 15), and
@@ -27,9 +27,9 @@ use crate::error::{Error, Result};
 use crate::problem::{IoDim, Kind, Problem};
 use crate::program::{At, Axis, BufId, Placement, Program, Step, INPUT, OUTPUT};
 
-/// The chunks of planes a forward slab phase is cut into (fewer where a slab has fewer planes):
-/// each chunk's exchange runs beside the next chunk's FFTs.
-pub const SLAB_CHUNKS: usize = 4;
+/// The chunks the phase before an exchange is cut into (fewer where it is shorter along the
+/// axis cut): each chunk's parts move beside the next chunk's FFTs.
+pub const EXCHANGE_CHUNKS: usize = 4;
 
 /// The block of `n` elements device `p` of `parts` holds: [start, start + len).
 fn block(n: usize, parts: usize, p: usize) -> (usize, usize) {
@@ -301,7 +301,7 @@ impl<'a> Slabs<'a> {
         for p in 0..self.slab_bufs.len() {
             let (slab, s) = &self.slab_bufs[p];
             let input = self.slab_in(prog, p);
-            for (k, c) in self.chunks(s, self.a0).iter().enumerate() {
+            for (k, c) in chunks(s, self.a0).iter().enumerate() {
                 prog.steps
                     .push(self.slab_fft(kind.clone(), (input, slab), s, c, p));
                 if let Some(tw) = twiddles {
@@ -339,7 +339,7 @@ impl<'a> Slabs<'a> {
                 true,
                 q,
             );
-            for (k, c) in self.chunks(t, self.a1).iter().enumerate() {
+            for (k, c) in chunks(t, self.a1).iter().enumerate() {
                 prog.steps.push(self.pencil_fft(pencil, t, c, q));
                 prog.steps.push(Step::Record {
                     event: chunk_event(q, k),
@@ -392,21 +392,6 @@ impl<'a> Slabs<'a> {
                 slab
             }
         }
-    }
-
-    /// The region `r` cut along `axis` into (at most) [`SLAB_CHUNKS`] chunks.
-    fn chunks(&self, r: &Region, axis: usize) -> Vec<Region> {
-        let length = r.extent[axis];
-        let count = SLAB_CHUNKS.min(length).max(1);
-        (0..count)
-            .map(|k| {
-                let (start, len) = block(length, count, k);
-                let mut c = r.clone();
-                c.start[axis] += start;
-                c.extent[axis] = len;
-                c
-            })
-            .collect()
     }
 
     /// The transform along every axis but the first, by `kind`, of the planes `c` of the slab
@@ -497,13 +482,13 @@ impl<'a> Slabs<'a> {
         let p_count = self.slab_bufs.len();
         let chunks: Vec<Vec<Region>> = (0..p_count)
             .map(|p| match forward {
-                true => self.chunks(&self.slab_bufs[p].1, self.a0),
-                false => self.chunks(&self.pencil_bufs[p].1, self.a1),
+                true => chunks(&self.slab_bufs[p].1, self.a0),
+                false => chunks(&self.pencil_bufs[p].1, self.a1),
             })
             .collect();
         for d in 0..p_count {
             let copies = p_count + d;
-            for k in 0..SLAB_CHUNKS {
+            for k in 0..EXCHANGE_CHUNKS {
                 for p in exchange_order(d, p_count) {
                     let Some(c) = chunks[p].get(k) else {
                         continue;
@@ -549,7 +534,7 @@ impl<'a> Slabs<'a> {
 /// The event device `p`'s stream records once chunk `k` of its slab is transformed (after
 /// them, one event per device: its copy stream's parts have arrived).
 fn chunk_event(p: usize, k: usize) -> usize {
-    p * SLAB_CHUNKS + k
+    p * EXCHANGE_CHUNKS + k
 }
 
 /// The device grid of a pencil decomposition: P = P1·P2 with P2 the largest divisor of P up to
@@ -561,6 +546,22 @@ pub fn pencil_grid(parts: usize) -> (usize, usize) {
         .find(|&f| parts.is_multiple_of(f))
         .unwrap_or(1);
     (parts / p2, p2)
+}
+
+/// The region `r` cut along `axis` into (at most) [`EXCHANGE_CHUNKS`] chunks: the pieces of a
+/// phase whose exchange runs beside the next piece's FFTs.
+fn chunks(r: &Region, axis: usize) -> Vec<Region> {
+    let length = r.extent[axis];
+    let count = EXCHANGE_CHUNKS.min(length).max(1);
+    (0..count)
+        .map(|k| {
+            let (start, len) = block(length, count, k);
+            let mut c = r.clone();
+            c.start[axis] += start;
+            c.extent[axis] = len;
+            c
+        })
+        .collect()
 }
 
 /// The part of `a` that `b` also covers, if any.
@@ -875,28 +876,13 @@ impl<'a> Pencils<'a> {
         x: &Exchange,
         p: usize,
     ) {
-        for (k, c) in self.chunks(&to.region, x.chunk_axis).iter().enumerate() {
+        for (k, c) in chunks(&to.region, x.chunk_axis).iter().enumerate() {
             self.fft(prog, kind.clone(), axis, (from, to), c, p);
             prog.steps.push(Step::Record {
                 event: x.chunk_event(p, k),
                 stream: p,
             });
         }
-    }
-
-    /// `r` cut along `axis` into (at most) [`SLAB_CHUNKS`] chunks.
-    fn chunks(&self, r: &Region, axis: usize) -> Vec<Region> {
-        let length = r.extent[axis];
-        let count = SLAB_CHUNKS.min(length).max(1);
-        (0..count)
-            .map(|k| {
-                let (start, len) = block(length, count, k);
-                let mut c = r.clone();
-                c.start[axis] += start;
-                c.extent[axis] = len;
-                c
-            })
-            .collect()
     }
 
     /// The transforms along `axis` of the part `c` (a box of `to`'s region but along `axis`)
@@ -950,7 +936,7 @@ impl<'a> Pencils<'a> {
     fn exchange(&self, prog: &mut Program, x: &Exchange, after: Option<&Exchange>) {
         let p_count = self.x_bufs.len();
         let chunks: Vec<Vec<Region>> = (0..p_count)
-            .map(|p| self.chunks(&self.layout(x.from, p).region, x.chunk_axis))
+            .map(|p| chunks(&self.layout(x.from, p).region, x.chunk_axis))
             .collect();
         for q in 0..p_count {
             let copies = p_count + q;
@@ -963,7 +949,7 @@ impl<'a> Pencils<'a> {
                 }
             }
             let to = self.layout(x.to, q);
-            for k in 0..SLAB_CHUNKS {
+            for k in 0..EXCHANGE_CHUNKS {
                 for p in exchange_order(q, p_count) {
                     let Some(part) = chunks[p].get(k).and_then(|c| intersect(c, &to.region)) else {
                         continue;
