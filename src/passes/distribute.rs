@@ -308,7 +308,7 @@ impl<'a> Slabs<'a> {
                     prog.steps.push(self.twiddle(tw, slab, s, c, p));
                 }
                 prog.steps.push(Step::Record {
-                    event: chunk_event(p, k),
+                    event: SLAB_EVENTS.chunk(p, k),
                     stream: p,
                 });
             }
@@ -342,7 +342,7 @@ impl<'a> Slabs<'a> {
             for (k, c) in chunks(t, self.a1).iter().enumerate() {
                 prog.steps.push(self.pencil_fft(pencil, t, c, q));
                 prog.steps.push(Step::Record {
-                    event: chunk_event(q, k),
+                    event: SLAB_EVENTS.chunk(q, k),
                     stream: q,
                 });
             }
@@ -474,10 +474,8 @@ impl<'a> Slabs<'a> {
         }
     }
 
-    /// The all-to-all, chunk by chunk (`forward`: slabs to pencils, chunks of planes; else
-    /// pencils to slabs, chunks of the second axis): on device d's copy stream, for each chunk,
-    /// after each device transformed it, device d's part of it, its own first, then round the
-    /// ring; then device d's stream waits for the last.
+    /// The all-to-all, chunk by chunk ([`push_exchange`]; `forward`: slabs to pencils, chunks
+    /// of planes; else pencils to slabs, chunks of the second axis).
     fn pipelined_exchange(&self, prog: &mut Program, forward: bool) {
         let p_count = self.slab_bufs.len();
         let chunks: Vec<Vec<Region>> = (0..p_count)
@@ -486,39 +484,20 @@ impl<'a> Slabs<'a> {
                 false => chunks(&self.pencil_bufs[p].1, self.a1),
             })
             .collect();
-        for d in 0..p_count {
-            let copies = p_count + d;
-            for k in 0..EXCHANGE_CHUNKS {
-                for p in exchange_order(d, p_count) {
-                    let Some(c) = chunks[p].get(k) else {
-                        continue;
-                    };
-                    prog.steps.push(Step::Wait {
-                        event: chunk_event(p, k),
-                        stream: copies,
-                    });
-                    // The slabs' device and the pencils' device of this part.
-                    let (sp, tp) = if forward { (p, d) } else { (d, p) };
-                    let ((slab, s), (pencil, t)) = (&self.slab_bufs[sp], &self.pencil_bufs[tp]);
-                    let slab_side = (slab.buf, &slab.stride[..], s);
-                    let pencil_side = (pencil.buf, &pencil.stride[..], t);
-                    if forward {
-                        move_region(prog, &self.part(c, t), slab_side, pencil_side, true, copies);
-                    } else {
-                        move_region(prog, &self.part(s, c), pencil_side, slab_side, true, copies);
-                    }
-                }
-            }
-            let arrived = chunk_event(p_count, 0) + d;
-            prog.steps.push(Step::Record {
-                event: arrived,
-                stream: copies,
-            });
-            prog.steps.push(Step::Wait {
-                event: arrived,
-                stream: d,
-            });
-        }
+        let part = |d: usize, p: usize, k: usize| {
+            let c = chunks[p].get(k)?;
+            // The slabs' device and the pencils' device of this part.
+            let (sp, tp) = if forward { (p, d) } else { (d, p) };
+            let ((slab, s), (pencil, t)) = (&self.slab_bufs[sp], &self.pencil_bufs[tp]);
+            let slab_side = (slab.buf, slab.stride.clone(), s.clone());
+            let pencil_side = (pencil.buf, pencil.stride.clone(), t.clone());
+            Some(if forward {
+                (self.part(c, t), slab_side, pencil_side)
+            } else {
+                (self.part(s, c), pencil_side, slab_side)
+            })
+        };
+        push_exchange(prog, p_count, SLAB_EVENTS, None, part);
     }
 
     /// What the slab region `c` and the pencil region `t` share: `c` within `t`'s block of the
@@ -531,10 +510,82 @@ impl<'a> Slabs<'a> {
     }
 }
 
-/// The event device `p`'s stream records once chunk `k` of its slab is transformed (after
-/// them, one event per device: its copy stream's parts have arrived).
-fn chunk_event(p: usize, k: usize) -> usize {
-    p * EXCHANGE_CHUNKS + k
+/// The events of one pipelined exchange, numbered from `base`: per device p and chunk k, the
+/// one p's stream records once it transformed the chunk; then per device, the one its copy
+/// stream records once every part for it has arrived.
+#[derive(Clone, Copy)]
+struct ExchangeEvents {
+    base: usize,
+}
+
+/// The slab decomposition's one exchange.
+const SLAB_EVENTS: ExchangeEvents = ExchangeEvents { base: 0 };
+
+impl ExchangeEvents {
+    fn chunk(self, p: usize, k: usize) -> usize {
+        self.base + p * EXCHANGE_CHUNKS + k
+    }
+    fn arrived(self, p_count: usize, q: usize) -> usize {
+        self.chunk(p_count, 0) + q
+    }
+    /// The events after these (the next exchange's base).
+    fn end(self, p_count: usize) -> usize {
+        self.arrived(p_count, p_count)
+    }
+}
+
+/// A box moved between two device buffers: the box (of the problem's axes), and each side's
+/// buffer, strides and the region it holds.
+type Move = (
+    Region,
+    (BufId, Vec<isize>, Region),
+    (BufId, Vec<isize>, Region),
+);
+
+/// An exchange pipelined with the FFTs before it: on each device d's copy stream (stream P + d),
+/// first (with `after`) a wait for every other device's copy stream of that earlier exchange
+/// (which read the buffer this one writes), then for each chunk k, round the ring from d, the
+/// part `part(d, p, k)` of device p's chunk k (where there is one) after a wait for p's event of
+/// that chunk; then d's stream waits for its copy stream's last part.
+fn push_exchange(
+    prog: &mut Program,
+    p_count: usize,
+    events: ExchangeEvents,
+    after: Option<ExchangeEvents>,
+    part: impl Fn(usize, usize, usize) -> Option<Move>,
+) {
+    for d in 0..p_count {
+        let copies = p_count + d;
+        if let Some(before) = after {
+            for r in (0..p_count).filter(|&r| r != d) {
+                prog.steps.push(Step::Wait {
+                    event: before.arrived(p_count, r),
+                    stream: copies,
+                });
+            }
+        }
+        for k in 0..EXCHANGE_CHUNKS {
+            for p in exchange_order(d, p_count) {
+                let Some((region, from, to)) = part(d, p, k) else {
+                    continue;
+                };
+                prog.steps.push(Step::Wait {
+                    event: events.chunk(p, k),
+                    stream: copies,
+                });
+                let (from, to) = ((from.0, &from.1[..], &from.2), (to.0, &to.1[..], &to.2));
+                move_region(prog, &region, from, to, true, copies);
+            }
+        }
+        prog.steps.push(Step::Record {
+            event: events.arrived(p_count, d),
+            stream: copies,
+        });
+        prog.steps.push(Step::Wait {
+            event: events.arrived(p_count, d),
+            stream: d,
+        });
+    }
 }
 
 /// The device grid of a pencil decomposition: P = P1·P2 with P2 the largest divisor of P up to
@@ -615,7 +666,7 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
     // Each exchange pipelined: its first phase's FFTs in chunks, the parts of each moved beside
     // the next chunk's FFTs.
     let first = Exchange::new(&grid, phases[0], phases[1], 0);
-    let second = Exchange::new(&grid, phases[1], phases[2], first.events(p_count));
+    let second = Exchange::new(&grid, phases[1], phases[2], first.events.end(p_count));
     for p in 0..p_count {
         grid.first_phase(&mut prog, phases[0], p, &first);
     }
@@ -637,38 +688,23 @@ pub fn pencils(problem: &Problem, devices: &[usize]) -> Result<Program> {
 /// One exchange of a pencil decomposition, from the phase along `from` to the one along `to`,
 /// pipelined along `chunk_axis`, the outermost of the `from` phase's layout (so that a chunk's
 /// FFTs stay one cuFFT batch): the phase's FFTs go chunk by chunk, and each chunk's parts move
-/// beside the next chunk's FFTs. Its events are numbered from `base`
-/// ([`Exchange::chunk_event`], [`Exchange::arrived`]).
+/// beside the next chunk's FFTs.
 struct Exchange {
     from: usize,
     to: usize,
     chunk_axis: usize,
-    base: usize,
+    events: ExchangeEvents,
 }
 
 impl Exchange {
+    /// The exchange from the phase along `from` to the one along `to`, its events from `base`.
     fn new(grid: &Pencils, from: usize, to: usize, base: usize) -> Exchange {
         Exchange {
             from,
             to,
             chunk_axis: grid.split(from).0,
-            base,
+            events: ExchangeEvents { base },
         }
-    }
-
-    /// The event device `p` records once chunk `k` of its phase is transformed.
-    fn chunk_event(&self, p: usize, k: usize) -> usize {
-        self.base + chunk_event(p, k)
-    }
-
-    /// The event device `q`'s copy stream records once every part for `q` has arrived.
-    fn arrived(&self, p_count: usize, q: usize) -> usize {
-        self.base + chunk_event(p_count, 0) + q
-    }
-
-    /// The events the exchange numbers (the next exchange's `base` follows them).
-    fn events(&self, p_count: usize) -> usize {
-        self.arrived(p_count, p_count)
     }
 }
 
@@ -879,7 +915,7 @@ impl<'a> Pencils<'a> {
         for (k, c) in chunks(&to.region, x.chunk_axis).iter().enumerate() {
             self.fft(prog, kind.clone(), axis, (from, to), c, p);
             prog.steps.push(Step::Record {
-                event: x.chunk_event(p, k),
+                event: x.events.chunk(p, k),
                 stream: p,
             });
         }
@@ -929,54 +965,22 @@ impl<'a> Pencils<'a> {
         });
     }
 
-    /// Exchange `x`: on device q's copy stream (stream P + q), after every device's copy
-    /// stream of the exchange `after` has finished (it read the buffer this one writes), for
-    /// each chunk, after each device transformed it, device q's part of it, its own first, then
-    /// round the ring; then q's stream waits for the last part.
+    /// Exchange `x` ([`push_exchange`]), after the copy streams of `after`.
     fn exchange(&self, prog: &mut Program, x: &Exchange, after: Option<&Exchange>) {
         let p_count = self.x_bufs.len();
         let chunks: Vec<Vec<Region>> = (0..p_count)
             .map(|p| chunks(&self.layout(x.from, p).region, x.chunk_axis))
             .collect();
-        for q in 0..p_count {
-            let copies = p_count + q;
-            if let Some(before) = after {
-                for r in (0..p_count).filter(|&r| r != q) {
-                    prog.steps.push(Step::Wait {
-                        event: before.arrived(p_count, r),
-                        stream: copies,
-                    });
-                }
-            }
+        let part = |q: usize, p: usize, k: usize| {
             let to = self.layout(x.to, q);
-            for k in 0..EXCHANGE_CHUNKS {
-                for p in exchange_order(q, p_count) {
-                    let Some(part) = chunks[p].get(k).and_then(|c| intersect(c, &to.region)) else {
-                        continue;
-                    };
-                    prog.steps.push(Step::Wait {
-                        event: x.chunk_event(p, k),
-                        stream: copies,
-                    });
-                    let from = self.layout(x.from, p);
-                    move_region(
-                        prog,
-                        &part,
-                        (from.buf, &from.stride, &from.region),
-                        (to.buf, &to.stride, &to.region),
-                        true,
-                        copies,
-                    );
-                }
-            }
-            prog.steps.push(Step::Record {
-                event: x.arrived(p_count, q),
-                stream: copies,
-            });
-            prog.steps.push(Step::Wait {
-                event: x.arrived(p_count, q),
-                stream: q,
-            });
-        }
+            let region = intersect(chunks[p].get(k)?, &to.region)?;
+            let from = self.layout(x.from, p);
+            Some((
+                region,
+                (from.buf, from.stride, from.region),
+                (to.buf, to.stride, to.region),
+            ))
+        };
+        push_exchange(prog, p_count, x.events, after.map(|a| a.events), part);
     }
 }

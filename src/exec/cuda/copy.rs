@@ -5,10 +5,11 @@
 //!
 //! - both sides one contiguous run: `cuMemcpyDtoDAsync` (the copy engine; between cards over
 //!   the link): halos, gathers, packed blocks;
-//! - between devices (cards, or partitions of one), rows of at least [`ENGINE_ROW_BYTES`] contiguous on both sides (the slab
-//!   exchange of `passes::distribute`): `cuMemcpy2DAsync` per outer index, the copy engine
-//!   again, so that the exchange leaves the multiprocessors to the FFTs that run beside it (a
-//!   copy kernel and cuFFT's kernels took turns on them: `bench/results/2026-11-26-exchange.md`);
+//! - between devices (cards, or partitions of one), rows of at least [`ENGINE_ROW_BYTES`]
+//!   contiguous on both sides (the slab exchange of `passes::distribute`): `cuMemcpy2DAsync`
+//!   per outer index, the copy engine again, so that the exchange leaves the multiprocessors to
+//!   the FFTs that run beside it (a copy kernel and cuFFT's kernels took turns on them:
+//!   `bench/results/2026-11-26-exchange.md`);
 //! - one axis contiguous in the source and another in the destination (a transpose, as in the
 //!   distributed FFTs' all-to-alls): a 32 × 32 tile through shared memory, so that reads and
 //!   writes are both whole runs (the one-element-per-thread copy wrote 8 or 16 bytes per 32-byte
@@ -20,6 +21,7 @@
 use super::kernels::{compile_generated, generated_function, launch, Generated};
 use super::{check, Device, Error, ErrorKind, Result};
 use crate::problem::IoDim;
+use crate::program::for_each_in_box;
 use cudarc::driver::sys as cu;
 use std::ffi::c_void;
 
@@ -30,9 +32,9 @@ const TILE: u32 = 32;
 const ROWS: u32 = 8;
 /// Most blocks along a grid's y and z.
 const GRID_YZ: u64 = 65535;
-/// Rows between cards at least this long go to the copy engine (whose rate falls with short
+/// Rows between devices at least this long go to the copy engine (whose rate falls with short
 /// rows: 8 KiB rows moved a slab exchange at a third of the copy kernel's rate, 2026-11-26).
-pub(super) const ENGINE_ROW_BYTES: usize = 32 << 10;
+const ENGINE_ROW_BYTES: usize = 32 << 10;
 /// Most `cuMemcpy2DAsync` calls one box of rows may take (one per index of its outer axes
 /// but the last).
 const ENGINE_CALLS: usize = 1024;
@@ -230,11 +232,7 @@ fn engine_rows(dims: &[IoDim], step: isize, unit: usize) -> Option<Plan> {
     let (last, rest) = outer.split_last()?;
     let calls: usize = rest.iter().map(|d| d.n as usize).product();
     let apart = |s: isize| s >= row;
-    let ok = bytes >= ENGINE_ROW_BYTES
-        && calls <= ENGINE_CALLS
-        && apart(last.is)
-        && apart(last.os)
-        && rest.iter().all(|d| d.is >= 0 && d.os >= 0);
+    let ok = bytes >= ENGINE_ROW_BYTES && calls <= ENGINE_CALLS && apart(last.is) && apart(last.os);
     ok.then(|| Plan::Rows {
         bytes,
         outer: outer.to_vec(),
@@ -279,14 +277,10 @@ unsafe fn rows(
     stream: cu::CUstream,
 ) -> Result<()> {
     let (last, rest) = outer.split_last().expect("rows have an outer axis");
-    let calls: usize = rest.iter().map(|d| d.n as usize).product();
-    for call in 0..calls {
-        let (mut at, mut s, mut d) = (call, 0isize, 0isize);
-        for axis in rest.iter().rev() {
-            let i = (at % axis.n as usize) as isize;
-            at /= axis.n as usize;
-            s += i * axis.is;
-            d += i * axis.os;
+    let mut r = Ok(());
+    for_each_in_box(rest, 0, 0, &mut |s, d| {
+        if r.is_err() {
+            return;
         }
         let c = cu::CUDA_MEMCPY2D {
             srcXInBytes: 0,
@@ -306,9 +300,9 @@ unsafe fn rows(
             WidthInBytes: bytes,
             Height: last.n as usize,
         };
-        check(cu::cuMemcpy2DAsync_v2(&c, stream), "cuMemcpy2DAsync")?;
-    }
-    Ok(())
+        r = check(cu::cuMemcpy2DAsync_v2(&c, stream), "cuMemcpy2DAsync");
+    });
+    r
 }
 
 unsafe fn tile(

@@ -2629,10 +2629,8 @@ mod tests {
                 let (streams, _) = CudaProgram::<f64>::map_streams(&prog, &one_card).unwrap();
                 assert!(streams.iter().all(|&c| c == 0));
                 let (streams, events) = CudaProgram::<f64>::map_streams(&prog, &devices).unwrap();
-                // Stream p computes on device p; a forward program's stream P + q moves device
-                // q's parts of the exchange.
-                let copies = streams.len() > parts;
-                let expected = [&devices[..], if copies { &devices } else { &[] }].concat();
+                // Stream p computes on device p, stream P + p moves device p's parts.
+                let expected = [&devices[..], &devices].concat();
                 assert_eq!(streams, expected, "stream p runs on device p: {}", ctx());
                 for step in &prog.steps {
                     if let Step::Record { event, stream } = step {

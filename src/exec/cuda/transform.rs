@@ -137,8 +137,8 @@ pub fn supports(p: &Problem) -> bool {
 }
 
 impl<T: Real> GpuTransform<T> {
-    /// Prepares the step on `dev` (bound by the caller); its cuFFT plans are made here, so
-    /// that planning errors (out of device memory) show at plan time.
+    /// Prepares the step on `dev` (made current here); its cuFFT plans are made here, so that
+    /// planning errors (out of device memory) show at plan time.
     pub fn new(p: &Problem, dev: &Arc<Device>) -> Result<Self> {
         Self::build(p, dev, false)
     }
