@@ -347,6 +347,10 @@ unsafe fn pairwise(
     (size, rank): (usize, usize),
 ) -> crate::error::Result<()> {
     let at = |displs: &[c_int], q: usize| displs[q] as usize * x.unit;
+    debug_assert_eq!(
+        x.send_counts[rank], x.recv_counts[rank],
+        "the own part both ways"
+    );
     std::ptr::copy_nonoverlapping(
         send.add(at(&x.send_displs, rank)),
         recv.add(at(&x.recv_displs, rank)),

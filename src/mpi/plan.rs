@@ -515,7 +515,8 @@ fn plan_locals<T: Real>(
 /// How the transposes of a plan planned with `flags` move their parts: `FFTX_MPI_EXCHANGE`
 /// (`alltoall` or `pairwise`) where set; under FFTW_ESTIMATE (and WISDOM_ONLY) `MPI_Alltoallv`;
 /// otherwise the faster of the two on the plan's transposes between its scratch arrays, as
-/// process 0 measured it (every process must move parts the same way).
+/// process 0 measured it (every process must move parts the same way), through the plan's
+/// packing buffers `pack` (grown here once, not at the first execute).
 ///
 /// # Safety
 /// Every process of `comm` calls it together (it exchanges when it measures).
@@ -523,6 +524,7 @@ unsafe fn choose_way(
     comm: &Comm,
     phases: &[Phase],
     (w, v): (&HostBlock, &HostBlock),
+    pack: &mut Packing,
     flags: u32,
 ) -> crate::error::Result<Way> {
     match std::env::var("FFTX_MPI_EXCHANGE").as_deref() {
@@ -544,19 +546,12 @@ unsafe fn choose_way(
     if estimate || comm.size < 2 || transposes.is_empty() {
         return Ok(Way::AllToAll);
     }
-    let mut pack = Packing::default();
     let mut time = |way: Way| -> crate::error::Result<f64> {
         let mut best = f64::INFINITY;
         for _ in 0..3 {
             let t0 = std::time::Instant::now();
             for t in &transposes {
-                t.run(
-                    comm,
-                    w.addr() as *const u8,
-                    v.addr() as *mut u8,
-                    &mut pack,
-                    way,
-                )?;
+                t.run(comm, w.addr() as *const u8, v.addr() as *mut u8, pack, way)?;
             }
             best = best.min(t0.elapsed().as_secs_f64());
         }
@@ -594,13 +589,14 @@ pub fn make<T: Real>(
     let (w, v) = (HostBlock::new(scratch)?, HostBlock::new(scratch)?);
     let phases = plan_locals::<T>(phases, &addresses(input.base(), output.base(), &w, &v))?;
     // SAFETY: every process plans together (FFTW-MPI's planners are collective).
-    let way = unsafe { choose_way(&comm, &phases, (&w, &v), flags)? };
+    let mut pack = Packing::default();
+    let way = unsafe { choose_way(&comm, &phases, (&w, &v), &mut pack, flags)? };
     let exec = MpiExec::<T> {
         comm,
         phases,
         w,
         v,
-        pack: Mutex::new(Packing::default()),
+        pack: Mutex::new(pack),
         way,
         _t: PhantomData,
     };
