@@ -263,7 +263,10 @@ fftxh_plan fftxh_plan_many_dft_c2r(int rank,
                                    unsigned int flags);
 
 /*
- Runs a half-storage plan on the arrays it was made for.
+ Runs a half-storage plan on the arrays it was made for. On device arrays the transform is
+ queued on CUDA's legacy default stream (as a cuFFT call on stream 0) and the call returns
+ without waiting for it; on managed or host arrays it is complete when the call returns.
+ The new-array executes below do the same.
  */
 void fftxh_execute(fftxh_plan p);
 

@@ -241,7 +241,15 @@ impl HalfPlan {
 
     unsafe fn run(&self, input: usize, output: usize, device: bool) -> crate::error::Result<()> {
         match self.route(device) {
-            Route::Gpu => self.gpu_plan()?.run(input as u64, output as u64),
+            Route::Gpu => {
+                // Device arrays: stream-ordered, as cuFFT's; managed ones complete on return.
+                let g = self.gpu_plan()?;
+                g.run(input as u64, output as u64)?;
+                if g.host_visible(input as u64, output as u64) {
+                    g.wait()?;
+                }
+                Ok(())
+            }
             Route::Staged => self.staged(input, output),
             Route::Cpu => self.cpu(input as *const u16, output as *mut u16),
             Route::DeviceViaHost => self.device_via_host(input, output),

@@ -3118,3 +3118,120 @@ fn half_device_arrays_of_either_alignment() {
         );
     }
 }
+
+/// `fftxh_` executes on device arrays are queued on CUDA's legacy default stream, as cuFFT's
+/// calls: a forward and a backward execute queued one after the other without a wait, then a
+/// copy, give n times the input. On managed arrays an execute is complete when it returns: the
+/// host reads the output at once (2^20 elements: the kernel outlasts the host's reads).
+#[test]
+fn half_device_executes_queue_in_order_and_managed_ones_complete() {
+    use cudarc::driver::sys as cu;
+    use fftx::half::{f16_from_f32, f32_from_f16, HalfPlan};
+    use fftx::problem::IoDim;
+    let _s = state();
+    if !have_gpu() {
+        return;
+    }
+    let (n, howmany) = (4096usize, 256usize);
+    let scalars = 2 * n * howmany;
+    let mut r = rand::rngs::SmallRng::seed_from_u64(31);
+    let x: Vec<u16> = (0..scalars)
+        .map(|_| f16_from_f32(r.gen_range(-1.0f32..1.0)))
+        .collect();
+    let wide = |v: &[u16]| {
+        v.iter()
+            .map(|&h| f32_from_f16(h) as f64)
+            .collect::<Vec<_>>()
+    };
+    let dims = vec![IoDim::new(n as isize, 2, 2)];
+    let loops = vec![IoDim::new(howmany as isize, 2 * n as isize, 2 * n as isize)];
+    let plan = |sign: i32, i: usize, o: usize| {
+        HalfPlan::new(
+            Kind::Dft { sign },
+            dims.clone(),
+            loops.clone(),
+            i,
+            o,
+            FFTW_ESTIMATE,
+        )
+        .unwrap()
+    };
+    let bound = 1e-3 * (n as f64).log2();
+    let bytes = unsafe { std::slice::from_raw_parts(x.as_ptr() as *const u8, scalars * 2) };
+
+    // Device arrays: x -> y forward, y -> z backward, queued back to back.
+    let d: Vec<_> = (0..3)
+        .map(|k| {
+            let init = if k == 0 {
+                bytes.to_vec()
+            } else {
+                vec![0u8; scalars * 2]
+            };
+            cuda::Mirror::new(&init, cuda::Memory::Device).unwrap()
+        })
+        .collect();
+    let (forward, backward) = (plan(-1, d[0].ptr, d[1].ptr), plan(1, d[1].ptr, d[2].ptr));
+    unsafe {
+        forward.execute().unwrap();
+        backward.execute().unwrap();
+    }
+    let mut z = vec![0u16; scalars];
+    assert_eq!(
+        unsafe { cu::cuMemcpyDtoH_v2(z.as_mut_ptr() as *mut _, d[2].ptr as u64, scalars * 2) },
+        cu::CUresult::CUDA_SUCCESS
+    );
+    let nx: Vec<f64> = wide(&x).iter().map(|v| v * n as f64).collect();
+    let err = rel_l2(&wide(&z), &nx);
+    assert!(
+        err <= 2.0 * bound,
+        "forward then backward: {err:e} from n x"
+    );
+
+    // The reference forward transform: the CPU twin on host arrays.
+    let (mut a, mut b) = (x.clone(), vec![0u16; scalars]);
+    force_backend(Some(BackendSetting::Cpu));
+    let twin = HalfPlan::new(
+        Kind::Dft { sign: -1 },
+        dims.clone(),
+        loops.clone(),
+        a.as_mut_ptr() as usize,
+        b.as_mut_ptr() as usize,
+        FFTW_ESTIMATE,
+    );
+    force_backend(None);
+    unsafe { twin.unwrap().execute() }.unwrap();
+
+    // Managed arrays, read by the host as soon as the execute returns.
+    let g = cuda::default_device().unwrap();
+    g.bind().unwrap();
+    let mut m = [0u64; 2];
+    for p in &mut m {
+        let rc = unsafe { cu::cuMemAllocManaged(p, scalars * 2, 1) };
+        assert_eq!(rc, cu::CUresult::CUDA_SUCCESS);
+    }
+    let (mi, mo) = (m[0] as *mut u16, m[1] as *mut u16);
+    unsafe {
+        std::ptr::copy_nonoverlapping(x.as_ptr(), mi, scalars);
+        std::ptr::write_bytes(mo, 0, scalars);
+    }
+    let managed = plan(-1, m[0] as usize, m[1] as usize);
+    assert!(
+        managed.describe().contains("\n  gpu "),
+        "{}",
+        managed.describe()
+    );
+    for round in 0..3 {
+        unsafe { std::ptr::write_bytes(mo, 0, scalars) };
+        unsafe { managed.execute() }.unwrap();
+        let got = unsafe { std::slice::from_raw_parts(mo, scalars) };
+        let err = rel_l2(&wide(got), &wide(&b));
+        assert!(
+            err <= bound,
+            "managed arrays, round {round}: {err:e} from the CPU twin"
+        );
+    }
+    drop(managed);
+    for p in m {
+        unsafe { cu::cuMemFree_v2(p) };
+    }
+}

@@ -1096,7 +1096,10 @@ pub unsafe extern "C" fn fftxh_plan_many_dft_c2r(
     })
 }
 
-/// Runs a half-storage plan on the arrays it was made for.
+/// Runs a half-storage plan on the arrays it was made for. On device arrays the transform is
+/// queued on CUDA's legacy default stream (as a cuFFT call on stream 0) and the call returns
+/// without waiting for it; on managed or host arrays it is complete when the call returns.
+/// The new-array executes below do the same.
 #[no_mangle]
 pub unsafe extern "C" fn fftxh_execute(p: fftxh_plan) {
     guard_execute("fftxh_execute", || half_live(p)?.execute())

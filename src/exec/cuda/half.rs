@@ -929,8 +929,18 @@ pub struct HalfGpu {
     device: Arc<Device>,
     /// The kernels' table: the caller's input and output addresses.
     table: Block,
-    /// The addresses in `table`; held while a transform runs (one at a time per plan).
+    /// The addresses in `table`; held while a transform is queued (one at a time per plan;
+    /// the stream runs them in that order).
     current: Mutex<(u64, u64)>,
+}
+
+impl Drop for HalfGpu {
+    /// Queued transforms finish before their table, scratch and plans are freed.
+    fn drop(&mut self) {
+        if !self.device.is_lost() {
+            let _ = self.wait();
+        }
+    }
 }
 
 fn module(device: &Device, source: &str) -> Result<usize> {
@@ -1109,8 +1119,11 @@ impl HalfGpu {
         })
     }
 
-    /// Transforms the device arrays at `input` and `output` (binary16, the problem's layout;
-    /// the addresses are those of scalar 0, as the caller's pointers).
+    /// Queues the transform of the device arrays at `input` and `output` (binary16, the
+    /// problem's layout; the addresses are those of scalar 0, as the caller's pointers) on
+    /// CUDA's legacy default stream, as a cuFFT call on stream 0: it returns once the work is
+    /// queued, and later work of that stream (or any blocking stream, or a `cudaMemcpy`) runs
+    /// after it. [`HalfGpu::wait`] waits for it.
     ///
     /// # Safety
     /// Both must be device memory holding every element the problem addresses.
@@ -1187,7 +1200,25 @@ impl HalfGpu {
                 )?;
             }
         }
-        check(cu::cuStreamSynchronize(stream), "cuStreamSynchronize")
+        Ok(())
+    }
+
+    /// Waits for the transforms [`HalfGpu::run`] queued.
+    pub fn wait(&self) -> Result<()> {
+        self.device.bind()?;
+        // SAFETY: the legacy default stream of the device's context.
+        check(
+            unsafe { cu::cuStreamSynchronize(std::ptr::null_mut()) },
+            "cuStreamSynchronize",
+        )
+    }
+
+    /// Does the host see `input` or `output` directly (managed memory), so that a transform
+    /// must be complete when an execute returns?
+    pub fn host_visible(&self, input: u64, output: u64) -> bool {
+        [input, output]
+            .iter()
+            .any(|&a| super::is_managed(&self.device, a as usize))
     }
 
     pub fn describe(&self) -> String {

@@ -638,12 +638,7 @@ pub fn memory_of(g: &Device, ptr: usize, bytes: usize) -> Memory {
             cu::cuPointerGetAttribute(out, a, ptr as cu::CUdeviceptr) == cu::CUresult::CUDA_SUCCESS
         }
     };
-    let mut managed: u32 = 0;
-    if attr(
-        cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED,
-        &mut managed as *mut u32 as *mut _,
-    ) && managed != 0
-    {
+    if is_managed(g, ptr) {
         return Memory::Device;
     }
     let mut kind: u32 = 0;
@@ -675,6 +670,23 @@ pub fn memory_of(g: &Device, ptr: usize, bytes: usize) -> Memory {
         }
     }
     Memory::Pageable
+}
+
+/// Is `ptr` managed (unified) memory, which the host may read as soon as a call returns?
+pub fn is_managed(g: &Device, ptr: usize) -> bool {
+    if ptr == 0 || g.bind().is_err() {
+        return false;
+    }
+    let mut managed: u32 = 0;
+    // SAFETY: the attribute is an unsigned int.
+    let ok = unsafe {
+        cu::cuPointerGetAttribute(
+            &mut managed as *mut u32 as *mut _,
+            cu::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED,
+            ptr as cu::CUdeviceptr,
+        )
+    } == cu::CUresult::CUDA_SUCCESS;
+    ok && managed != 0
 }
 
 /// A copy of host bytes in pinned, device or ordinary memory (the planner's scratch arrays for
