@@ -574,7 +574,9 @@ fn cpu_threads(problem: &Problem, max_threads: usize, per_thread: usize) -> usiz
 ///
 /// GPU: `GPU_FIXED_NS` per execute of host arrays (launches, synchronization, the staging
 /// threads; 60-90 µs measured for 16-point transforms), `GPU_DEVICE_FIXED_NS` for device arrays,
-/// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays, strided (padded in-place real)
+/// DMA at `H2D_PINNED`/`D2H_PINNED` from pinned packed arrays (a batch streamed in several
+/// tiles moves both ways at once, at `BOTH_WAYS_PINNED`, but for its first tile in and its
+/// last out), strided (padded in-place real)
 /// arrays through the staging gather at `STRIDED`, pageable arrays through the staging blocks
 /// at a rate that grows with the bytes moved ([`pageable_rate`]: 4.6 GB/s for 2 MB, 13 for
 /// 8 MB, 23 for 32 MB, 27 for 67 MB), and cuFFT's time per unit of work.
@@ -586,6 +588,8 @@ mod model {
     pub const FOUR_STEP_BW: f64 = 60.0;
     pub const H2D_PINNED: f64 = 45.0;
     pub const D2H_PINNED: f64 = 54.0;
+    /// Both ways at once from pinned arrays (the H100 box, issue 14: 80.5 GB/s).
+    pub const BOTH_WAYS_PINNED: f64 = 80.0;
     /// The copy threads gather a padded array beside the DMA (r2c f64 128^3 in place from
     /// pinned arrays: 0.76 ms on the GPU, 34 MB moved; 10 GB/s until 2026-11-27).
     pub const STRIDED: f64 = 40.0;
@@ -733,6 +737,19 @@ fn model_spread(m: &ModelParts, mem: (Memory, Memory), parts: usize) -> f64 {
         + m.complex_bytes * (p - 1.0) / p / model::PEER_BW
 }
 
+/// The tiles a streamed program of host arrays moves `p` in (`passes::stream`: whole
+/// transforms, about `stream::TILE_BYTES` of the larger side, `bytes`, each); 1 where a
+/// transform is larger than a tile (such problems run resident or out of card: every byte in,
+/// then every byte out).
+fn streamed_tiles(p: &Problem, bytes: f64) -> f64 {
+    let per_transform = bytes / p.howmany().max(1) as f64;
+    if per_transform > stream::TILE_BYTES as f64 {
+        return 1.0;
+    }
+    let per_tile = (stream::TILE_BYTES as f64 / per_transform).floor().max(1.0);
+    (p.howmany().max(1) as f64 / per_tile).ceil()
+}
+
 fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts {
     let n = p.transform_size().max(2) as f64;
     let work = model_work(p);
@@ -776,8 +793,22 @@ fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts
         (Memory::Pageable, true) => b / pageable,
         (Memory::Pageable, false) => b / pageable.min(model::STRIDED),
     };
-    let transfers = time(bin, mem.0, side_packed(p, true), model::H2D_PINNED)
-        + time(bout, mem.1, side_packed(p, false), model::D2H_PINNED);
+    let packed = (side_packed(p, true), side_packed(p, false));
+    let transfers = match streamed_tiles(p, bin.max(bout)) {
+        // A batch streamed in several tiles copies tile c + 1 in while tile c - 1 goes out
+        // (`passes::stream`): from pinned packed arrays both ways run at once, all but the
+        // first tile's copy in and the last one's copy out.
+        tiles
+            if tiles > 1.0 && mem == (Memory::Pinned, Memory::Pinned) && packed == (true, true) =>
+        {
+            let (tin, tout) = (bin / model::H2D_PINNED, bout / model::D2H_PINNED);
+            tin.max(tout).max((bin + bout) / model::BOTH_WAYS_PINNED) + (tin + tout) / tiles
+        }
+        _ => {
+            time(bin, mem.0, packed.0, model::H2D_PINNED)
+                + time(bout, mem.1, packed.1, model::D2H_PINNED)
+        }
+    };
     let fixed = if mem == (Memory::Device, Memory::Device) {
         model::GPU_DEVICE_FIXED_NS
     } else {
@@ -1298,6 +1329,9 @@ mod tests {
             (c2c(1 << 20, 1, Precision::F32), pinned, Gpu),   // 0.38 vs 1.22 (in place)
             (c2c(1 << 20, 1, Precision::F64), pageable, Gpu), // 1.73 vs 2.15
             (c2c(64, 100000, Precision::F32), pinned, Cpu),   // 2.31 vs 0.70
+            // Streamed in 8 tiles, copies both ways at once (2026-12-06: CPU 3.89)
+            (c2c(4096, 4096, Precision::F32), pinned, Gpu),
+            (c2c(4096, 4096, Precision::F32), pageable, Cpu), // 4.09 on the CPU
             (c2c(1024, 1024, Precision::F64), pinned, Cpu),   // 1.34 vs 0.32
             (c2c(1024, 1024, Precision::F64), pageable, Cpu), // 1.45 vs 0.46
             (packed(&[4096], Kind::R2c, Precision::F64), pinned, Cpu), // 0.149 vs 0.008
