@@ -187,6 +187,7 @@ fn the_readme_links_the_docs() {
         "docs/environment.md",
         "docs/placement.md",
         "docs/porting.md",
+        "docs/measurements.md",
     ] {
         assert!(root().join(page).is_file(), "{page} is missing");
         assert!(readme.contains(page), "README.md does not link {page}");
