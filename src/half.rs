@@ -15,6 +15,7 @@
 //! the output first and rounds them back unchanged (a binary16 value survives f32 exactly).
 
 use crate::exec::cpu::layout::ArrayPtr;
+use crate::exec::cuda;
 use crate::exec::cuda::half::{DeviceBlock, HalfGpu};
 use crate::plan::{on_device, Plan};
 use crate::problem::{IoDim, Kind, Precision, Problem};
@@ -47,8 +48,28 @@ pub struct HalfPlan {
     cpu: OnceCell<crate::error::Result<Mutex<CpuTwin>>>,
     gpu: OnceCell<crate::error::Result<HalfGpu>>,
     staged: OnceCell<crate::error::Result<Mutex<Staged>>>,
-    /// The plan's arrays are device memory.
-    device_arrays: bool,
+    /// Where the plan's arrays are.
+    arrays: Arrays,
+}
+
+/// Where a pair of caller arrays lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Arrays {
+    /// In device (or managed) memory: the GPU takes them in place.
+    device: bool,
+    /// Managed: the host may read them as soon as an execute returns, so it waits for the GPU
+    /// (device arrays are stream-ordered, as cuFFT's).
+    managed: bool,
+}
+
+impl Arrays {
+    fn of(input: usize, output: usize) -> Arrays {
+        let device = input != 0 && on_device(ArrayPtr::Real(input), ArrayPtr::Real(output));
+        let managed = device
+            && cuda::default_device()
+                .is_some_and(|g| [input, output].iter().any(|&a| cuda::is_managed(&g, a)));
+        Arrays { device, managed }
+    }
 }
 
 /// Where one execute runs.
@@ -96,7 +117,7 @@ impl HalfPlan {
         if scalars * 4 > isize::MAX as u128 / 2 {
             return Err(format!("{scalars} scalars overflow the address space").into());
         }
-        let device_arrays = input != 0 && on_device(ArrayPtr::Real(input), ArrayPtr::Real(output));
+        let arrays = Arrays::of(input, output);
         let plan = HalfPlan {
             problem,
             input,
@@ -105,10 +126,10 @@ impl HalfPlan {
             cpu: OnceCell::new(),
             gpu: OnceCell::new(),
             staged: OnceCell::new(),
-            device_arrays,
+            arrays,
         };
         // Make the plan's route now, so planning errors show and the plan prints it.
-        match plan.route(device_arrays) {
+        match plan.route(arrays.device) {
             Route::Gpu | Route::Staged => {
                 plan.gpu_plan()?;
             }
@@ -208,7 +229,7 @@ impl HalfPlan {
         if self.input == 0 || self.output == 0 {
             return Err("the plan was made on NULL arrays: execute it with a new-array execute (fftxh_execute_dft, ...)".into());
         }
-        self.run(self.input, self.output, self.device_arrays)
+        self.run(self.input, self.output, self.arrays)
     }
 
     /// Runs the plan on other binary16 arrays of its layout (in place if and only if the plan
@@ -231,21 +252,20 @@ impl HalfPlan {
             )
             .into());
         }
-        let device = if (input, output) == (self.input, self.output) {
-            self.device_arrays
+        let arrays = if (input, output) == (self.input, self.output) {
+            self.arrays
         } else {
-            on_device(ArrayPtr::Real(input), ArrayPtr::Real(output))
+            Arrays::of(input, output)
         };
-        self.run(input, output, device)
+        self.run(input, output, arrays)
     }
 
-    unsafe fn run(&self, input: usize, output: usize, device: bool) -> crate::error::Result<()> {
-        match self.route(device) {
+    unsafe fn run(&self, input: usize, output: usize, arrays: Arrays) -> crate::error::Result<()> {
+        match self.route(arrays.device) {
             Route::Gpu => {
-                // Device arrays: stream-ordered, as cuFFT's; managed ones complete on return.
                 let g = self.gpu_plan()?;
                 g.run(input as u64, output as u64)?;
-                if g.host_visible(input as u64, output as u64) {
+                if arrays.managed {
                     g.wait()?;
                 }
                 Ok(())
@@ -392,7 +412,7 @@ impl HalfPlan {
 
     /// What the plan runs, for `fftxh_print_plan`.
     pub fn describe(&self) -> String {
-        let how = match self.route(self.device_arrays) {
+        let how = match self.route(self.arrays.device) {
             Route::Gpu => self.gpu_plan().map(|g| g.describe()).unwrap_or_default(),
             Route::Staged => format!(
                 "host arrays staged as binary16 through {}",

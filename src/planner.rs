@@ -737,19 +737,6 @@ fn model_spread(m: &ModelParts, mem: (Memory, Memory), parts: usize) -> f64 {
         + m.complex_bytes * (p - 1.0) / p / model::PEER_BW
 }
 
-/// The tiles a streamed program of host arrays moves `p` in (`passes::stream`: whole
-/// transforms, about `stream::TILE_BYTES` of the larger side, `bytes`, each); 1 where a
-/// transform is larger than a tile (such problems run resident or out of card: every byte in,
-/// then every byte out).
-fn streamed_tiles(p: &Problem, bytes: f64) -> f64 {
-    let per_transform = bytes / p.howmany().max(1) as f64;
-    if per_transform > stream::TILE_BYTES as f64 {
-        return 1.0;
-    }
-    let per_tile = (stream::TILE_BYTES as f64 / per_transform).floor().max(1.0);
-    (p.howmany().max(1) as f64 / per_tile).ceil()
-}
-
 fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts {
     let n = p.transform_size().max(2) as f64;
     let work = model_work(p);
@@ -794,20 +781,21 @@ fn model_parts(p: &Problem, threads: usize, mem: (Memory, Memory)) -> ModelParts
         (Memory::Pageable, false) => b / pageable.min(model::STRIDED),
     };
     let packed = (side_packed(p, true), side_packed(p, false));
-    let transfers = match streamed_tiles(p, bin.max(bout)) {
+    let pinned_packed = mem == (Memory::Pinned, Memory::Pinned) && packed == (true, true);
+    let tiles = if pinned_packed {
+        stream::tile_count(p)
+    } else {
+        1
+    };
+    let transfers = if tiles > 1 {
         // A batch streamed in several tiles copies tile c + 1 in while tile c - 1 goes out
         // (`passes::stream`): from pinned packed arrays both ways run at once, all but the
         // first tile's copy in and the last one's copy out.
-        tiles
-            if tiles > 1.0 && mem == (Memory::Pinned, Memory::Pinned) && packed == (true, true) =>
-        {
-            let (tin, tout) = (bin / model::H2D_PINNED, bout / model::D2H_PINNED);
-            tin.max(tout).max((bin + bout) / model::BOTH_WAYS_PINNED) + (tin + tout) / tiles
-        }
-        _ => {
-            time(bin, mem.0, packed.0, model::H2D_PINNED)
-                + time(bout, mem.1, packed.1, model::D2H_PINNED)
-        }
+        let (tin, tout) = (bin / model::H2D_PINNED, bout / model::D2H_PINNED);
+        tin.max(tout).max((bin + bout) / model::BOTH_WAYS_PINNED) + (tin + tout) / tiles as f64
+    } else {
+        time(bin, mem.0, packed.0, model::H2D_PINNED)
+            + time(bout, mem.1, packed.1, model::D2H_PINNED)
     };
     let fixed = if mem == (Memory::Device, Memory::Device) {
         model::GPU_DEVICE_FIXED_NS

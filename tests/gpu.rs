@@ -3034,6 +3034,28 @@ fn time_device_plan(n: usize, howmany: usize, x: &[f32]) -> (f64, Vec<f32>, Stri
 /// arrays move a complex element as one 32-bit word, 2-byte aligned ones (FFTW's new-array
 /// rules let a plan's arrays be) as two 16-bit halves. Both give the same bits, and the CPU
 /// twin's result within the half plans' tolerance.
+/// The forward `fftxh_` transform of binary16 `x` (complex, of layout `dims` and `loops`) by
+/// the CPU twin on host arrays: the reference of the GPU's half-storage tests.
+fn half_forward_on_the_cpu(
+    x: &[u16],
+    dims: Vec<fftx::problem::IoDim>,
+    loops: Vec<fftx::problem::IoDim>,
+) -> Vec<u16> {
+    let (mut a, mut b) = (x.to_vec(), vec![0u16; x.len()]);
+    force_backend(Some(BackendSetting::Cpu));
+    let twin = fftx::half::HalfPlan::new(
+        Kind::Dft { sign: -1 },
+        dims,
+        loops,
+        a.as_mut_ptr() as usize,
+        b.as_mut_ptr() as usize,
+        FFTW_ESTIMATE,
+    );
+    force_backend(None);
+    unsafe { twin.unwrap().execute() }.unwrap();
+    b
+}
+
 #[test]
 fn half_device_arrays_of_either_alignment() {
     use fftx::half::{f16_from_f32, f32_from_f16, HalfPlan};
@@ -3093,19 +3115,7 @@ fn half_device_arrays_of_either_alignment() {
             outputs[0] == outputs[1],
             "n = {n}: the word and 16-bit kernels differ"
         );
-        // The CPU twin on host arrays.
-        let (mut a, mut b) = (x.clone(), vec![0u16; scalars]);
-        force_backend(Some(BackendSetting::Cpu));
-        let twin = HalfPlan::new(
-            Kind::Dft { sign: -1 },
-            dims,
-            loops,
-            a.as_mut_ptr() as usize,
-            b.as_mut_ptr() as usize,
-            FFTW_ESTIMATE,
-        );
-        force_backend(None);
-        unsafe { twin.unwrap().execute() }.unwrap();
+        let b = half_forward_on_the_cpu(&x, dims, loops);
         let wide = |v: &[u16]| {
             v.iter()
                 .map(|&h| f32_from_f16(h) as f64)
@@ -3187,19 +3197,7 @@ fn half_device_executes_queue_in_order_and_managed_ones_complete() {
         "forward then backward: {err:e} from n x"
     );
 
-    // The reference forward transform: the CPU twin on host arrays.
-    let (mut a, mut b) = (x.clone(), vec![0u16; scalars]);
-    force_backend(Some(BackendSetting::Cpu));
-    let twin = HalfPlan::new(
-        Kind::Dft { sign: -1 },
-        dims.clone(),
-        loops.clone(),
-        a.as_mut_ptr() as usize,
-        b.as_mut_ptr() as usize,
-        FFTW_ESTIMATE,
-    );
-    force_backend(None);
-    unsafe { twin.unwrap().execute() }.unwrap();
+    let b = half_forward_on_the_cpu(&x, dims.clone(), loops.clone());
 
     // Managed arrays, read by the host as soon as the execute returns.
     let g = cuda::default_device().unwrap();

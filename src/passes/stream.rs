@@ -55,9 +55,7 @@ pub fn lower(p: &Problem, budget: Budget) -> Result<Lowered> {
     let (ci, co) = (p.kind.input_is_complex(), p.kind.output_is_complex());
     let elems = |shape: &[isize]| shape.iter().map(|&n| n as usize).product::<usize>();
     let (in_shape, out_shape) = (p.input_shape(), p.output_shape());
-    let per_transform =
-        (elems(&in_shape) * (1 + ci as usize)).max(elems(&out_shape) * (1 + co as usize)) * unit;
-    let (cut, tiles) = tiles(p, (TILE_BYTES / per_transform).max(1));
+    let (cut, tiles) = tiles(p, transforms_per_tile(p));
     let largest: usize = tiles
         .iter()
         .map(|t| t.loops.iter().product())
@@ -115,6 +113,25 @@ pub fn lower(p: &Problem, budget: Budget) -> Result<Lowered> {
 
 /// The tiles of `p` for `per_tile` transforms each, in loop order (the loops' box [`cut`]),
 /// and the index of the loop they cut (the loops inside it are whole; 0 without loops).
+/// Whole transforms a tile holds: about [`TILE_BYTES`] of the larger side, at least one.
+fn transforms_per_tile(p: &Problem) -> usize {
+    let elems = |shape: Vec<isize>, complex: bool| {
+        shape.iter().map(|&n| n as usize).product::<usize>() * (1 + complex as usize)
+    };
+    let per_transform = elems(p.input_shape(), p.kind.input_is_complex())
+        .max(elems(p.output_shape(), p.kind.output_is_complex()))
+        * p.precision.bytes();
+    (TILE_BYTES / per_transform.max(1)).max(1)
+}
+
+/// The tiles [`lower`] moves `p` in (1 for one transform, or none).
+pub fn tile_count(p: &Problem) -> usize {
+    if p.dims.is_empty() || p.howmany() == 0 {
+        return 1;
+    }
+    tiles(p, transforms_per_tile(p)).1.len()
+}
+
 fn tiles(p: &Problem, per_tile: usize) -> (usize, Vec<Tile>) {
     let pieces = cut(&p.loops, per_tile);
     let first = p.loops.len() - pieces[0].2.len();

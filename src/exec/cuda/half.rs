@@ -1213,14 +1213,6 @@ impl HalfGpu {
         )
     }
 
-    /// Does the host see `input` or `output` directly (managed memory), so that a transform
-    /// must be complete when an execute returns?
-    pub fn host_visible(&self, input: u64, output: u64) -> bool {
-        [input, output]
-            .iter()
-            .any(|&a| super::is_managed(&self.device, a as usize))
-    }
-
     pub fn describe(&self) -> String {
         match &self.way {
             Way::Fp16(_) => format!(
