@@ -131,7 +131,7 @@ static void run_case(std::vector<long long> n, long long batch, int reps) {
   std::string how = "-";
   if (p) {
     char* s = fftxh_sprint_plan(p);
-    how = (s && strstr(s, "cuFFT fp16")) ? "gpu cuFFT fp16" : (s && strstr(s, "pass kernel")) ? "gpu pass kernels" : (s && strstr(s, "gather kernel")) ? "gpu gather+cuFFT f32+scatter" : (s && strstr(s, "cpu twin")) ? "cpu-twin" : "?";
+    how = (s && strstr(s, "cuFFT fp16")) ? "gpu cuFFT fp16" : (s && strstr(s, "tensor-core kernel")) ? "gpu tensor-core kernel" : (s && strstr(s, "pass kernel")) ? "gpu pass kernels" : (s && strstr(s, "gather kernel")) ? "gpu gather+cuFFT f32+scatter" : (s && strstr(s, "cpu twin")) ? "cpu-twin" : "?";
     free(s);
     t_h = time_ms([&] { fftxh_execute(p); }, reps);
     std::vector<__half> out(2 * elems);
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
     return list.find("," + shape_name(n) + ",") != std::string::npos;
   };
   const long long M = 1LL << 24;  // elements per case (complex)
-  std::vector<long long> ones = {256,  1024, 4096,    8192, 16384, 65536,   1 << 18, 1 << 20, 768,
+  std::vector<long long> ones = {256,  512, 1024, 2048, 4096,    8192, 16384, 65536,   1 << 18, 1 << 20, 768,
                                  3072, 3 << 12, 3 << 14, 3 << 18, 1000, 1000000, 3125, 15625, 390625};
   for (long long n : ones)
     if (wanted({n})) run_case({n}, std::max(1LL, M / n), reps);

@@ -36,6 +36,7 @@ pub mod r2r;
 pub mod rfft;
 pub mod run;
 pub mod split_half;
+pub mod tensor_half;
 
 use crate::error::{Error, Result};
 use crate::exec::parallel::for_each_chunk;

@@ -1,11 +1,15 @@
 //! Half-storage transforms on the GPU (`fftxh_` plans) over IEEE binary16 arrays in the
-//! caller's layout. Three ways, tried in this order:
+//! caller's layout. Four ways, tried in this order:
 //!
 //! - **cuFFT fp16**, opt-in by `FFTX_HALF_COMPUTE=f16` (every axis a power of two, a layout
 //!   cuFFT's advanced interface expresses): `cufftXtMakePlanMany` with CUDA_C_16F on the
 //!   caller's arrays. fp16 arithmetic inside cuFFT, not the f32 accumulation `fftxh_` plans
 //!   promise: errors of 1e-3-2e-3 on an H200 (the f32 ways: 2e-4), but the f32 ways below are
 //!   1.2-3.9x slower there.
+//! - **the tensor-core kernel** (`tensor_half`: 1-D c2c of 1024 or 4096 points, consecutive
+//!   points, arrays 16-byte aligned; compute capability 8.0 or later): the DFT matrices as
+//!   binary16 `mma.sync` operands with f32 accumulation, one kernel; 7-10% faster than the
+//!   pass kernel on an H100 (bench/results/2026-12-06-h100-tensor-half.md);
 //! - **pass kernels** (rank 1 to 3, when every axis's length has radices up to 16 and fits a
 //!   block's shared memory, `pencil::fused_shape`, or for an axis contiguous on both sides,
 //!   one pencil a block in the device's dynamic shared memory, `pencil::wide_shape`: up to
@@ -876,6 +880,10 @@ enum Way {
     /// Pass kernels (one per axis, or over the digits of a 1-D length), the binary16 scratch
     /// between them, and what they are (for the printed plan).
     Passes(ByAlignment<Vec<Launch>>, Option<Block>, String),
+    /// The tensor-core kernel (`tensor_half`) for arrays 16-byte aligned; the pass kernel (no
+    /// scratch: the lengths it takes are one pass) for others, built at the first execute that
+    /// passes one. What it is, for the printed plan.
+    Tensor(ByAlignment<Vec<Launch>>, String),
     /// Gather into `scratch[0]`, cuFFT (`scratch[0]` -> `scratch.last()`), scatter: the
     /// gather and scatter kernels.
     Cufft {
@@ -967,16 +975,7 @@ fn pass_launches(device: &Device, source: &str, passes: &[PassLaunch]) -> Result
         if shared > 0 {
             // SAFETY: a function of a loaded module; `pass_plan` kept the pencil within the
             // device's opt-in limit.
-            unsafe {
-                check(
-                    cu::cuFuncSetAttribute(
-                        f,
-                        cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        shared as i32,
-                    ),
-                    "cuFuncSetAttribute",
-                )?;
-            }
+            unsafe { super::kernels::allow_dynamic_shared(f, shared)? };
         }
         launches.push(Launch {
             function: f as usize,
@@ -1017,6 +1016,34 @@ fn passes_way(
         ),
     };
     Ok(Way::Passes(ByAlignment::new(launches), scratch, what))
+}
+
+/// The tensor-core kernel's way (`tensor_half`), where it takes `p`.
+fn tensor_way(p: &Problem, device: &Arc<Device>) -> Option<Way> {
+    let shape = super::tensor_half::shape(p).ok()?;
+    match super::tensor_half::build(device, p, shape) {
+        Ok(k) => Some(Way::Tensor(
+            ByAlignment::new(vec![Launch {
+                function: k.function,
+                grid: k.grid,
+                threads: k.threads,
+                shared: k.shared,
+                batch: p.howmany() as u64,
+            }]),
+            format!(
+                "1 tensor-core kernel (mma.sync m16n8k16: binary16 operands, f32 accumulation; {} = 256 x {}; arrays not 16-byte aligned: 1 pass kernel, shared-memory Stockham in f32)",
+                p.dims[0].n, shape.r
+            ),
+        )),
+        Err(e) => {
+            crate::log::log_info!(
+                "fftxh: tensor-core kernel failed for {} ({}): pass kernels",
+                p.describe(),
+                e.message
+            );
+            None
+        }
+    }
 }
 
 /// The gather and scatter kernels for arrays of `alignment`.
@@ -1091,24 +1118,30 @@ impl HalfGpu {
                 })
                 .ok()
         };
-        // Our pass kernels wherever they apply, gather + cuFFT f32 + scatter otherwise (and
-        // where the passes fail to build). On the H100 (2^24 elements,
-        // bench/results/2026-11-28-h100-half-digit-passes.md) the passes took 0.23-0.34 ms
-        // where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points, and 0.14-0.36
-        // against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
-        let way = match (fp16, pass_source(p, Alignment::Word, device.shared_optin)) {
-            (Some(plan), _) => Way::Fp16(plan),
-            (None, Some((source, passes))) => {
-                passes_way(p, &device, &source, &passes).or_else(|e| {
+        // The tensor-core kernel where it takes the problem (its pass kernel stands behind it
+        // for arrays not 16-byte aligned), our pass kernels wherever they apply, gather +
+        // cuFFT f32 + scatter otherwise (and where the passes fail to build). On the H100
+        // (2^24 elements, bench/results/2026-11-28-h100-half-digit-passes.md) the passes took
+        // 0.23-0.34 ms where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points,
+        // and 0.14-0.36 against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
+        let passes = pass_source(p, Alignment::Word, device.shared_optin);
+        let tensor = match (&fp16, &passes) {
+            (None, Some(_)) => tensor_way(p, &device),
+            _ => None,
+        };
+        let way = match (fp16, tensor, passes) {
+            (Some(plan), _, _) => Way::Fp16(plan),
+            (None, Some(way), _) => way,
+            (None, None, Some((source, passes))) => passes_way(p, &device, &source, &passes)
+                .or_else(|e| {
                     crate::log::log_info!(
                         "fftxh: pass kernels failed for {} ({}): gather + cuFFT f32 + scatter",
                         p.describe(),
                         e.message
                     );
                     cufft_way(p, &device)
-                })?
-            }
-            (None, None) => cufft_way(p, &device)?,
+                })?,
+            (None, None, None) => cufft_way(p, &device)?,
         };
         Ok(HalfGpu {
             problem: p.clone(),
@@ -1145,10 +1178,14 @@ impl HalfGpu {
         }
         let stream = std::ptr::null_mut();
         let mut table = self.table.ptr;
-        let alignment = Alignment::of(&[input, output]);
+        let alignment = match self.way {
+            // The tensor-core kernel's 16-byte loads: other arrays take the pass kernel.
+            Way::Tensor(..) if !(input | output).is_multiple_of(16) => Alignment::Half,
+            _ => Alignment::of(&[input, output]),
+        };
         match &self.way {
             Way::Fp16(plan) => plan.exec(input, output)?,
-            Way::Passes(launches, _, _) => {
+            Way::Passes(launches, _, _) | Way::Tensor(launches, _) => {
                 let launches = launches.get(alignment, || {
                     let (source, passes) =
                         pass_source(&self.problem, alignment, self.device.shared_optin)
@@ -1219,7 +1256,7 @@ impl HalfGpu {
                 "gpu {}: cuFFT fp16 (cufftXtMakePlanMany, CUDA_C_16F: fp16 arithmetic, about 1e-3 relative error, as FFTX_HALF_COMPUTE=f16 asks)",
                 self.device.name
             ),
-            Way::Passes(_, _, what) => format!(
+            Way::Passes(_, _, what) | Way::Tensor(_, what) => format!(
                 "gpu {}: {what}, binary16 widened on load and rounded to nearest even on store",
                 self.device.name
             ),

@@ -347,6 +347,22 @@ pub unsafe fn launch_grid(
     launch_grid_shared(f, grid, block, 0, stream, params)
 }
 
+/// Lets the kernel `f` take `bytes` of dynamic shared memory a block (over the static 48 KiB:
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`).
+///
+/// # Safety
+/// `f` is a function of a loaded module; `bytes` within the device's opt-in limit.
+pub unsafe fn allow_dynamic_shared(f: cu::CUfunction, bytes: usize) -> Result<()> {
+    check(
+        cu::cuFuncSetAttribute(
+            f,
+            cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        ),
+        "cuFuncSetAttribute",
+    )
+}
+
 /// As [`launch_grid`], with `shared` bytes of dynamic shared memory a block.
 ///
 /// # Safety

@@ -31,6 +31,7 @@ pub mod run;
 mod shared_layout;
 pub mod split_half;
 pub mod staging;
+pub mod tensor_half;
 pub mod transform;
 
 use cudarc::driver::sys as cu;

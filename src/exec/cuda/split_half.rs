@@ -635,14 +635,7 @@ impl SplitHalf {
             // SAFETY: a kernel of a loaded module; attributes within the device's limits
             // (64 KiB of dynamic shared memory at most; the carveout a percentage).
             unsafe {
-                check(
-                    cu::cuFuncSetAttribute(
-                        f,
-                        cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        pass.shared_bytes() as i32,
-                    ),
-                    "cuFuncSetAttribute",
-                )?;
+                super::kernels::allow_dynamic_shared(f, pass.shared_bytes())?;
                 // As much shared memory as the SM has: 6 tiles of 32 KiB (3 of 64) an SM.
                 check(
                     cu::cuFuncSetAttribute(
