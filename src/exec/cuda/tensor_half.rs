@@ -5,8 +5,8 @@
 //! which makes the same roundings, and the lengths it takes are `exec::cpu::tensor_half`'s.
 //!
 //! Used for the R where it measured faster than our f32 pass kernels on an H100 ([`ENABLED`]:
-//! through `fftxh_execute`, 2^24 points, 1024 0.0564 ms against 0.0627 and 4096 0.0618 against
-//! 0.0668; 512, 768 and 2048 ran 2-9% slower than the pass kernel, 3072 and 1280 slower still,
+//! through `fftxh_execute`, 2^24 points, 1024 0.0587 ms against 0.0647 and 4096 0.0634 against
+//! 0.0695; 512, 768 and 2048 ran 2-9% slower than the pass kernel, 3072 tied (the probe),
 //! `bench/results/2026-12-06-h100-tensor-half.md`), on devices of compute capability 8.0 or
 //! later, for arrays 16-byte aligned (others take the pass kernels).
 
@@ -34,9 +34,8 @@ pub struct Shape {
 
 impl Shape {
     fn of(r: usize) -> Shape {
-        // About 4096 points a block, 2 blocks of 8 warps an SM.
-        // (the largest power of two of transforms within 4096 points: whole 16-byte vectors a
-        // thread).
+        // About 4096 points a block (the largest power of two of transforms within them:
+        // whole 16-byte vectors a thread), 2 blocks of 8 warps an SM.
         let per_block = 1 << (16 / r).max(1).ilog2();
         Shape {
             r,
