@@ -1018,9 +1018,21 @@ fn passes_way(
     Ok(Way::Passes(ByAlignment::new(launches), scratch, what))
 }
 
-/// The tensor-core kernel's way (`tensor_half`), where it takes `p`.
+/// The tensor-core kernel's way (`tensor_half`), where it takes `p`; a length it is used for
+/// in a layout it cannot take says why at `FFTX_LOG=info`.
 fn tensor_way(p: &Problem, device: &Arc<Device>) -> Option<Way> {
-    let shape = super::tensor_half::shape(p).ok()?;
+    let shape = match super::tensor_half::shape(p) {
+        Ok(shape) => shape,
+        Err(why) => {
+            if super::tensor_half::enabled_radix(p).is_some() {
+                crate::log::log_info!(
+                    "fftxh: no tensor-core kernel for {} ({why}): pass kernels",
+                    p.describe()
+                );
+            }
+            return None;
+        }
+    };
     match super::tensor_half::build(device, p, shape) {
         Ok(k) => Some(Way::Tensor(
             ByAlignment::new(vec![Launch {
@@ -1187,6 +1199,12 @@ impl HalfGpu {
             Way::Fp16(plan) => plan.exec(input, output)?,
             Way::Passes(launches, _, _) | Way::Tensor(launches, _) => {
                 let launches = launches.get(alignment, || {
+                    if matches!(self.way, Way::Tensor(..)) {
+                        crate::log::log_info!(
+                            "fftxh: arrays not 16-byte aligned for {}: the pass kernel instead of the tensor-core kernel",
+                            self.problem.describe()
+                        );
+                    }
                     let (source, passes) =
                         pass_source(&self.problem, alignment, self.device.shared_optin)
                             .expect("the pass kernels of one alignment are those of the other");

@@ -51,18 +51,22 @@ impl Shape {
     }
 }
 
-/// The kernel's shape for `p`, or why it does not take it: a 1-D c2c of 256 R points (R in
-/// [`ENABLED`]) whose points are consecutive on both sides, the same loops on both sides (an
-/// in-place transform then reads each transform whole before it writes it), their strides
-/// multiples of 4 points (16-byte loads; the arrays themselves are checked at execute).
-pub fn shape(p: &Problem) -> std::result::Result<Shape, String> {
+/// R when `p` is a 1-D c2c of 256 R points, R in [`ENABLED`]: a length the kernel is used for.
+pub fn enabled_radix(p: &Problem) -> Option<usize> {
     if !matches!(p.kind, Kind::Dft { .. }) || p.dims.len() != 1 {
-        return Err("not a 1-D c2c".into());
+        return None;
     }
+    radix_of(p.dims[0].n as usize).filter(|r| ENABLED.contains(r))
+}
+
+/// The kernel's shape for `p`, or why it does not take it: a length it is used for
+/// ([`enabled_radix`]) whose points are consecutive on both sides, the same loops on both
+/// sides (an in-place transform then reads each transform whole before it writes it), their
+/// strides multiples of 4 points (16-byte loads; the arrays themselves are checked at execute).
+pub fn shape(p: &Problem) -> std::result::Result<Shape, String> {
+    let r = enabled_radix(p)
+        .ok_or_else(|| format!("not a 1-D c2c of 256 R points, R in {ENABLED:?}"))?;
     let d = p.dims[0];
-    let r = radix_of(d.n as usize)
-        .filter(|r| ENABLED.contains(r))
-        .ok_or_else(|| format!("length {} is not 256 R for R in {ENABLED:?}", d.n))?;
     if d.is != 2 || d.os != 2 {
         return Err("points not consecutive".into());
     }
