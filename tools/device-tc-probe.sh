@@ -10,10 +10,10 @@ grep -E "spill|registers" "$OUT/tc-build.txt" | head -40
 LD_LIBRARY_PATH=$CUDA_HOME/lib64 timeout -k 5 300 /tmp/tc_probe "${TC_REPS:-20}" >"$OUT/tc.md" 2>"$OUT/tc.err"
 echo "rc=$?"
 cat "$OUT/tc.md"; tail -5 "$OUT/tc.err"
-# TC_NCU=1: Nsight Compute on the R = 16 kernels (stalls, bank conflicts, DRAM) -> $OUT/tc-ncu.csv
+# TC_NCU=1: Nsight Compute on every probe kernel launch (stalls, bank conflicts, DRAM) -> $OUT/tc-ncu.csv
 if [ -n "${TC_NCU:-}" ]; then
   metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio
-  LD_LIBRARY_PATH=$CUDA_HOME/lib64 TC_NCU=1 timeout -k 5 200 "$CUDA_HOME/bin/ncu" --clock-control none --metrics "$metrics" -k regex:'k[RD]' --csv --page raw /tmp/tc_probe 1 >"$OUT/tc-ncu.csv" 2>>"$OUT/tc.err"
+  LD_LIBRARY_PATH=$CUDA_HOME/lib64 timeout -k 5 200 "$CUDA_HOME/bin/ncu" --clock-control none --metrics "$metrics" -k regex:'kD' --csv --page raw /tmp/tc_probe 1 >"$OUT/tc-ncu.csv" 2>>"$OUT/tc.err"
   echo "ncu rc=$?"
   python3 - "$OUT/tc-ncu.csv" <<'PY'
 import csv, sys

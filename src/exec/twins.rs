@@ -485,6 +485,23 @@ pub fn strided_copy_shape<T: Copy>(
     }
 }
 
+/// Plain O(N^2) f64 DFT of one line: the reference of the twins' tests.
+#[cfg(test)]
+pub(crate) fn direct_dft(z: &[Complex<f64>], sign: i32) -> Vec<Complex<f64>> {
+    let n = z.len();
+    (0..n)
+        .map(|k| {
+            z.iter()
+                .enumerate()
+                .map(|(m, v)| {
+                    let (c, s) = cis_pi(2 * sign as i64 * ((m * k) % n) as i64, n as i64);
+                    v * Complex::new(c, s)
+                })
+                .sum()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,22 +687,6 @@ mod tests {
         for line in z.chunks_exact_mut(big_n) {
             fft.process(line);
         }
-    }
-
-    /// Plain O(N^2) f64 DFT of one line.
-    fn direct_dft(z: &[Complex<f64>], sign: i32) -> Vec<Complex<f64>> {
-        let n = z.len();
-        (0..n)
-            .map(|k| {
-                z.iter()
-                    .enumerate()
-                    .map(|(m, v)| {
-                        let (c, s) = cis_pi(2 * sign as i64 * ((m * k) % n) as i64, n as i64);
-                        v * Complex::new(c, s)
-                    })
-                    .sum()
-            })
-            .collect()
     }
 
     /// A strided layout of `batch` lines of `n`: (offset, stride, dist, buffer length).

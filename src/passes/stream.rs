@@ -111,8 +111,6 @@ pub fn lower(p: &Problem, budget: Budget) -> Result<Lowered> {
     })
 }
 
-/// The tiles of `p` for `per_tile` transforms each, in loop order (the loops' box [`cut`]),
-/// and the index of the loop they cut (the loops inside it are whole; 0 without loops).
 /// Whole transforms a tile holds: about [`TILE_BYTES`] of the larger side, at least one.
 fn transforms_per_tile(p: &Problem) -> usize {
     let elems = |shape: Vec<isize>, complex: bool| {
@@ -132,6 +130,8 @@ pub fn tile_count(p: &Problem) -> usize {
     tiles(p, transforms_per_tile(p)).1.len()
 }
 
+/// The tiles of `p` for `per_tile` transforms each, in loop order (the loops' box [`cut`]),
+/// and the index of the loop they cut (the loops inside it are whole; 0 without loops).
 fn tiles(p: &Problem, per_tile: usize) -> (usize, Vec<Tile>) {
     let pieces = cut(&p.loops, per_tile);
     let first = p.loops.len() - pieces[0].2.len();

@@ -150,20 +150,13 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
+    /// The exact DFT of binary16 values (f64).
     fn dft64(x: &[Complex<f32>], sign: i32) -> Vec<Complex<f64>> {
-        let n = x.len();
-        (0..n)
-            .map(|k| {
-                x.iter()
-                    .enumerate()
-                    .map(|(j, v)| {
-                        let a = sign as f64 * 2.0 * std::f64::consts::PI * ((j * k) % n) as f64
-                            / n as f64;
-                        Complex::new(v.re as f64, v.im as f64) * Complex::new(a.cos(), a.sin())
-                    })
-                    .sum()
-            })
-            .collect()
+        let wide: Vec<Complex<f64>> = x
+            .iter()
+            .map(|v| Complex::new(v.re as f64, v.im as f64))
+            .collect();
+        crate::exec::twins::direct_dft(&wide, sign)
     }
 
     #[test]

@@ -1136,24 +1136,24 @@ impl HalfGpu {
         // (2^24 elements, bench/results/2026-11-28-h100-half-digit-passes.md) the passes took
         // 0.23-0.34 ms where gather + cuFFT took 0.37-0.47 for 1-D lengths over 4096 points,
         // and 0.14-0.36 against 0.25-0.48 for c2c of rank 2-3 (strided passes in wide blocks).
-        let passes = pass_source(p, Alignment::Word, device.shared_optin);
-        let tensor = match (&fp16, &passes) {
-            (None, Some(_)) => tensor_way(p, &device),
-            _ => None,
-        };
-        let way = match (fp16, tensor, passes) {
-            (Some(plan), _, _) => Way::Fp16(plan),
-            (None, Some(way), _) => way,
-            (None, None, Some((source, passes))) => passes_way(p, &device, &source, &passes)
-                .or_else(|e| {
-                    crate::log::log_info!(
-                        "fftxh: pass kernels failed for {} ({}): gather + cuFFT f32 + scatter",
-                        p.describe(),
-                        e.message
-                    );
-                    cufft_way(p, &device)
-                })?,
-            (None, None, None) => cufft_way(p, &device)?,
+        let has_passes = pass_plan(p, device.shared_optin).is_some();
+        let way = match fp16 {
+            Some(plan) => Way::Fp16(plan),
+            None => match has_passes.then(|| tensor_way(p, &device)).flatten() {
+                Some(way) => way,
+                None => match pass_source(p, Alignment::Word, device.shared_optin) {
+                    Some((source, passes)) => passes_way(p, &device, &source, &passes)
+                        .or_else(|e| {
+                            crate::log::log_info!(
+                                "fftxh: pass kernels failed for {} ({}): gather + cuFFT f32 + scatter",
+                                p.describe(),
+                                e.message
+                            );
+                            cufft_way(p, &device)
+                        })?,
+                    None => cufft_way(p, &device)?,
+                },
+            },
         };
         Ok(HalfGpu {
             problem: p.clone(),

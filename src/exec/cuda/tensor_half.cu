@@ -295,5 +295,4 @@ __device__ void fxt_kernel(fxt_u64 batch, const fxt_u64* P) {
     }
     __syncthreads();
   }
-  (void)lane;
 }

@@ -21,33 +21,35 @@ const SOURCE: &str = include_str!("tensor_half.cu");
 /// The R (of N = 256 R) the planner gives the kernel: those where it measured faster.
 pub const ENABLED: &[usize] = &[4, 16];
 
-/// How the kernel runs for one length: R, transforms a block, warps a block, and the blocks an
-/// SM its launch bounds ask room for (H100, `bench/tc_probe.cu`: the fastest of 2-6 shapes
-/// tried each; fewer registers than 128 a thread spilled or lost).
+/// Warps a block and the blocks an SM the kernel's launch bounds ask room for, every R: 2
+/// blocks of 8 warps an SM (H100, `bench/tc_probe.cu`: the fastest of 2-6 shapes tried each
+/// length; fewer registers than 128 a thread spilled or lost).
+const WARPS: usize = 8;
+const MIN_BLOCKS: usize = 2;
+/// Words between a transform's sub-transform regions in shared memory (`FXT_DSUB` of
+/// `tensor_half.cu`).
+const REGION_WORDS: usize = 324;
+
+/// How the kernel runs for one length: R and the transforms a block takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub r: usize,
     pub per_block: usize,
-    pub warps: usize,
-    pub min_blocks: usize,
 }
 
 impl Shape {
     fn of(r: usize) -> Shape {
-        // About 4096 points a block (the largest power of two of transforms within them:
-        // whole 16-byte vectors a thread), 2 blocks of 8 warps an SM.
-        let per_block = 1 << (16 / r).max(1).ilog2();
+        // About 4096 points a block: the largest power of two of transforms within them
+        // (whole 16-byte vectors a thread).
         Shape {
             r,
-            per_block,
-            warps: 8,
-            min_blocks: 2,
+            per_block: 1 << (16 / r).max(1).ilog2(),
         }
     }
 
-    /// Dynamic shared memory a block (bytes): R regions of 324 words a transform.
+    /// Dynamic shared memory a block (bytes): R regions a transform.
     pub fn shared_bytes(&self) -> usize {
-        4 * self.per_block * self.r * 324
+        4 * self.per_block * self.r * REGION_WORDS
     }
 }
 
@@ -108,14 +110,13 @@ pub fn source(p: &Problem, s: Shape) -> String {
          static __device__ __forceinline__ long long out(fxt_u64 t) {{ return in(t); }} }};"
     );
     let body = format!(
-        "fxt_kernel<{}, {sign}, {}, {}, FxtLay>(batch, P);",
-        s.r, s.per_block, s.warps
+        "fxt_kernel<{}, {sign}, {}, {WARPS}, FxtLay>(batch, P);",
+        s.r, s.per_block
     );
     let _ = writeln!(
         src,
-        "extern \"C\" __global__ void __launch_bounds__({}, {}) fxh_tc(fxt_u64 batch, const fxt_u64* P) {{ {body} }}",
-        32 * s.warps,
-        s.min_blocks
+        "extern \"C\" __global__ void __launch_bounds__({}, {MIN_BLOCKS}) fxh_tc(fxt_u64 batch, const fxt_u64* P) {{ {body} }}",
+        32 * WARPS
     );
     src
 }
@@ -155,11 +156,11 @@ pub fn build(device: &Device, p: &Problem, s: Shape) -> Result<Kernel> {
     let batch: u64 = p.loops.iter().map(|l| l.n as u64).product();
     let groups = batch.div_ceil(s.per_block as u64);
     // One wave: a grid of 4 waves measured 4-10% slower (H100).
-    let resident = device.multiprocessors.max(1) as u64 * s.min_blocks as u64;
+    let resident = device.multiprocessors.max(1) as u64 * MIN_BLOCKS as u64;
     Ok(Kernel {
         function: f as usize,
         grid: groups.min(resident).max(1) as u32,
-        threads: 32 * s.warps as u32,
+        threads: 32 * WARPS as u32,
         shared: shared as u32,
     })
 }
